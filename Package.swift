@@ -1,0 +1,46 @@
+// swift-tools-version:6.1
+//
+// Who depends on whom:
+//   AgroDomain (models, use-case protocols; Foundation only)
+//     <- AgroStore (SQLite catalog and user database, through GRDB)
+//          <- AgroContent (catalog sources -> catalog file)
+//          <- AgroImport (national registers -> catalog file)
+//          <- AgroUpdate (publish, check, download, verify, install, hot swap)
+//               <- AgroServer (static catalog server, Hummingbird)
+//     <- AgroWeather (OpenWeatherMap client, spray windows)
+//     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2
+//   agro (the command-line program) composes them all.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "agro",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "agro", targets: ["agro"]),
+        .library(name: "AgroDomain", targets: ["AgroDomain"]),
+        .library(name: "AgroStore", targets: ["AgroStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "AgroDomain", swiftSettings: strict),
+        .target(
+            name: "AgroStore",
+            dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict),
+        .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        .executableTarget(
+            name: "agro",
+            dependencies: [
+                "AgroDomain", "AgroStore", "AgroContent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
+    ]
+)

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A crop, or a group of crops. Cultures form a directed acyclic graph: winter wheat
+/// sits under wheat, wheat under cereals, and a culture may have several parents.
+public struct Culture: Sendable, Hashable, Codable, Identifiable {
+    public var id: EntityID
+    public var name: String
+    /// Latin (botanical) name, when known.
+    public var latinName: String?
+    public var description: String?
+    /// Direct parents (groups this culture belongs to).
+    public var parents: [EntityRef]
+    /// Direct children (members of this group).
+    public var children: [EntityRef]
+    /// Principal growth stages on the BBCH scale, in order.
+    public var growthStages: [GrowthStage]
+
+    public init(
+        id: EntityID, name: String, latinName: String? = nil, description: String? = nil,
+        parents: [EntityRef] = [], children: [EntityRef] = [], growthStages: [GrowthStage] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.latinName = latinName
+        self.description = description
+        self.parents = parents
+        self.children = children
+        self.growthStages = growthStages
+    }
+}
+
+/// A node of the culture tree as listed by `agro cultures`.
+public struct CultureNode: Sendable, Hashable, Codable, Identifiable {
+    public var id: EntityID
+    public var name: String
+    public var parentIDs: [EntityID]
+
+    public init(id: EntityID, name: String, parentIDs: [EntityID]) {
+        self.id = id
+        self.name = name
+        self.parentIDs = parentIDs
+    }
+}
+
+/// A named span of the BBCH scale ("Tillering", BBCH 20-29).
+public struct GrowthStage: Sendable, Hashable, Codable {
+    public var bbch: BBCHRange
+    public var name: String
+
+    public init(bbch: BBCHRange, name: String) {
+        self.bbch = bbch
+        self.name = name
+    }
+}

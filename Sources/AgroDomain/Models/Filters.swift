@@ -1,0 +1,68 @@
+import Foundation
+
+/// Criteria for a products list. Every criterion is an id already resolved by the caller;
+/// nil means "any".
+public struct ProductFilter: Sendable, Hashable, Codable {
+    public var pest: EntityID?
+    /// Matches uses registered on this culture or on any group it belongs to.
+    public var culture: EntityID?
+    public var substance: EntityID?
+    public var category: ProductCategory?
+    public var company: EntityID?
+    /// First letter of the name in the reading locale (case- and diacritic-insensitive).
+    public var letter: String?
+
+    public init(
+        pest: EntityID? = nil, culture: EntityID? = nil, substance: EntityID? = nil,
+        category: ProductCategory? = nil, company: EntityID? = nil, letter: String? = nil
+    ) {
+        self.pest = pest
+        self.culture = culture
+        self.substance = substance
+        self.category = category
+        self.company = company
+        self.letter = letter
+    }
+}
+
+/// Criteria for a pests list.
+public struct PestFilter: Sendable, Hashable, Codable {
+    /// Pests with a registered use on this culture or its groups.
+    public var culture: EntityID?
+    public var kind: PestKind?
+
+    public init(culture: EntityID? = nil, kind: PestKind? = nil) {
+        self.culture = culture
+        self.kind = kind
+    }
+}
+
+/// A search hit.
+public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
+    public var kind: EntityKind
+    public var id: EntityID
+    public var name: String
+    /// A short text giving the hit its context (category, Latin name, date, ...).
+    public var detail: String?
+    /// Lower is better.
+    public var rank: Double
+
+    public init(kind: EntityKind, id: EntityID, name: String, detail: String?, rank: Double) {
+        self.kind = kind
+        self.id = id
+        self.name = name
+        self.detail = detail
+        self.rank = rank
+    }
+}
+
+/// An entity found by an id or a name typed by the user.
+public struct NameMatch: Sendable, Hashable, Codable {
+    public var id: EntityID
+    public var name: String
+
+    public init(id: EntityID, name: String) {
+        self.id = id
+        self.name = name
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Which slice of a list to read. Pages count from 1.
+public struct PageRequest: Sendable, Hashable, Codable {
+    public var page: Int
+    /// Items per page; nil reads everything.
+    public var perPage: Int?
+
+    public init(page: Int = 1, perPage: Int?) {
+        self.page = max(1, page)
+        self.perPage = perPage.map { max(1, $0) }
+    }
+
+    /// Every item at once.
+    public static let all = PageRequest(page: 1, perPage: nil)
+
+    public var offset: Int { perPage.map { ($0) * (page - 1) } ?? 0 }
+}
+
+/// A slice of a list with the list's total size.
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var page: Int
+    /// Items per page as requested; equals `total` when everything was read.
+    public var perPage: Int
+    public var total: Int
+
+    public init(items: [Item], page: Int, perPage: Int, total: Int) {
+        self.items = items
+        self.page = page
+        self.perPage = perPage
+        self.total = total
+    }
+
+    /// Number of pages; an empty list still has one (empty) page.
+    public var pageCount: Int { perPage > 0 ? max(1, (total + perPage - 1) / perPage) : 1 }
+
+    /// Applies `request` to an in-memory list.
+    public init(slicing all: [Item], _ request: PageRequest) {
+        let perPage = request.perPage ?? max(all.count, 1)
+        let start = min(all.count, perPage * (request.page - 1))
+        let end = min(all.count, start + perPage)
+        self.init(items: Array(all[start..<end]), page: request.page, perPage: perPage, total: all.count)
+    }
+
+    public func map<T: Sendable>(_ transform: (Item) throws -> T) rethrows -> Page<T> {
+        Page<T>(items: try items.map(transform), page: page, perPage: perPage, total: total)
+    }
+}
+
+extension Page: Equatable where Item: Equatable {}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Text normalisation for matching what people type against catalog names.
+public enum TextFolding {
+    /// Case- and diacritic-insensitive form of `text` with whitespace collapsed:
+    /// "Kartoffelkäfer" and "KARTOFFELKAFER" fold alike, as do "Ёж" and "еж".
+    public static func fold(_ text: String) -> String {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The index letter of a name: its first letter or digit, folded and upper-cased.
+    public static func indexLetter(of name: String) -> String? {
+        guard let first = fold(name).first(where: { $0.isLetter || $0.isNumber }) else { return nil }
+        return String(first).uppercased()
+    }
+
+    /// Removes control characters (C0, C1, DEL) except newline and tab, so that content
+    /// printed to a terminal cannot drive it.
+    public static func removingControlCharacters(_ text: String, keepNewlines: Bool = true) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let isControl = v < 0x20 || (0x7F...0x9F).contains(v)
+            if !isControl || (keepNewlines && (v == 0x0A || v == 0x09)) {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// Levenshtein distance over characters, for "closest names" suggestions.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

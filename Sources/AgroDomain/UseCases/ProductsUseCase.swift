@@ -1,0 +1,27 @@
+import Foundation
+
+/// Products and their registered uses.
+public protocol ProductsUseCase: Sendable {
+    /// Products matching `filter`, ordered by name in `locale`.
+    func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary>
+    /// The index letters that occur among the names of the products matching `filter`.
+    func productLetters(_ filter: ProductFilter, locale: String) throws -> [String]
+    /// One product's card; nil when no product has this id.
+    func product(id: EntityID, locale: String) throws -> Product?
+    /// Uses matching `filter`, ordered by product name, then culture.
+    func uses(_ filter: UseFilter, locale: String) throws -> [Use]
+}
+
+/// Criteria for a list of uses; ids are resolved by the caller.
+public struct UseFilter: Sendable, Hashable, Codable {
+    public var product: EntityID?
+    public var pest: EntityID?
+    /// Matches uses registered on this culture or on any group it belongs to.
+    public var culture: EntityID?
+
+    public init(product: EntityID? = nil, pest: EntityID? = nil, culture: EntityID? = nil) {
+        self.product = product
+        self.pest = pest
+        self.culture = culture
+    }
+}

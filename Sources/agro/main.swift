@@ -1,0 +1,2 @@
+import AgroDomain
+print("agro")
