@@ -28,6 +28,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
+        .systemLibrary(
+            name: "CLibXML2", pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]),
         .target(
             name: "AgroStore",
             dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
