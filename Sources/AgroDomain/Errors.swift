@@ -97,6 +97,7 @@ extension EntityKind {
         case .pest: return "pests"
         case .news: return "news items"
         case .region: return "regions"
+        case .company: return "companies"
         }
     }
 }

@@ -7,7 +7,7 @@ public typealias EntityID = String
 
 /// The kinds of entity a catalog holds; used by search results and favorites.
 public enum EntityKind: String, Sendable, Codable, CaseIterable, Hashable {
-    case product, substance, culture, pest, news, region
+    case product, substance, culture, pest, news, region, company
 }
 
 /// A reference to an entity with its display name in the requested locale.

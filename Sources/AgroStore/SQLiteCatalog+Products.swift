@@ -1,0 +1,220 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+extension SQLiteCatalog: ProductsUseCase {
+    public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
+        let texts = texts(locale)
+        let listed = productsQuery(filter, texts: texts)
+        return try read { db in
+            let total = try db.value("SELECT COUNT(*) FROM (" + listed + ")", as: Int.self) ?? 0
+            let perPage = page.perPage ?? max(total, 1)
+            let rows = try db.rows(
+                listed + " ORDER BY name_key, id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))")
+            let ingredients = try ingredientSummaries(db, productIDs: rows.map { $0["id"] }, texts: texts)
+            let items = rows.map { row in
+                ProductSummary(
+                    id: row["id"], name: row["name"] ?? row["id"],
+                    category: ProductCategory(rawValue: row["category"]) ?? .other,
+                    formulation: row.text("formulation"), company: row.text("company"),
+                    registrationNumber: row.text("registration_number"),
+                    ingredients: ingredients[row["id"]] ?? "")
+            }
+            return Page(items: items, page: page.page, perPage: perPage, total: total)
+        }
+    }
+
+    public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
+        var unlettered = filter
+        unlettered.letter = nil
+        let listed = productsQuery(unlettered, texts: texts(locale))
+        return try read { db in
+            let names = try db.column("SELECT name FROM (" + listed + ") WHERE name IS NOT NULL", as: String.self)
+            return Set(names.compactMap(TextFolding.indexLetter(of:))).sorted()
+        }
+    }
+
+    /// The products matching `filter`, with id, name, name_key, category, formulation,
+    /// registration_number and company columns.
+    private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL) -> SQL {
+        var conditions: [SQL] = []
+        if filter.pest != nil || filter.culture != nil {
+            conditions.append("p.id IN (" + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id") + ")")
+        }
+        if let substance = filter.substance {
+            conditions.append("p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(substance))")
+        }
+        if let category = filter.category { conditions.append("p.category = \(category.rawValue)") }
+        if let company = filter.company { conditions.append("p.company_id = \(company)") }
+        let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        var listed: SQL = """
+            SELECT * FROM (
+              SELECT p.id, p.category, p.formulation, p.registration_number,
+                \(texts.name("product", owner: "p.id")) AS name,
+                \(texts.field("product", "name_key", owner: "p.id")) AS name_key,
+                \(texts.name("company", owner: "p.company_id")) AS company
+              FROM products p
+            """ + whereClause + ")"
+        if let letter = filter.letter, let folded = TextFolding.indexLetter(of: letter) {
+            // Index letters are upper-case; name keys are folded lower-case.
+            listed += " WHERE substr(name_key, 1, 1) = \(folded.lowercased())"
+        }
+        return listed
+    }
+
+    /// Ids (in `column`) of the uses matching `filter`; a culture matches uses registered on
+    /// it or on any group above it.
+    func usesQuery(_ filter: UseFilter, column: String = "u.id") -> SQL {
+        var conditions: [SQL] = []
+        var source: SQL = "uses u"
+        if let pest = filter.pest {
+            source = "use_pests up JOIN uses u ON u.id = up.use_id"
+            conditions.append("up.pest_id = \(pest)")
+        }
+        if let culture = filter.culture {
+            conditions.append("""
+                u.id IN (SELECT uc.use_id FROM culture_ancestors ca
+                         JOIN use_cultures uc ON uc.culture_id = ca.ancestor_id
+                         WHERE ca.culture_id = \(culture))
+                """)
+        }
+        if let product = filter.product { conditions.append("u.product_id = \(product)") }
+        let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return "SELECT \(sql: column) FROM " + source + whereClause
+    }
+
+    /// "substance 250 g/l + substance 125 g/l" per product id.
+    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: String] {
+        guard !productIDs.isEmpty else { return [:] }
+        let rows = try db.rows("""
+            SELECT pi.product_id, pi.concentration, pi.unit,
+              \(texts.name("substance", owner: "pi.substance_id")) AS name
+            FROM product_ingredients pi WHERE pi.product_id IN \(productIDs)
+            ORDER BY pi.product_id, pi.position
+            """)
+        var summaries: [String: [String]] = [:]
+        for row in rows {
+            let dose = Dose(from: row["concentration"], to: nil, unit: row["unit"]).label
+            let name: String = row["name"] ?? ""
+            summaries[row["product_id"], default: []].append(dose.isEmpty ? name : "\(name) \(dose)")
+        }
+        return summaries.mapValues { $0.joined(separator: " + ") }
+    }
+
+    public func product(id: EntityID, locale: String) throws -> Product? {
+        let texts = texts(locale)
+        return try read { db in
+            guard let row = try db.row("""
+                SELECT p.*,
+                  \(texts.name("product", owner: "p.id")) AS name,
+                  \(texts.name("company", owner: "p.company_id")) AS company_name,
+                  \(texts.name("product", owner: "p.original_product_id")) AS original_name,
+                  \(texts.field("statement", "text", owner: "p.signal_word")) AS signal_word_text
+                FROM products p WHERE p.id = \(id)
+                """)
+            else { return nil }
+            let ingredients = try db.rows("""
+                SELECT pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
+                  \(texts.name("substance", owner: "pi.substance_id")) AS name
+                FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
+                WHERE pi.product_id = \(id) ORDER BY pi.position
+                """).map { row in
+                ActiveIngredient(
+                    substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
+                    concentration: row["concentration"], unit: row.text("unit"),
+                    modeOfAction: Self.modeOfAction(row))
+            }
+            let pictograms = try db.column(
+                "SELECT code FROM product_pictograms WHERE product_id = \(id) ORDER BY position", as: String.self)
+            let statements = try db.rows("""
+                SELECT ps.statement_code AS code, \(texts.field("statement", "text", owner: "ps.statement_code")) AS text
+                FROM product_statements ps WHERE ps.product_id = \(id) ORDER BY ps.position
+                """).map { Statement(code: $0["code"], text: $0["text"] ?? "") }
+            let links = try db.rows(
+                "SELECT kind, url FROM product_links WHERE product_id = \(id) ORDER BY position"
+            ).map { Link(kind: Link.Kind(rawValue: $0["kind"]) ?? .website, url: $0["url"]) }
+            let sections = try db.rows("""
+                SELECT \(texts.field("product_section", "title", owner: "s.id")) AS title,
+                  \(texts.field("product_section", "body", owner: "s.id")) AS body
+                FROM product_sections s WHERE s.product_id = \(id) ORDER BY s.position
+                """).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
+            let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("SP") }
+            let hazard = Hazard(
+                pictograms: pictograms, signalWord: row.text("signal_word_text"),
+                hazardStatements: statements.filter { !isPrecaution($0.code) },
+                precautionaryStatements: statements.filter { isPrecaution($0.code) })
+            let company = (row["company_id"] as String?).map { EntityRef(id: $0, name: row["company_name"] ?? $0) }
+            let original = (row["original_product_id"] as String?).map { EntityRef(id: $0, name: row["original_name"] ?? $0) }
+            return Product(
+                id: id, name: row["name"] ?? id,
+                category: ProductCategory(rawValue: row["category"]) ?? .other,
+                formulation: row.text("formulation"), company: company,
+                registrationNumber: row.text("registration_number"),
+                registrationExpiry: row.text("registration_expiry"),
+                origin: ProductOrigin(rawValue: row["origin"]) ?? .registered, originalProduct: original,
+                soldOutDeadline: row.text("sold_out_deadline"), exhaustionDeadline: row.text("exhaustion_deadline"),
+                ingredients: ingredients, hazard: hazard, links: links, sections: sections)
+        }
+    }
+
+    static func modeOfAction(_ row: Row) -> ModeOfAction? {
+        guard let scheme = row.text("moa_scheme"), let group = row.text("moa_group") else { return nil }
+        return ModeOfAction(scheme: scheme, group: group)
+    }
+
+    public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
+        let texts = texts(locale)
+        return try read { db in
+            let rows = try db.rows("""
+                SELECT u.*,
+                  \(texts.name("product", owner: "u.product_id")) AS product_name,
+                  \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
+                  \(texts.field("use", "application_area", owner: "u.id")) AS application_area,
+                  \(texts.field("use", "notes", owner: "u.id")) AS notes
+                FROM uses u WHERE u.id IN (
+                """ + usesQuery(filter) + ") ORDER BY product_key, u.product_id, u.id")
+            let ids: [String] = rows.map { $0["id"] }
+            guard !ids.isEmpty else { return [] }
+            var cultures: [String: [EntityRef]] = [:]
+            for row in try db.rows("""
+                SELECT uc.use_id, uc.culture_id, \(texts.name("culture", owner: "uc.culture_id")) AS name
+                FROM use_cultures uc WHERE uc.use_id IN \(ids) ORDER BY uc.use_id, name
+                """) {
+                cultures[row["use_id"], default: []].append(EntityRef(id: row["culture_id"], name: row["name"] ?? row["culture_id"]))
+            }
+            var pests: [String: [UsePest]] = [:]
+            for row in try db.rows("""
+                SELECT up.use_id, up.pest_id, up.effect, \(texts.name("pest", owner: "up.pest_id")) AS name
+                FROM use_pests up WHERE up.use_id IN \(ids) ORDER BY up.use_id, name
+                """) {
+                pests[row["use_id"], default: []].append(UsePest(
+                    pest: EntityRef(id: row["pest_id"], name: row["name"] ?? row["pest_id"]),
+                    effect: PestEffect(rawValue: row["effect"]) ?? .full))
+            }
+            var obligations: [String: [String]] = [:]
+            for row in try db.rows("""
+                SELECT uo.use_id, \(texts.field("obligation", "text", owner: "uo.obligation_id")) AS text
+                FROM use_obligations uo WHERE uo.use_id IN \(ids) ORDER BY uo.use_id, uo.position
+                """) {
+                if let text = row.text("text") { obligations[row["use_id"], default: []].append(text) }
+            }
+            return rows.map { row in
+                let id: String = row["id"]
+                let bbch: BBCHRange? = {
+                    guard let from: Int = row["bbch_from"] else { return nil }
+                    return BBCHRange(from: from, to: row["bbch_to"] ?? from)
+                }()
+                return Use(
+                    id: id,
+                    product: EntityRef(id: row["product_id"], name: row["product_name"] ?? row["product_id"]),
+                    cultures: cultures[id] ?? [], pests: pests[id] ?? [],
+                    dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")),
+                    waterVolume: Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit")),
+                    preHarvestIntervalDays: row["phi_days"], maxApplications: row["max_applications"],
+                    applicationIntervalDays: row["interval_days"], bbch: bbch,
+                    applicationArea: row.text("application_area"), notes: row.text("notes"),
+                    obligations: obligations[id] ?? [])
+            }
+        }
+    }
+}

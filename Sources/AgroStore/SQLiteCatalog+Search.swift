@@ -1,0 +1,148 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+extension SQLiteCatalog: SearchUseCase {
+    public func search(_ text: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
+        let perPage = page.perPage
+        // Every word must match; if that finds nothing, any word may.
+        for all in [true, false] {
+            guard let match = SearchQuery.match(text, all: all) else { break }
+            let found = try hits(match: match, kinds: kinds, page: page, locale: locale)
+            if found.total > 0 || SearchQuery.words(text).count < 2 { return found }
+        }
+        return Page(items: [], page: page.page, perPage: perPage ?? 1, total: 0)
+    }
+
+    private func hits(match: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
+        let texts = texts(locale)
+        var kindFilter: SQL = ""
+        if let kinds { kindFilter = " AND kind IN \(kinds.map(\.rawValue).sorted())" }
+        // Titles weigh ten times the body; an entity matching in several locales counts once,
+        // with its best rank.
+        let matches: SQL = """
+            SELECT kind, entity_id, MIN(bm25(search_index, 0, 0, 0, 10.0, 1.0)) AS rank
+            FROM search_index WHERE search_index MATCH \(match)
+            """ + kindFilter + " GROUP BY kind, entity_id"
+        return try read { db in
+            let total = try db.value("SELECT COUNT(*) FROM (" + matches + ")", as: Int.self) ?? 0
+            let perPage = page.perPage ?? max(total, 1)
+            let rows = try db.rows(
+                matches + " ORDER BY rank, kind, entity_id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))")
+            let items = try rows.map { row -> SearchHit in
+                let kind = EntityKind(rawValue: row["kind"]) ?? .product
+                let id: String = row["entity_id"]
+                let (name, detail) = try describe(db, kind: kind, id: id, texts: texts)
+                return SearchHit(kind: kind, id: id, name: name ?? id, detail: detail, rank: row["rank"])
+            }
+            return Page(items: items, page: page.page, perPage: perPage, total: total)
+        }
+    }
+
+    /// Name and a line of context for a hit.
+    private func describe(_ db: Database, kind: EntityKind, id: String, texts: LocalizedSQL) throws -> (String?, String?) {
+        let sql: SQL
+        switch kind {
+        case .product:
+            sql = "SELECT \(texts.name("product", owner: "id")), category FROM products WHERE id = \(id)"
+        case .substance:
+            sql = "SELECT \(texts.name("substance", owner: "id")), trim(coalesce(moa_scheme || ' ' || moa_group, '')) FROM substances WHERE id = \(id)"
+        case .culture:
+            sql = "SELECT \(texts.name("culture", owner: "id")), latin_name FROM cultures WHERE id = \(id)"
+        case .pest:
+            sql = "SELECT \(texts.name("pest", owner: "id")), latin_name FROM pests WHERE id = \(id)"
+        case .news:
+            sql = "SELECT \(texts.field("news", "title", owner: "id")), date FROM news WHERE id = \(id)"
+        case .region:
+            sql = "SELECT \(texts.name("region", owner: "id")), NULL FROM regions WHERE id = \(id)"
+        case .company:
+            sql = "SELECT \(texts.name("company", owner: "id")), NULL FROM companies WHERE id = \(id)"
+        }
+        guard let row = try db.row(sql) else { return (nil, nil) }
+        let detail: String? = row[1]
+        return (row[0], detail?.isEmpty == false ? detail : nil)
+    }
+}
+
+extension SQLiteCatalog: LookupUseCase {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return [] }
+        let key = NameKey.make(trimmed)
+        return try read { db in
+            if try db.value("SELECT 1 FROM \(sql: Self.table(kind)) WHERE id = \(trimmed)", as: Int.self) != nil {
+                return try names(db, ids: [trimmed], kind: kind, locale: locale)
+            }
+            guard !key.isEmpty else { return [] }
+            // Exact name, then names starting with the text, then names containing it.
+            let kindValue = kind.rawValue
+            let pattern = Self.likeEscaped(key)
+            let tiers: [SQL] = [
+                "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND key = \(key)",
+                "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND key LIKE \(pattern + "%") ESCAPE '\\'",
+                "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND instr(key, \(key)) > 0",
+            ]
+            for tier in tiers {
+                let ids = try db.column(tier + " ORDER BY entity_id LIMIT 50", as: String.self)
+                if !ids.isEmpty { return try names(db, ids: ids, kind: kind, locale: locale) }
+            }
+            return []
+        }
+    }
+
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+        let key = NameKey.make(text)
+        return try read { db in
+            let rows = try db.rows("SELECT key, entity_id FROM name_index WHERE kind = \(kind.rawValue)")
+            var best: [String: Int] = [:]
+            for row in rows {
+                let candidate: String = row["key"]
+                // Compare with the candidate's prefix too, so a short typed name is close to a long one.
+                let distance = min(
+                    TextFolding.editDistance(key, candidate),
+                    TextFolding.editDistance(key, String(candidate.prefix(key.count))) + 1)
+                let id: String = row["entity_id"]
+                best[id] = min(best[id] ?? .max, distance)
+            }
+            let threshold = max(2, key.count / 2)
+            let ids = best.filter { $0.value <= threshold }
+                .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
+                .prefix(limit).map(\.key)
+            let matches = try names(db, ids: Array(ids), kind: kind, locale: locale)
+            return ids.compactMap { id in matches.first { $0.id == id } }
+        }
+    }
+
+    /// Display names of entities, in `locale` with fallback, sorted by name.
+    private func names(_ db: Database, ids: [String], kind: EntityKind, locale: String) throws -> [NameMatch] {
+        let texts = texts(locale)
+        let entity = Self.entity(kind)
+        let field = kind == .news ? "title" : "name"
+        return try db.rows("""
+            SELECT id, \(texts.field(entity, field, owner: "id")) AS name FROM \(sql: Self.table(kind))
+            WHERE id IN \(ids) ORDER BY name, id
+            """).map { NameMatch(id: $0["id"], name: $0["name"] ?? $0["id"]) }
+    }
+
+    static func table(_ kind: EntityKind) -> String {
+        switch kind {
+        case .product: return "products"
+        case .substance: return "substances"
+        case .culture: return "cultures"
+        case .pest: return "pests"
+        case .news: return "news"
+        case .region: return "regions"
+        case .company: return "companies"
+        }
+    }
+
+    static func entity(_ kind: EntityKind) -> String {
+        kind == .news ? "news" : kind.rawValue
+    }
+
+    static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

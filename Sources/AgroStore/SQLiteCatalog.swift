@@ -1,0 +1,140 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+/// A catalog file opened for reading. Implements every use case of `Catalog`.
+///
+/// The file is opened read-only through a pool of connections, so queries from several
+/// threads run side by side. Every text is read in the requested locale and falls back, field
+/// by field, along the catalog's locale chain.
+public final class SQLiteCatalog: Sendable {
+    /// The file this catalog was opened from.
+    public let path: String
+    /// The catalog's own description, read once at opening.
+    public let info: CatalogInfo
+    let pool: DatabasePool
+
+    /// Opens the catalog at `path` read-only.
+    ///
+    /// - Throws: `CatalogError.missing` when there is no file, `.corrupt` when it is not a
+    ///   catalog, `.schemaTooNew` when it needs a newer program.
+    public init(path: String, maximumReaders: Int = 4) throws {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { throw CatalogError.missing(path: path) }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.maximumReaderCount = maximumReaders
+        configuration.label = "catalog"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            info = try pool.read { db in try Self.readInfo(db) }
+        } catch let error as CatalogError {
+            throw error
+        } catch let error as DatabaseError {
+            throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+        if info.schemaVersion > CatalogSchema.version {
+            throw CatalogError.schemaTooNew(path: path, found: info.schemaVersion, supported: CatalogSchema.version)
+        }
+    }
+
+    /// Closes the connections. Queries after closing fail.
+    public func close() throws {
+        try pool.close()
+    }
+
+    /// Reads the metadata of an open catalog file.
+    static func readInfo(_ db: Database) throws -> CatalogInfo {
+        guard try db.tableExists("catalog_metadata") else {
+            throw CatalogError.corrupt(path: db.configuration.label ?? "", reason: "not an agro catalog")
+        }
+        let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")
+        var metadata: [String: String] = [:]
+        for row in pairs { metadata[row[0]] = row[1] }
+        guard let identity = metadata["identity"], let version = metadata["version"].flatMap(Int.init),
+              let schemaVersion = metadata["schema_version"].flatMap(Int.init)
+        else { throw CatalogError.corrupt(path: "", reason: "catalog metadata incomplete") }
+        let locales = (metadata["locales"] ?? "en").split(separator: ",").map(String.init)
+        var fallbacks: [String: [String]] = [:]
+        for (key, value) in metadata where key.hasPrefix("fallback.") {
+            fallbacks[String(key.dropFirst("fallback.".count))] = value.split(separator: ",").map(String.init)
+        }
+        let chain = LocaleChain(locales: locales, fallbacks: fallbacks)
+        var title = identity, attribution: String?
+        if schemaVersion <= CatalogSchema.version {
+            let texts = try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n")
+            let order = chain.chain(for: chain.defaultLocale)
+            let byLocale = Dictionary(texts.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
+            title = order.lazy.compactMap { byLocale[$0]?["title"] as String? }.first ?? identity
+            attribution = order.lazy.compactMap { byLocale[$0]?["attribution"] as String? }.first
+        }
+        return CatalogInfo(
+            identity: identity, title: title, version: version, schemaVersion: schemaVersion,
+            builtAt: metadata["built_at"] ?? "", locales: chain, attribution: attribution)
+    }
+
+    /// SQL builders for reading texts in one locale with fallback.
+    func texts(_ locale: String) -> LocalizedSQL {
+        LocalizedSQL(chain: info.locales.chain(for: locale))
+    }
+
+    /// Runs a read, turning database failures into a user-facing error.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as DatabaseError {
+            throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+}
+
+/// Builds the SQL expression of a text field read with locale fallback:
+/// `COALESCE((SELECT name FROM product_i18n WHERE product_id = p.id AND locale = ?), ...)`,
+/// one term per locale of the chain. Table and column names come from this module's code;
+/// the locales are bound parameters.
+struct LocalizedSQL {
+    let chain: [String]
+
+    /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
+    func field(_ entity: String, _ field: String, owner: String) -> SQL {
+        let terms = chain.map { locale -> SQL in
+            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
+        }
+        return "COALESCE(" + terms.joined(separator: ", ") + ")"
+    }
+
+    /// The name of the entity whose id is `owner`.
+    func name(_ entity: String, owner: String) -> SQL { field(entity, "name", owner: owner) }
+}
+
+extension SQLiteCatalog: CatalogInfoUseCase {
+    public func catalogInfo() throws -> CatalogInfo { info }
+}
+
+extension Database {
+    /// Rows of a query whose values are bound through SQL interpolation.
+    func rows(_ sql: SQL) throws -> [Row] {
+        try Row.fetchAll(self, SQLRequest<Row>(literal: sql, cached: true))
+    }
+
+    func row(_ sql: SQL) throws -> Row? {
+        try Row.fetchOne(self, SQLRequest<Row>(literal: sql, cached: true))
+    }
+
+    /// The first column of every row.
+    func column<T: DatabaseValueConvertible & StatementColumnConvertible>(_ sql: SQL, as type: T.Type = T.self) throws -> [T] {
+        try T.fetchAll(self, SQLRequest<T>(literal: sql, cached: true))
+    }
+
+    func value<T: DatabaseValueConvertible & StatementColumnConvertible>(_ sql: SQL, as type: T.Type = T.self) throws -> T? {
+        try T.fetchOne(self, SQLRequest<T>(literal: sql, cached: true))
+    }
+}
+
+extension Row {
+    /// A column that may hold NULL or an empty string, as an optional non-empty string.
+    func text(_ column: String) -> String? {
+        guard let value: String = self[column], !value.isEmpty else { return nil }
+        return value
+    }
+}

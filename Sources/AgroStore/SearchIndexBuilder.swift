@@ -1,0 +1,132 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+/// Fills the derived lookup tables of a catalog being finished:
+/// - `name_index`: every folded name, Latin name and registration number, for turning what the
+///   user types into an id;
+/// - `search_index`: folded texts per entity and locale, for ranked full-text search.
+///
+/// Texts are folded here with the same function the query side uses (`SearchQuery`), so
+/// "Kartoffelkafer" finds "Kartoffelkäfer" and "еж" finds "ёж" whatever the tokenizer knows.
+struct SearchIndexBuilder {
+    let locales: [String]
+
+    func build(_ db: Database) throws {
+        try indexNames(db)
+        try indexTexts(db)
+    }
+
+    private func indexNames(_ db: Database) throws {
+        let sources: [(kind: EntityKind, sql: String)] = [
+            (.product, "SELECT product_id, name FROM product_i18n"),
+            (.product, "SELECT id, registration_number FROM products WHERE registration_number IS NOT NULL"),
+            (.substance, "SELECT substance_id, name FROM substance_i18n"),
+            (.culture, "SELECT culture_id, name FROM culture_i18n"),
+            (.culture, "SELECT id, latin_name FROM cultures WHERE latin_name IS NOT NULL"),
+            (.pest, "SELECT pest_id, name FROM pest_i18n"),
+            (.pest, "SELECT id, latin_name FROM pests WHERE latin_name IS NOT NULL"),
+            (.company, "SELECT company_id, name FROM company_i18n"),
+            (.region, "SELECT region_id, name FROM region_i18n"),
+            (.news, "SELECT news_id, title FROM news_i18n"),
+        ]
+        for source in sources {
+            let rows = try Row.fetchAll(db, sql: source.sql)
+            for row in rows {
+                guard let id: String = row[0], let name: String = row[1] else { continue }
+                let key = NameKey.make(name)
+                guard !key.isEmpty else { continue }
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO name_index(kind, key, entity_id) VALUES (?, ?, ?)",
+                    arguments: [source.kind.rawValue, key, id])
+            }
+        }
+    }
+
+    private func indexTexts(_ db: Database) throws {
+        // One query per kind; each yields id, locale, title, then the columns that make up the
+        // body, in a stable order.
+        let sources: [(kind: EntityKind, sql: String)] = [
+            (.product, """
+                SELECT p.id, i.locale, i.name,
+                  p.registration_number, p.formulation, p.category,
+                  (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
+                     JOIN substance_i18n si ON si.substance_id = pi.substance_id AND si.locale = i.locale
+                     WHERE pi.product_id = p.id),
+                  (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
+                FROM products p JOIN product_i18n i ON i.product_id = p.id
+                ORDER BY p.id, i.locale
+                """),
+            (.substance, """
+                SELECT s.id, i.locale, i.name,
+                  s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
+                FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
+                ORDER BY s.id, i.locale
+                """),
+            (.culture, """
+                SELECT c.id, i.locale, i.name, c.latin_name, i.description
+                FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
+                ORDER BY c.id, i.locale
+                """),
+            (.pest, """
+                SELECT p.id, i.locale, i.name, p.latin_name, i.description
+                FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
+                ORDER BY p.id, i.locale
+                """),
+            (.news, """
+                SELECT n.id, i.locale, i.title, i.summary, i.body_html
+                FROM news n JOIN news_i18n i ON i.news_id = n.id
+                ORDER BY n.id, i.locale
+                """),
+        ]
+        for source in sources {
+            let rows = try Row.fetchAll(db, sql: source.sql)
+            for row in rows {
+                let id: String = row[0]
+                let locale: String = row[1]
+                let title: String = row[2] ?? ""
+                var body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
+                if source.kind == .news { body = Self.plainText(fromHTML: body) }
+                try db.execute(
+                    sql: "INSERT INTO search_index(kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [source.kind.rawValue, id, locale, SearchQuery.fold(title), SearchQuery.fold(body)])
+            }
+        }
+        try db.execute(sql: "INSERT INTO search_index(search_index) VALUES ('optimize')")
+    }
+
+    /// Text of an HTML fragment, good enough for indexing: tags dropped, a few entities decoded.
+    static func plainText(fromHTML html: String) -> String {
+        var text = html.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        for (entity, character) in ["&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"",
+                                    "&laquo;": "«", "&raquo;": "»", "&mdash;": "—", "&ndash;": "–"] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text
+    }
+}
+
+/// Turns any text a user types into a safe FTS5 query.
+///
+/// The text is folded and cut into words at every character that is neither a letter nor a
+/// digit; each word becomes a quoted prefix term (`"word"*`). Quotes, stars, parentheses and
+/// operator words like AND, OR, NEAR are thus searched for as plain words, never interpreted.
+public enum SearchQuery {
+    /// Case-, diacritic- and width-folded text, as stored in the search index.
+    public static func fold(_ text: String) -> String {
+        TextFolding.fold(text)
+    }
+
+    /// The words of `text`, folded.
+    public static func words(_ text: String) -> [String] {
+        fold(text).split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+    }
+
+    /// An FTS5 MATCH expression for the words, all required (`all`) or any (`!all`);
+    /// nil when the text has no word.
+    public static func match(_ text: String, all: Bool) -> String? {
+        let terms = words(text).map { "\"\($0)\"*" }
+        guard !terms.isEmpty else { return nil }
+        return terms.joined(separator: all ? " " : " OR ")
+    }
+}
