@@ -22,6 +22,9 @@ public final class CatalogWriter {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.journalMode = .default
+        // The whole build is one transaction opened here and committed in `finish()`, across
+        // many database accesses: GRDB must be told that is intended.
+        configuration.allowsUnsafeTransactions = true
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.inDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 4096")
