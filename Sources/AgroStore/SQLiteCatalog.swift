@@ -97,8 +97,10 @@ struct LocalizedSQL {
 
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
     func field(_ entity: String, _ field: String, owner: String) -> SQL {
+        // Statements are keyed by their code, every other entity by its id.
+        let key = entity == "statement" ? "statement_code" : "\(entity)_id"
         let terms = chain.map { locale -> SQL in
-            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
+            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: key) = \(sql: owner) AND locale = \(locale))"
         }
         return "COALESCE(" + terms.joined(separator: ", ") + ")"
     }
