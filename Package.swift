@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "agro", targets: ["agro"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
+        .library(name: "AgroImport", targets: ["AgroImport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -36,6 +37,11 @@ let package = Package(
             dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),
+        // Times a register import and the catalog queries on the result (Benchmarks/import/run.sh).
+        .executableTarget(
+            name: "agro-import-bench", dependencies: ["AgroDomain", "AgroStore", "AgroImport"],
+            path: "Benchmarks/import/Sources", swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
@@ -45,5 +51,6 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
         .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
+        .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
     ]
 )

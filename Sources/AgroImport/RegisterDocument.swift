@@ -1,0 +1,80 @@
+import Foundation
+
+/// The register as read from the XML, still in the register's own terms: metadata keys as
+/// strings (integers in 2024, GUIDs in 2026), numbers and dates as written. Mapping to catalog
+/// records, with its checks, happens in `RegisterMapper`.
+struct RegisterDocument: Sendable {
+    /// A row of a `<MetaData>` table.
+    struct Detail: Sendable {
+        var key: String
+        var iupacName: String?
+        /// First non-empty description per language ("de", "fr", "it", "en", "lt").
+        var texts: [String: String] = [:]
+        /// The `<Code value>` of the first description that has one (H-code, GHS code, ...).
+        var code: String?
+        var parents: [String] = []
+    }
+
+    struct Holder: Sendable {
+        var key: String
+        var name: String = ""
+    }
+
+    struct Ingredient: Sendable {
+        var substanceKey: String = ""
+        /// ACTIVE_INGREDIENT, ADDITIVE_TO_DECLARE, SAFENER, SYNERGIST.
+        var type: String = ""
+        var percent: String = ""
+        var gramsPerLitre: String = ""
+        var additionalTextKey: String = ""
+    }
+
+    struct Reference: Sendable {
+        var key: String
+        var additionalTextKey: String = ""
+        /// For pests: PEST_FULL_EFFECT, PEST_PARTIAL_EFFECT, PEST_SIDE_EFFECT.
+        var type: String = ""
+    }
+
+    struct Indication: Sendable {
+        var line: Int
+        var dosageFrom = "", dosageTo = ""
+        var expenditureFrom = "", expenditureTo = ""
+        var waitingPeriod = ""
+        var measureKey = "", timeMeasureKey = "", applicationAreaKey = "", commentKey = ""
+        var cultureFormKeys: [String] = []
+        var cultures: [Reference] = []
+        var pests: [Reference] = []
+        var obligationKeys: [String] = []
+    }
+
+    /// A `<Product>` (registered product or sale permission) or a `<Parallelimport>`.
+    struct Product: Sendable {
+        var isParallelImport: Bool
+        var line: Int
+        var id = "", wNbr = "", name = ""
+        var soldOutDeadline = "", exhaustionDeadline = ""
+        var isSalePermission = false
+        var admissionNumber = "", producingCountryKey = ""
+        var categoryKeys: [String] = []
+        var formulationKeys: [String] = []
+        var dangerSymbolKeys: [String] = []
+        var signalWordKeys: [String] = []
+        var codeRKeys: [String] = []
+        var codeSKeys: [String] = []
+        var holderKeys: [String] = []
+        var ingredients: [Ingredient] = []
+        var indications: [Indication] = []
+    }
+
+    /// Metadata tables by their `name` attribute, rows by primary key.
+    var metadata: [String: [String: Detail]] = [:]
+    var holders: [String: Holder] = [:]
+    var products: [Product] = []
+    var parallelImports: [Product] = []
+    /// `numberOfProducts` and `numberOfParallelimports` as declared by the file.
+    var declaredProducts: Int?
+    var declaredParallelImports: Int?
+
+    func table(_ name: String) -> [String: Detail] { metadata[name] ?? [:] }
+}

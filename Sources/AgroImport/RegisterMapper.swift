@@ -1,0 +1,402 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// Turns a `RegisterDocument` into catalog records, checking every reference on the way.
+///
+/// A reference to a missing metadata key, an unparsable number or date is a data error: it is
+/// counted with its first examples, the reference is dropped (or the value left empty) and
+/// the import goes on, so that every record handed to the writer resolves.
+///
+/// Ids: a product is its wNbr as the register writes it ("6151", sale permission "6649-1"),
+/// with registration number "W-6151" as shown on psm.admin.ch; a parallel import is its
+/// permission id ("F-4806"); a use is "<product id>#<nnn>" in register order; cultures, pests,
+/// substances, obligations and companies keep the register's primary keys.
+struct RegisterMapper {
+    static let locales = ["de", "fr", "it", "en"]
+
+    struct Output {
+        var companies: [CatalogRecord.Company] = []
+        var statements: [CatalogRecord.Statement] = []
+        var substances: [CatalogRecord.Substance] = []
+        var cultures: [CatalogRecord.Culture] = []
+        var pests: [CatalogRecord.Pest] = []
+        var obligations: [CatalogRecord.Obligation] = []
+        var products: [CatalogRecord.Product] = []
+        var uses: [CatalogRecord.Use] = []
+        var salePermissions = 0
+        var parallelImports = 0
+        var productUses = 0
+        var parallelImportUses = 0
+        var errors: [SRPPPDataError] = []
+    }
+
+    let document: RegisterDocument
+    let examplesPerError: Int
+
+    /// Collects data errors by kind, in order of first occurrence.
+    private final class ErrorLog {
+        let limit: Int
+        var byKind: [String: SRPPPDataError] = [:]
+        init(limit: Int) { self.limit = limit }
+        func add(_ kind: String, _ example: @autoclosure () -> String) {
+            var entry = byKind[kind] ?? SRPPPDataError(kind: kind, count: 0, examples: [])
+            entry.count += 1
+            if entry.examples.count < limit { entry.examples.append(example()) }
+            byKind[kind] = entry
+        }
+    }
+
+    func map() -> Output {
+        var output = Output()
+        let log = ErrorLog(limit: examplesPerError)
+
+        // Metadata tables used as such.
+        let cultureTable = document.table("Culture")
+        let pestTable = document.table("Pest")
+        let substanceTable = document.table("Substance")
+        let obligationTable = document.table("Obligation")
+
+        /// A metadata row by key; a non-empty key that is not there is a data error.
+        func resolve(_ table: String, _ key: String, in context: @autoclosure () -> String) -> RegisterDocument.Detail? {
+            guard !key.isEmpty else { return nil }
+            if let detail = document.metadata[table]?[key] { return detail }
+            log.add("missing \(table) key", "\(context()) refers to \(table) \(key)")
+            return nil
+        }
+
+        // Companies: the permission holders.
+        for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
+            let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            output.companies.append(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))
+        }
+
+        // Statements: H/EUH (CodeR) and S/SP (CodeS) texts by their code, plus signal words.
+        var statementCodes: [String: String] = [:]  // "CodeR/key" -> code
+        var statementTexts: [String: LocalizedText] = [:]
+        for table in ["CodeR", "CodeS"] {
+            for detail in document.table(table).values.sorted(by: { $0.key < $1.key }) {
+                let code = detail.code ?? "\(table) \(detail.key)"
+                statementCodes["\(table)/\(detail.key)"] = code
+                if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
+            }
+        }
+        var signalWords: [String: String] = [:]  // key -> code
+        for detail in document.table("SignalWords").values.sorted(by: { $0.key < $1.key }) {
+            let english = (detail.texts["en"] ?? "").lowercased()
+            let code = ["warning", "danger"].contains(english) ? english : "signal \(detail.key)"
+            signalWords[detail.key] = code
+            if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
+        }
+        output.statements = statementTexts.keys.sorted().map { .init(code: $0, text: statementTexts[$0]!) }
+
+        for detail in substanceTable.values.sorted(by: { $0.key < $1.key }) {
+            output.substances.append(.init(id: detail.key, name: Self.localized(detail), iupacName: detail.iupacName))
+        }
+        for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
+            var parents: [String] = []
+            for parent in detail.parents where !parents.contains(parent) {
+                if cultureTable[parent] != nil { parents.append(parent) }
+                else { log.add("missing Culture key", "culture \(detail.key) has parent \(parent)") }
+            }
+            output.cultures.append(.init(id: detail.key, name: Self.localized(detail), parentIDs: parents))
+        }
+        for detail in obligationTable.values.sorted(by: { $0.key < $1.key }) {
+            output.obligations.append(.init(id: detail.key, text: Self.localized(detail)))
+        }
+
+        // Products: the registered product of a register id is its original for sale permissions.
+        var originals: [String: String] = [:]  // register id -> wNbr
+        for product in document.products where !product.isSalePermission {
+            originals[product.id] = product.wNbr.trimmingCharacters(in: .whitespaces)
+        }
+        let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
+        var productIDs = Set<String>()
+        var pestCategories: [String: [ProductCategory: Int]] = [:]
+
+        for source in document.products + document.parallelImports {
+            let label = source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
+            let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty else {
+                log.add("record without id", "\(label) at line \(source.line)")
+                continue
+            }
+            guard productIDs.insert(id).inserted else {
+                log.add("duplicate product id", "\(label) at line \(source.line)")
+                continue
+            }
+            var record = CatalogRecord.Product(
+                id: id, name: Self.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
+            if source.isParallelImport {
+                record.origin = .parallelImport
+                record.registrationNumber = id
+                let original = source.wNbr.trimmingCharacters(in: .whitespaces)
+                if registeredWNbrs.contains(original) {
+                    record.originalProductID = original
+                } else {
+                    log.add("missing original product", "\(label) refers to W-\(original)")
+                }
+                output.parallelImports += 1
+            } else {
+                record.registrationNumber = "W-\(id)"
+                if source.isSalePermission {
+                    record.origin = .salePermission
+                    if let original = originals[source.id], original != id {
+                        record.originalProductID = original
+                    } else {
+                        log.add("missing original product", "sale permission \(label) has register id \(source.id)")
+                    }
+                    output.salePermissions += 1
+                }
+            }
+            // Categories: the first one the catalog knows a category for; all are in `sections`.
+            var categoryNames: [LocalizedText] = []
+            for key in source.categoryKeys {
+                guard let detail = resolve("ProductCategory", key, in: label) else { continue }
+                let text = Self.localized(detail)
+                if !categoryNames.contains(text) { categoryNames.append(text) }
+                let category = Self.category(forGermanName: detail.texts["de"] ?? "")
+                if record.category == .other { record.category = category }
+            }
+            if !categoryNames.isEmpty {
+                var body: LocalizedText = [:]
+                for locale in Self.locales {
+                    let names = categoryNames.compactMap { $0[locale] ?? $0["de"] }
+                    if !names.isEmpty { body[locale] = names.joined(separator: ", ") }
+                }
+                record.sections.append(.init(title: Self.categoryTitle, body: body))
+            }
+            record.formulation = source.formulationKeys.lazy
+                .compactMap { resolve("FormulationCode", $0, in: label)?.code }.first
+            record.companyID = source.holderKeys.lazy.compactMap { key -> String? in
+                guard !key.isEmpty else { return nil }
+                if document.holders[key] != nil { return key }
+                log.add("missing PermissionHolder key", "\(label) refers to PermissionHolder \(key)")
+                return nil
+            }.first
+            record.soldOutDeadline = date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
+            record.exhaustionDeadline = date(source.exhaustionDeadline, field: "exhaustionDeadline", of: label, log: log)
+            for key in source.dangerSymbolKeys {
+                if let code = resolve("DangerSymbol", key, in: label)?.code, !record.pictograms.contains(code) {
+                    record.pictograms.append(code)
+                }
+            }
+            record.signalWord = source.signalWordKeys.lazy.compactMap { key -> String? in
+                guard resolve("SignalWords", key, in: label) != nil else { return nil }
+                return signalWords[key]
+            }.first
+            for (table, keys) in [("CodeR", source.codeRKeys), ("CodeS", source.codeSKeys)] {
+                for key in keys where resolve(table, key, in: label) != nil {
+                    if let code = statementCodes["\(table)/\(key)"], !record.statements.contains(code) {
+                        record.statements.append(code)
+                    }
+                }
+            }
+            for ingredient in source.ingredients where Self.listedIngredientTypes.contains(ingredient.type) {
+                guard resolve("Substance", ingredient.substanceKey, in: label) != nil else {
+                    if ingredient.substanceKey.isEmpty { log.add("ingredient without substance", label) }
+                    continue
+                }
+                guard !record.ingredients.contains(where: { $0.substanceID == ingredient.substanceKey }) else { continue }
+                var concentration: Double?, unit: String?
+                if let grams = number(ingredient.gramsPerLitre, field: "inGrammPerLitre", of: label, log: log) {
+                    concentration = grams
+                    unit = "g/l"
+                } else if let percent = number(ingredient.percent, field: "inPercent", of: label, log: log) {
+                    concentration = percent
+                    unit = "%"
+                }
+                record.ingredients.append(.init(substanceID: ingredient.substanceKey, concentration: concentration, unit: unit))
+            }
+            output.products.append(record)
+
+            // Zero-padded so that uses sort in register order.
+            let width = max(3, String(source.indications.count).count)
+            for (index, indication) in source.indications.enumerated() {
+                let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
+                var use = CatalogRecord.Use(
+                    id: "\(id)#" + Self.padded(index + 1, width: width), productID: id, cultureIDs: [], pests: [],
+                    dose: Dose(from: nil, to: nil, unit: nil))
+                var notes: [LocalizedText] = []
+                for culture in indication.cultures {
+                    if resolve("Culture", culture.key, in: useLabel) != nil, !use.cultureIDs.contains(culture.key) {
+                        use.cultureIDs.append(culture.key)
+                    }
+                    if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
+                        notes.append(Self.prefixed(Self.localized(extra), by: cultureTable[culture.key].map(Self.localized)))
+                    }
+                }
+                for pest in indication.pests {
+                    if resolve("Pest", pest.key, in: useLabel) != nil {
+                        let effect: PestEffect
+                        switch pest.type {
+                        case "PEST_FULL_EFFECT", "": effect = .full
+                        case "PEST_PARTIAL_EFFECT": effect = .partial
+                        case "PEST_SIDE_EFFECT": effect = .sideEffect
+                        default:
+                            log.add("unknown pest effect type", "\(useLabel): \(pest.type)")
+                            effect = .full
+                        }
+                        use.pests.append(.init(pestID: pest.key, effect: effect))
+                        pestCategories[pest.key, default: [:]][record.category, default: 0] += 1
+                    }
+                    if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
+                        notes.append(Self.prefixed(Self.localized(extra), by: pestTable[pest.key].map(Self.localized)))
+                    }
+                }
+                // Dose: the amount per area (expenditure, with its measure) when given, else the
+                // spray concentration in %; a concentration given beside an amount goes in the notes.
+                let dosageFrom = number(indication.dosageFrom, field: "dosageFrom", of: useLabel, log: log)
+                let dosageTo = number(indication.dosageTo, field: "dosageTo", of: useLabel, log: log)
+                let amountFrom = number(indication.expenditureFrom, field: "expenditureForm", of: useLabel, log: log)
+                let amountTo = number(indication.expenditureTo, field: "expenditureTo", of: useLabel, log: log)
+                let measure = resolve("Measure", indication.measureKey, in: useLabel)
+                if amountFrom != nil || amountTo != nil {
+                    use.dose = Dose(from: amountFrom, to: amountTo, unit: measure.flatMap { $0.texts["de"] })
+                    if dosageFrom != nil || dosageTo != nil {
+                        let label = Dose(from: dosageFrom, to: dosageTo, unit: "%").label
+                        notes.append(Self.concentrationTitle.mapValues { "\($0): \(label)" })
+                    }
+                } else if dosageFrom != nil || dosageTo != nil {
+                    use.dose = Dose(from: dosageFrom, to: dosageTo, unit: "%")
+                }
+                if let days = number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
+                    let weeks = resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
+                        .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
+                    use.preHarvestIntervalDays = Int(days.rounded()) * (weeks ? 7 : 1)
+                }
+                // Application area, with the culture form (field or greenhouse) after it.
+                var area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(Self.localized) ?? [:]
+                let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }.map(Self.localized)
+                if !forms.isEmpty {
+                    for locale in Self.locales {
+                        let formText = forms.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
+                        if let base = area[locale] ?? area["de"] { area[locale] = "\(base) (\(formText))" }
+                        else { area[locale] = formText }
+                    }
+                }
+                use.applicationArea = area
+                if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel) {
+                    notes.insert(Self.localized(comment), at: 0)
+                }
+                use.notes = Self.joined(notes)
+                for key in indication.obligationKeys where resolve("Obligation", key, in: useLabel) != nil {
+                    use.obligationIDs.append(key)
+                }
+                output.uses.append(use)
+                if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+            }
+        }
+
+        // The register gives pests no kind; the categories of the products used against a
+        // pest tell it well enough (herbicides against weeds, fungicides against diseases).
+        for detail in pestTable.values.sorted(by: { $0.key < $1.key }) {
+            let counts = pestCategories[detail.key] ?? [:]
+            let kind = counts.compactMap { category, count in Self.pestKind(for: category).map { ($0, count) } }
+                .max { ($0.1, $1.0.rawValue) < ($1.1, $0.0.rawValue) }?.0 ?? .other
+            var name = Self.localized(detail)
+            name["lt"] = nil
+            output.pests.append(.init(id: detail.key, kind: kind, latinName: Self.trimmed(detail.texts["lt"] ?? ""), name: name))
+        }
+
+        output.errors = log.byKind.values.sorted { $0.kind < $1.kind }
+        return output
+    }
+
+    // MARK: - Values
+
+    /// A number as the register writes it ("0.4", "90.000000", "1,5"); empty is nil, anything
+    /// else unparsable is a data error.
+    private func number(_ text: String, field: String, of label: String, log: ErrorLog) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        if let value = Double(trimmed.replacingOccurrences(of: ",", with: ".")), value.isFinite { return value }
+        log.add("unparsable number", "\(label): \(field)=\"\(trimmed)\"")
+        return nil
+    }
+
+    /// The date part of "2024-10-01" or "2026-02-28 00:00:00.0000000".
+    private func date(_ text: String, field: String, of label: String, log: ErrorLog) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return nil }
+        let day = String(trimmed.prefix(10))
+        if day.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil { return day }
+        log.add("unparsable date", "\(label): \(field)=\"\(trimmed)\"")
+        return nil
+    }
+
+    // MARK: - Texts
+
+    static let categoryTitle: LocalizedText = ["de": "Kategorie", "fr": "Catégorie", "it": "Categoria", "en": "Category"]
+    static let concentrationTitle: LocalizedText =
+        ["de": "Konzentration", "fr": "Concentration", "it": "Concentrazione", "en": "Concentration"]
+
+    /// Ingredient types the catalog lists as a product's substances; additives to declare are
+    /// not active substances.
+    static let listedIngredientTypes: Set<String> = ["ACTIVE_INGREDIENT", "SAFENER", "SYNERGIST"]
+
+    /// The catalog languages of a metadata row, non-empty only.
+    static func localized(_ detail: RegisterDocument.Detail) -> LocalizedText {
+        var text: LocalizedText = [:]
+        for locale in locales { if let value = detail.texts[locale], !value.isEmpty { text[locale] = value } }
+        return text
+    }
+
+    static func padded(_ number: Int, width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    static func trimmed(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// "Culture: text" per locale, the culture's name taken with German fallback.
+    static func prefixed(_ text: LocalizedText, by name: LocalizedText?) -> LocalizedText {
+        guard let name else { return text }
+        var result: LocalizedText = [:]
+        for (locale, value) in text {
+            if let prefix = name[locale] ?? name["de"] { result[locale] = "\(prefix): \(value)" } else { result[locale] = value }
+        }
+        return result
+    }
+
+    /// Lines per locale; a locale missing a line takes the German one, so that an English
+    /// note is not shorter than the German one.
+    static func joined(_ parts: [LocalizedText]) -> LocalizedText {
+        var result: LocalizedText = [:]
+        for locale in locales {
+            let lines = parts.compactMap { $0[locale] ?? $0["de"] }
+            if !lines.isEmpty, parts.contains(where: { $0[locale] != nil }) || locale == "de" {
+                result[locale] = lines.joined(separator: "\n")
+            }
+        }
+        return result
+    }
+
+    /// The catalog category of a register category, by its German name.
+    static func category(forGermanName name: String) -> ProductCategory {
+        let folded = TextFolding.fold(name)
+        let table: [(String, ProductCategory)] = [
+            ("herbizid", .herbicide), ("fungizid", .fungicide), ("insektizid", .insecticide),
+            ("akarizid", .acaricide), ("nematizid", .nematicide), ("molluskizid", .molluscicide),
+            ("rodentizid", .rodenticide), ("saatbeiz", .seedTreatment), ("phytoregulator", .growthRegulator),
+            ("wachstumsregulator", .growthRegulator), ("netz- und haftmittel", .adjuvant),
+        ]
+        return table.first { folded.contains($0.0) }?.1 ?? .other
+    }
+
+    static func pestKind(for category: ProductCategory) -> PestKind? {
+        switch category {
+        case .herbicide: return .weed
+        case .fungicide, .seedTreatment: return .disease
+        case .insecticide: return .insect
+        case .acaricide: return .mite
+        case .nematicide: return .nematode
+        case .molluscicide: return .mollusc
+        case .rodenticide: return .rodent
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import AgroDomain
+import Foundation
+
+/// Failures that stop an import. Data errors inside an otherwise usable register do not stop
+/// it: they are counted in `SRPPPImportReport.dataErrors`.
+public enum SRPPPImportError: UserFacingError, Equatable {
+    /// The input file cannot be opened.
+    case cannotOpen(path: String, reason: String)
+    /// The file is something other than the BLV register (wrong root element, not XML, ...).
+    case notThisRegister(path: String, reason: String)
+    /// The file starts as the register but its XML breaks off or is damaged.
+    case malformedXML(path: String, line: Int, message: String)
+    /// `xz` or `unzip` failed on the file.
+    case decompressionFailed(path: String, tool: String, message: String)
+    /// A decompressor the file needs is not installed.
+    case toolMissing(tool: String)
+    /// No `--version` was given and none can be derived from the file name.
+    case versionUnknown(path: String)
+    /// The catalog file could not be written.
+    case cannotWrite(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case let .cannotOpen(path, reason):
+            return "cannot open \(path): \(reason)"
+        case let .notThisRegister(path, reason):
+            return "\(path) is not the Swiss register of plant protection products (BLV PublicationData XML): \(reason)"
+        case let .malformedXML(path, line, message):
+            let place = line > 0 ? " at line \(line)" : ""
+            return "\(path) is damaged\(place): \(message)"
+        case let .decompressionFailed(path, tool, message):
+            let detail = message.isEmpty ? "" : ": \(message)"
+            return "cannot unpack \(path) as \(tool)\(detail)"
+        case let .toolMissing(tool):
+            return "reading this file needs the `\(tool)` program; install it (apt-get install \(tool == "xz" ? "xz-utils" : tool))"
+        case let .versionUnknown(path):
+            return "cannot tell the publication date of \(path) from its name; pass --version N"
+        case let .cannotWrite(path, reason):
+            return "cannot write the catalog \(path): \(reason)"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .cannotOpen: return .ioError
+        case .notThisRegister, .malformedXML, .decompressionFailed: return .badContent
+        case .toolMissing: return .failure
+        case .versionUnknown: return .usage
+        case .cannotWrite: return .cannotWrite
+        }
+    }
+}
+
+/// Where an import has got to, for a progress line.
+public enum SRPPPImportProgress: Sendable, Hashable {
+    /// Streaming the XML; `elements` read so far.
+    case reading(elements: Int)
+    /// Writing catalog records.
+    case writing(records: Int)
+    /// Deriving culture closure and search indexes, compacting.
+    case finishing
+}
+
+/// Settings of an import.
+public struct SRPPPImportOptions: Sendable, Hashable {
+    /// Catalog version; nil derives it from the publication date in the file name
+    /// (`PublicationData_2024_12_16.xml` gives 20241216).
+    public var version: Int?
+    /// How many examples each kind of data error keeps.
+    public var examplesPerError: Int
+
+    public init(version: Int? = nil, examplesPerError: Int = 5) {
+        self.version = version
+        self.examplesPerError = examplesPerError
+    }
+}
+
+/// One kind of problem found in the register data, with how often it occurred.
+public struct SRPPPDataError: Sendable, Hashable, Codable {
+    /// What went wrong, e.g. "missing Culture key" or "unparsable number".
+    public var kind: String
+    public var count: Int
+    /// The first occurrences, each naming the record and the offending value.
+    public var examples: [String]
+
+    public init(kind: String, count: Int, examples: [String]) {
+        self.kind = kind
+        self.count = count
+        self.examples = examples
+    }
+}
+
+/// What an import wrote and what it had to skip.
+public struct SRPPPImportReport: Sendable, Hashable, Codable {
+    public var catalogPath: String
+    public var identity: String
+    public var version: Int
+    /// Publication date as ISO 8601 (YYYY-MM-DD), when known from the file name.
+    public var publicationDate: String?
+    /// Registered products and sale permissions (one per wNbr).
+    public var products: Int
+    public var salePermissions: Int
+    public var parallelImports: Int
+    /// Uses (indications), of products and parallel imports together.
+    public var uses: Int
+    public var productUses: Int
+    public var parallelImportUses: Int
+    public var cultures: Int
+    public var pests: Int
+    public var substances: Int
+    public var companies: Int
+    public var obligations: Int
+    /// Data errors by kind, sorted by kind. Empty for a clean register.
+    public var dataErrors: [SRPPPDataError]
+
+    /// Total number of data errors of every kind.
+    public var dataErrorCount: Int { dataErrors.reduce(0) { $0 + $1.count } }
+
+    /// A few lines for the terminal: counts, then each kind of data error with examples.
+    public var summary: String {
+        var lines = [
+            "imported \(products) products (\(salePermissions) sale permissions), \(parallelImports) parallel imports, "
+                + "\(uses) uses, \(cultures) cultures, \(pests) pests, \(substances) substances into \(catalogPath) "
+                + "(\(identity) version \(version))",
+        ]
+        if dataErrors.isEmpty {
+            lines.append("no data errors")
+        } else {
+            lines.append("\(dataErrorCount) data errors (skipped or left empty):")
+            for error in dataErrors {
+                lines.append("  \(error.count) × \(error.kind), e.g. \(error.examples.joined(separator: "; "))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,140 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// Imports the Swiss register of plant protection products (BLV, "SRPPP", published as XML at
+/// https://www.psm.admin.ch) into an agro catalog.
+///
+/// Reads the XML directly or inside its `.zip` or `.xz`, in both published variants (2024:
+/// integer keys; 2026: GUID keys), in one streaming pass, then writes a catalog in the schema
+/// of the bundled one:
+///
+/// ```swift
+/// let report = try SRPPPImporter(options: .init(version: 2)).importFile(at: input, to: "ch.sqlite")
+/// print(report.summary)
+/// ```
+public struct SRPPPImporter: Sendable {
+    /// The identity of every catalog made from the register.
+    public static let identity = "ch.blv.srppp"
+
+    public var options: SRPPPImportOptions
+
+    public init(options: SRPPPImportOptions = SRPPPImportOptions()) {
+        self.options = options
+    }
+
+    /// Reads the register at `inputPath` and writes a new catalog at `catalogPath` (replacing
+    /// any file there; nothing is left behind on failure).
+    ///
+    /// - Throws: `SRPPPImportError` when the input cannot be read or is not the register
+    ///   (`.notThisRegister`, exit status `.badContent`), or the catalog cannot be written.
+    ///   Data errors inside the register do not throw; they are in the report.
+    public func importFile(
+        at inputPath: String, to catalogPath: String,
+        progress: (@Sendable (SRPPPImportProgress) -> Void)? = nil
+    ) throws -> SRPPPImportReport {
+        let input = try RegisterInput(path: inputPath)
+        defer { input.close() }
+        let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
+        let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
+        try input.finish()
+
+        let date = Self.publicationDate(in: input.documentName) ?? Self.publicationDate(in: inputPath)
+        guard let version = options.version ?? date.map({ Int($0.replacingOccurrences(of: "-", with: ""))! }) else {
+            throw SRPPPImportError.versionUnknown(path: inputPath)
+        }
+        let mapped = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map()
+        let header = Self.header(version: version, date: date)
+        do {
+            try write(mapped, header: header, to: catalogPath, progress: progress)
+        } catch let error as any UserFacingError {
+            throw error
+        } catch {
+            throw SRPPPImportError.cannotWrite(path: catalogPath, reason: "\(error)")
+        }
+        return SRPPPImportReport(
+            catalogPath: catalogPath, identity: header.identity, version: version, publicationDate: date,
+            products: mapped.products.count - mapped.parallelImports, salePermissions: mapped.salePermissions,
+            parallelImports: mapped.parallelImports, uses: mapped.uses.count, productUses: mapped.productUses,
+            parallelImportUses: mapped.parallelImportUses, cultures: mapped.cultures.count, pests: mapped.pests.count,
+            substances: mapped.substances.count, companies: mapped.companies.count,
+            obligations: mapped.obligations.count, dataErrors: mapped.errors)
+    }
+
+    private func write(
+        _ mapped: RegisterMapper.Output, header: CatalogHeader, to path: String,
+        progress: (@Sendable (SRPPPImportProgress) -> Void)?
+    ) throws {
+        let writer: CatalogWriter
+        do {
+            writer = try CatalogWriter(path: path, header: header)
+        } catch {
+            throw SRPPPImportError.cannotWrite(path: path, reason: "\(error)")
+        }
+        do {
+            var written = 0
+            func tick() {
+                written += 1
+                if written % 5000 == 0 { progress?(.writing(records: written)) }
+            }
+            for record in mapped.companies { try writer.add(record); tick() }
+            for record in mapped.statements { try writer.add(record); tick() }
+            for record in mapped.substances { try writer.add(record); tick() }
+            for record in mapped.cultures { try writer.add(record); tick() }
+            for record in mapped.pests { try writer.add(record); tick() }
+            for record in mapped.obligations { try writer.add(record); tick() }
+            for record in mapped.products { try writer.add(record); tick() }
+            for record in mapped.uses { try writer.add(record); tick() }
+            progress?(.finishing)
+            try writer.finish()
+        } catch {
+            writer.discard()
+            throw error
+        }
+    }
+
+    /// "2024-12-16" from a name holding 2024_12_16, 2024-12-16 or 20241216.
+    static func publicationDate(in name: String) -> String? {
+        let file = (name as NSString).lastPathComponent
+        guard let range = file.range(of: #"(19|20)\d{2}[-_]?\d{2}[-_]?\d{2}"#, options: .regularExpression) else {
+            return nil
+        }
+        let digits = file[range].filter(\.isNumber)
+        let year = digits.prefix(4), month = digits.dropFirst(4).prefix(2), day = digits.suffix(2)
+        guard let m = Int(month), (1...12).contains(m), let d = Int(day), (1...31).contains(d) else { return nil }
+        return "\(year)-\(month)-\(day)"
+    }
+
+    /// The catalog header: languages with German as the default, and the attribution the
+    /// register's terms of use require (BLV named, official register referenced).
+    static func header(version: Int, date: String?) -> CatalogHeader {
+        let published = date ?? ""
+        let suffix = published.isEmpty ? "" : " \(published)"
+        return CatalogHeader(
+            identity: identity, version: version,
+            builtAt: published.isEmpty ? "1970-01-01T00:00:00Z" : "\(published)T00:00:00Z",
+            locales: LocaleChain(
+                locales: RegisterMapper.locales,
+                fallbacks: ["en": ["de"], "fr": ["de"], "it": ["de"], "de": ["fr"]]),
+            title: [
+                "de": "Pflanzenschutzmittelverzeichnis der Schweiz\(suffix)",
+                "fr": "Index des produits phytosanitaires de Suisse\(suffix)",
+                "it": "Elenco dei prodotti fitosanitari della Svizzera\(suffix)",
+                "en": "Swiss register of plant protection products\(suffix)",
+            ],
+            attribution: [
+                "de": "Quelle: Bundesamt für Lebensmittelsicherheit und Veterinärwesen (BLV), "
+                    + "Pflanzenschutzmittelverzeichnis, https://www.psm.admin.ch. Die Aufführung eines Produkts "
+                    + "ist keine Empfehlung; im Zweifel gelten einzig die Zulassungsunterlagen.",
+                "fr": "Source : Office fédéral de la sécurité alimentaire et des affaires vétérinaires (OSAV), "
+                    + "index des produits phytosanitaires, https://www.psm.admin.ch. La mention d'un produit "
+                    + "n'est pas une recommandation ; en cas de doute, seuls les documents d'homologation font foi.",
+                "it": "Fonte: Ufficio federale della sicurezza alimentare e di veterinaria (USAV), "
+                    + "elenco dei prodotti fitosanitari, https://www.psm.admin.ch. L'elenco di un prodotto "
+                    + "non è una raccomandazione; in caso di dubbio fanno stato unicamente i documenti di omologazione.",
+                "en": "Source: Swiss Federal Food Safety and Veterinary Office (FSVO/BLV), register of plant "
+                    + "protection products, https://www.psm.admin.ch. A listing is no recommendation; in case of "
+                    + "doubt only the original registration documents apply.",
+            ])
+    }
+}

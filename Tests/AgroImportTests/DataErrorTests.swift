@@ -1,0 +1,154 @@
+import AgroDomain
+import AgroImport
+import AgroStore
+import Foundation
+import XCTest
+
+/// Hand-made registers: data errors are counted and skipped; other files fail at once.
+final class DataErrorTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("agro-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func write(_ text: String, as name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    /// One product with two uses: the first refers to a culture that is not in the metadata
+    /// and has an unparsable dose; the second is clean.
+    private let broken = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <PublicationData>
+          <Products numberOfProducts="1">
+            <Product id="1" wNbr="1234" name="Testprodukt  " exhaustionDeadline="" soldoutDeadline="" isSalePermission="false">
+              <ProductInformation>
+                <Ingredient inPercent="12.5" additionalTextPrimaryKey="">
+                  <SubstanceType SubstanceType="ACTIVE_INGREDIENT"/>
+                  <Substance primaryKey="S1"/>
+                </Ingredient>
+                <Indication dosageFrom="zwei" dosageTo="" waitingPeriod="3" expenditureForm="" expenditureTo="">
+                  <Culture primaryKey="C-missing" additionalTextPrimaryKey=""/>
+                  <Pest primaryKey="P1" additionalTextPrimaryKey="" type="PEST_FULL_EFFECT"/>
+                </Indication>
+                <Indication dosageFrom="0.5" dosageTo="" waitingPeriod="" expenditureForm="" expenditureTo="">
+                  <Culture primaryKey="C2" additionalTextPrimaryKey=""/>
+                  <Pest primaryKey="P1" additionalTextPrimaryKey="" type="PEST_PARTIAL_EFFECT"/>
+                </Indication>
+              </ProductInformation>
+            </Product>
+          </Products>
+          <MetaData name="Culture" numberOfRows="2">
+            <Detail primaryKey="C1"><Description value="Getreide" language="de"/></Detail>
+            <Detail primaryKey="C2"><Parent primaryKey="C1"/><Description value="Weizen" language="de"/><Description value="" language="en"/></Detail>
+          </MetaData>
+          <MetaData name="Pest" numberOfRows="1">
+            <Detail primaryKey="P1"><Description value="Blattläuse" language="de"/></Detail>
+          </MetaData>
+          <MetaData name="Substance" numberOfRows="1">
+            <Detail primaryKey="S1" iupacName="test acid"><Description value="Testsäure" language="de"/></Detail>
+          </MetaData>
+        </PublicationData>
+        """
+
+    func testDataErrorsAreCountedAndDoNotStopTheImport() throws {
+        let input = try write(broken, as: "broken.xml")
+        let output = directory.appendingPathComponent("c.sqlite").path
+        let report = try SRPPPImporter(options: .init(version: 7)).importFile(at: input, to: output)
+
+        let missing = try XCTUnwrap(report.dataErrors.first { $0.kind == "missing Culture key" })
+        XCTAssertEqual(missing.count, 1)
+        XCTAssertTrue(missing.examples.first?.contains("C-missing") == true)
+        let number = try XCTUnwrap(report.dataErrors.first { $0.kind == "unparsable number" })
+        XCTAssertEqual(number.count, 1)
+        XCTAssertTrue(number.examples.first?.contains("zwei") == true)
+        XCTAssertEqual(report.dataErrorCount, 2)
+        XCTAssertTrue(report.summary.contains("2 data errors"))
+
+        let catalog = try SQLiteCatalog(path: output)
+        XCTAssertEqual(try catalog.catalogInfo().version, 7)
+        let product = try XCTUnwrap(try catalog.product(id: "1234", locale: "de"))
+        XCTAssertEqual(product.name, "Testprodukt")
+        XCTAssertEqual(product.registrationNumber, "W-1234")
+        XCTAssertEqual(product.ingredients.first?.concentration, 12.5)
+        let uses = try catalog.uses(UseFilter(product: "1234"), locale: "de")
+        XCTAssertEqual(uses.count, 2)
+        XCTAssertEqual(uses[0].cultures, [])
+        XCTAssertTrue(uses[0].dose.isEmpty)
+        XCTAssertEqual(uses[0].preHarvestIntervalDays, 3)
+        XCTAssertEqual(uses[1].dose, Dose(from: 0.5, to: nil, unit: "%"))
+        XCTAssertEqual(uses[1].pests.first?.effect, .partial)
+        // The use on Weizen is found from Weizen; the culture reads in English as German.
+        let wheat = try catalog.products(ProductFilter(culture: "C2"), page: .all, locale: "en")
+        XCTAssertEqual(wheat.items.map(\.id), ["1234"])
+        XCTAssertEqual(try catalog.culture(id: "C2", locale: "en")?.name, "Weizen")
+        XCTAssertTrue(try catalog.products(ProductFilter(culture: "C1"), page: .all, locale: "de").items.isEmpty)
+    }
+
+    func testCompressedInputReadsLikePlain() throws {
+        let input = try write(broken, as: "PublicationData_2025_03_04.xml")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xz", "-k", input]
+        try process.run()
+        process.waitUntilExit()
+        try XCTSkipIf(process.terminationStatus != 0, "xz not available")
+        let report = try SRPPPImporter().importFile(at: input + ".xz", to: directory.appendingPathComponent("x.sqlite").path)
+        XCTAssertEqual(report.version, 20250304)
+        XCTAssertEqual(report.products, 1)
+        XCTAssertEqual(report.uses, 2)
+    }
+
+    func testOtherXMLIsNotTheRegister() throws {
+        let input = try write("<?xml version=\"1.0\"?><html><body>hello</body></html>", as: "page.xml")
+        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
+            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        ) { error in
+            guard case SRPPPImportError.notThisRegister = error else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? SRPPPImportError)?.exitStatus, .badContent)
+            XCTAssertTrue((error as? SRPPPImportError)?.message.contains("<html>") == true)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.sqlite").path))
+    }
+
+    func testBinaryFileIsNotTheRegister() throws {
+        let url = directory.appendingPathComponent("image.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: url)
+        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
+            at: url.path, to: directory.appendingPathComponent("c.sqlite").path)
+        ) { error in
+            guard case SRPPPImportError.notThisRegister = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testTruncatedRegisterIsDamaged() throws {
+        let cut = String(broken.prefix(broken.count / 2))
+        let input = try write(cut, as: "cut.xml")
+        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
+            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        ) { error in
+            guard case SRPPPImportError.malformedXML = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testMissingFile() {
+        XCTAssertThrowsError(try SRPPPImporter().importFile(at: directory.appendingPathComponent("none.xml").path, to: "/dev/null")) {
+            XCTAssertEqual(($0 as? SRPPPImportError)?.exitStatus, .ioError)
+        }
+    }
+
+    func testVersionNeededWithoutDateInName() throws {
+        let input = try write(broken, as: "register.xml")
+        XCTAssertThrowsError(try SRPPPImporter().importFile(at: input, to: directory.appendingPathComponent("c.sqlite").path)) {
+            XCTAssertEqual($0 as? SRPPPImportError, .versionUnknown(path: input))
+        }
+    }
+}
