@@ -20,12 +20,13 @@ extension SQLiteCatalog: SearchUseCase {
         if let kinds { kindFilter = " AND kind IN \(kinds.map(\.rawValue).sorted())" }
         // Titles weigh ten times the body; an entity matching in several locales counts once,
         // with its best rank.
-        // bm25() cannot run inside an aggregate: rank each row first, then group.
+        // bm25() cannot run inside an aggregate: rank each row first, then group. LIMIT -1
+        // keeps SQLite from flattening the ranking query into the grouping one.
         let matches: SQL = """
             SELECT kind, entity_id, MIN(row_rank) AS rank FROM (
               SELECT kind, entity_id, bm25(search_index, 0, 0, 0, 10.0, 1.0) AS row_rank
               FROM search_index WHERE search_index MATCH \(match)
-            """ + kindFilter + ") GROUP BY kind, entity_id"
+            """ + kindFilter + " LIMIT -1) GROUP BY kind, entity_id"
         return try read { db in
             let total = try db.value("SELECT COUNT(*) FROM (" + matches + ")", as: Int.self) ?? 0
             let perPage = page.perPage ?? max(total, 1)
