@@ -105,11 +105,8 @@ struct RegisterMapper {
             output.obligations.append(.init(id: detail.key, text: Self.localized(detail)))
         }
 
-        // Products: the registered product of a register id is its original for sale permissions.
-        var originals: [String: String] = [:]  // register id -> wNbr
-        for product in document.products where !product.isSalePermission {
-            originals[product.id] = product.wNbr.trimmingCharacters(in: .whitespaces)
-        }
+        // A sale permission "6649-1" derives from the registered product "6649" (its register
+        // id is the permission's own serial number, not the original's id).
         let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
         var productIDs = Set<String>()
         var pestCategories: [String: [ProductCategory: Int]] = [:]
@@ -141,10 +138,11 @@ struct RegisterMapper {
                 record.registrationNumber = "W-\(id)"
                 if source.isSalePermission {
                     record.origin = .salePermission
-                    if let original = originals[source.id], original != id {
-                        record.originalProductID = original
+                    let base = id.split(separator: "-").dropLast().joined(separator: "-")
+                    if !base.isEmpty, registeredWNbrs.contains(base), base != id {
+                        record.originalProductID = base
                     } else {
-                        log.add("missing original product", "sale permission \(label) has register id \(source.id)")
+                        log.add("missing original product", "sale permission \(label) has no registered product W-\(base)")
                     }
                     output.salePermissions += 1
                 }

@@ -9,6 +9,12 @@ struct RegisterParser {
     let path: String
     var progress: (@Sendable (SRPPPImportProgress) -> Void)?
 
+    /// A metadata key as written, upper-cased: the 2026 file writes some GUID references in
+    /// lower case while the rows they refer to are in upper case, and GUIDs ignore case.
+    static func key(_ text: String?) -> String {
+        (text ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
     func parse(_ reader: XMLStreamReader) throws -> RegisterDocument {
         var document = RegisterDocument()
         var sawRoot = false
@@ -74,7 +80,7 @@ struct RegisterParser {
                     continue
                 }
                 let attributes = reader.attributes()
-                let key = attributes["primaryKey"]?.trimmingCharacters(in: .whitespaces) ?? ""
+                let key = Self.key(attributes["primaryKey"])
                 if indication != nil {
                     switch name {
                     case "Measure": indication?.measureKey = key
@@ -83,10 +89,10 @@ struct RegisterParser {
                     case "ApplicationComment": indication?.commentKey = key
                     case "CultureForm": indication?.cultureFormKeys.append(key)
                     case "Culture":
-                        indication?.cultures.append(.init(key: key, additionalTextKey: attributes["additionalTextPrimaryKey"] ?? ""))
+                        indication?.cultures.append(.init(key: key, additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"])))
                     case "Pest":
                         indication?.pests.append(.init(
-                            key: key, additionalTextKey: attributes["additionalTextPrimaryKey"] ?? "",
+                            key: key, additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"]),
                             type: attributes["type"] ?? ""))
                     case "Obligation": indication?.obligationKeys.append(key)
                     default: break
@@ -111,7 +117,7 @@ struct RegisterParser {
                         ingredient = .init(
                             type: "", percent: attributes["inPercent"] ?? "",
                             gramsPerLitre: attributes["inGrammPerLitre"] ?? "",
-                            additionalTextKey: attributes["additionalTextPrimaryKey"] ?? "")
+                            additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"]))
                     case "Indication":
                         indication = .init(
                             line: reader.line,
@@ -155,7 +161,7 @@ struct RegisterParser {
                         started.exhaustionDeadline = attributes["exhaustionDeadline"] ?? ""
                         started.isSalePermission = attributes["isSalePermission"] == "true"
                         started.admissionNumber = attributes["admissionnumber"] ?? ""
-                        started.producingCountryKey = attributes["producingCountryPrimaryKey"] ?? ""
+                        started.producingCountryKey = Self.key(attributes["producingCountryPrimaryKey"])
                         product = started
                     default: break
                     }

@@ -148,7 +148,9 @@ enum RegisterChecks {
             for (use, indication) in zip(uses, product.indications) {
                 XCTAssertEqual(Set(use.cultures.map(\.id)), Set(indication.cultures), use.id)
                 XCTAssertEqual(Set(use.pests.map(\.pest.id)), Set(indication.pests), use.id)
-                XCTAssertEqual(use.obligations.count, indication.obligations.count, use.id)
+                // Obligations missing from the metadata are data errors and not shown.
+                let known = Set(ref.tables["Obligation"] ?? [])
+                XCTAssertEqual(use.obligations.count, indication.obligations.filter(known.contains).count, use.id)
                 if let days = Int(indication.waitingPeriod) {
                     XCTAssertTrue(use.preHarvestIntervalDays == days || use.preHarvestIntervalDays == days * 7, use.id)
                 } else {
@@ -162,7 +164,10 @@ enum RegisterChecks {
                 XCTAssertEqual(card.origin, .parallelImport)
                 XCTAssertEqual(card.originalProduct?.id, product.wNbr)
             case (false, true):
-                let original = ref.products.first { !$0.isParallelImport && !$0.isSalePermission && $0.registerID == product.registerID }
+                // W-6649-1 is sold under the registration of W-6649.
+                let base = String(product.wNbr[..<product.wNbr.lastIndex(of: "-")!])
+                let original = ref.products.first { !$0.isParallelImport && !$0.isSalePermission && $0.wNbr == base }
+                XCTAssertNotNil(original)
                 XCTAssertEqual(card.origin, .salePermission)
                 XCTAssertEqual(card.originalProduct?.id, original?.wNbr)
             default:

@@ -76,7 +76,8 @@ final class RegisterReference {
     }
 
     private func start(_ name: String, _ attributes: [String: String]) {
-        let key = attributes["primaryKey"] ?? ""
+        // GUID keys ignore case; the 2026 file writes a few references in lower case.
+        let key = (attributes["primaryKey"] ?? "").uppercased()
         if indication != nil {
             switch name {
             case "Culture": indication?.cultures.append(key)

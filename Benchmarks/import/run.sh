@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Import benchmark for the Swiss register (issue 4), kept out of the tests.
+#
+# For each published file: wall time and peak memory (/usr/bin/time -v) of the import, as a
+# ratio to `xmllint --stream --noout` on the same uncompressed XML (target: at most 10x);
+# then search and filter query times on the imported catalog.
+#
+# Reads the files from ../shared/data/srppp (next to the repository); the uncompressed XML and
+# the catalogs go to a temporary directory, never into the repository.
+#
+#   Benchmarks/import/run.sh [DATA_DIR]
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+data="${1:-$root/../shared/data/srppp}"
+work="$(mktemp -d -t agro-import-bench.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+command -v xmllint >/dev/null || { echo "needs xmllint: apt-get install libxml2-utils" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
+
+cd "$root"
+swift build -c release --product agro-import-bench >/dev/null
+bench="$(swift build -c release --show-bin-path)/agro-import-bench"
+
+# Peak resident set size in MB and elapsed seconds from /usr/bin/time -v output.
+peak_mb() { awk -F: '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }
+elapsed() {
+    awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; printf "%.3f", s }' "$1"
+}
+
+for file in "$data"/Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip "$data"/PublicationData_2026_02_03.xml.xz; do
+    name="$(basename "$file")"
+    echo "== $name"
+    xml="$work/${name%%.*}.xml"
+    case "$file" in
+        *.zip) unzip -p "$file" '*.xml' >"$xml" ;;
+        *.xz) xz -dc "$file" >"$xml" ;;
+    esac
+    echo "uncompressed XML: $(($(stat -c %s "$xml") / 1024 / 1024)) MB"
+
+    /usr/bin/time -v xmllint --stream --noout "$xml" 2>"$work/xmllint.time"
+    base="$(elapsed "$work/xmllint.time")"
+    echo "xmllint --stream --noout: ${base} s, peak $(peak_mb "$work/xmllint.time") MB"
+
+    for input in "$file" "$xml"; do
+        label="$( [ "$input" = "$file" ] && echo "as published" || echo "plain XML")"
+        /usr/bin/time -v "$bench" import "$input" "$work/catalog.sqlite" >"$work/import.out" 2>"$work/import.time"
+        took="$(elapsed "$work/import.time")"
+        echo "import ($label): ${took} s, peak $(peak_mb "$work/import.time") MB, ratio to xmllint $(awk -v a="$took" -v b="$base" 'BEGIN { printf "%.1f", a / b }')x"
+    done
+    sed -n '1,20p' "$work/import.out"
+    ls -l "$work/catalog.sqlite" | awk '{ printf "catalog size: %.1f MB\n", $5 / 1048576 }'
+    "$bench" query "$work/catalog.sqlite"
+    rm -f "$xml"
+    echo
+done
