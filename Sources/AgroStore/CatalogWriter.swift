@@ -22,6 +22,8 @@ public final class CatalogWriter {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.journalMode = .default
+        // One transaction spans every add(_:) call, from init to finish().
+        configuration.allowsUnsafeTransactions = true
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.inDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 4096")
