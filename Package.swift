@@ -43,7 +43,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
+        .testTarget(
+            name: "AgroStoreTests",
+            dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
     ]
 )

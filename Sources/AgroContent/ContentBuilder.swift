@@ -35,6 +35,7 @@ public struct ContentBuilder: Sendable {
             try content.cultures.forEach(writer.add)
             try content.pests.forEach(writer.add)
             try content.products.forEach(writer.add)
+            try content.obligations.forEach(writer.add)
             try content.uses.forEach(writer.add)
             try content.schemes.forEach(writer.add)
             try content.regions.forEach(writer.add)
@@ -72,6 +73,8 @@ public struct CatalogContent: Sendable {
     public var pests: [CatalogRecord.Pest] = []
     public var products: [CatalogRecord.Product] = []
     public var uses: [CatalogRecord.Use] = []
+    /// Conditions of use, each distinct text once, referred to by the uses.
+    public var obligations: [CatalogRecord.Obligation] = []
     public var schemes: [CatalogRecord.Scheme] = []
     public var regions: [CatalogRecord.Region] = []
     public var representatives: [CatalogRecord.Representative] = []
@@ -82,7 +85,7 @@ public struct CatalogContent: Sendable {
         [
             "companies": companies.count, "statements": statements.count, "substances": substances.count,
             "cultures": cultures.count, "pests": pests.count, "products": products.count, "uses": uses.count,
-            "schemes": schemes.count, "regions": regions.count, "representatives": representatives.count,
+            "obligations": obligations.count, "schemes": schemes.count, "regions": regions.count, "representatives": representatives.count,
             "distributors": distributors.count, "news": news.count,
         ]
     }

@@ -51,6 +51,7 @@ final class SourceReader {
         }
         content.products = entries("products.json") { e, id in self.product(e, id: id) }
         content.uses = entries("uses.json") { e, id in self.use(e, id: id) }
+        content.obligations = collectObligations(&content.uses)
         content.schemes = entries("schemes.json") { e, id in self.scheme(e, id: id) }
         content.regions = entries("regions.json") { e, id in
             let centre = e.object("centre", required: true).map { self.nested(e, $0, "centre") }
@@ -242,7 +243,35 @@ final class SourceReader {
             water: Dose(from: water?.from, to: water?.to, unit: water == nil ? nil : "l/ha"),
             preHarvestIntervalDays: e.integer("phi"), maxApplications: e.integer("maxApplications"),
             intervalDays: e.integer("interval"), bbch: e.bbch("bbch"), applicationArea: e.text("area"),
-            notes: e.text("notes"), obligationIDs: [])
+            notes: e.text("notes"), obligationIDs: obligationTexts(e))
+    }
+
+    /// Obligations of a use, each encoded as one key (its texts, canonical JSON) until
+    /// `collectObligations` gives every distinct text an id.
+    private func obligationTexts(_ e: SourceEntry) -> [String] {
+        guard e.has("obligations") else { return [] }
+        guard let items = e.fields["obligations"] as? [Any] else {
+            e.report("field \"obligations\" must be a list of localized texts")
+            return []
+        }
+        return items.indices.compactMap { index in
+            let text = nested(e, ["text": items[index]], "obligations[\(index)]").text("text", required: true)
+            guard !text.isEmpty, let data = try? JSONSerialization.data(withJSONObject: text, options: [.sortedKeys])
+            else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Replaces the obligation texts of the uses by ids, one per distinct text, numbered in
+    /// sorted order of the texts so the same sources give the same ids.
+    private func collectObligations(_ uses: inout [CatalogRecord.Use]) -> [CatalogRecord.Obligation] {
+        let keys = Set(uses.flatMap(\.obligationIDs)).sorted()
+        let ids = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, String(format: "obligation-%04d", $0 + 1)) })
+        for index in uses.indices { uses[index].obligationIDs = uses[index].obligationIDs.compactMap { ids[$0] } }
+        return keys.compactMap { key in
+            guard let text = try? JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: String] else { return nil }
+            return CatalogRecord.Obligation(id: ids[key]!, text: text)
+        }
     }
 
     private func scheme(_ e: SourceEntry, id: String) -> CatalogRecord.Scheme {

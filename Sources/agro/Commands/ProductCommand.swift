@@ -61,9 +61,7 @@ struct ProductCommand: ParsableCommand {
         if !product.ingredients.isEmpty {
             lines += ["", environment.bold(s("section.ingredients"))]
             for ingredient in product.ingredients {
-                let dose = Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit).label
-                var line = "  • \(ingredient.substance.name)"
-                if !dose.isEmpty { line += " \(dose)" }
+                var line = "  • " + environment.label([ingredient])
                 if let moa = ingredient.modeOfAction { line += " — \(moa.label)" }
                 lines.append(line)
             }
@@ -141,10 +139,10 @@ enum UsesTable {
                 let pests = use.pests.map { pest in
                     pest.effect == .full ? pest.pest.name : "\(pest.pest.name) (\(s("effect.\(pest.effect.rawValue)")))"
                 }.joined(separator: ", ")
-                lines += DisplayWidth.wrap("• " + (pests.isEmpty ? "—" : pests), width: width, indent: "    ")
+                lines += DisplayWidth.wrap("• " + (pests.isEmpty ? "—" : pests), width: width, indent: "    ", hanging: "  ")
                 var facts: [String] = []
-                if !use.dose.isEmpty { facts.append(s("use.dose", use.dose.label)) }
-                if !use.waterVolume.isEmpty { facts.append(s("use.water", use.waterVolume.label)) }
+                if !use.dose.isEmpty { facts.append(s("use.dose", environment.label(use.dose))) }
+                if !use.waterVolume.isEmpty { facts.append(s("use.water", environment.label(use.waterVolume))) }
                 if let phi = use.preHarvestIntervalDays { facts.append(s("use.phi", phi)) }
                 if let count = use.maxApplications { facts.append(s("use.applications", count)) }
                 if let interval = use.applicationIntervalDays { facts.append(s("use.interval", interval)) }

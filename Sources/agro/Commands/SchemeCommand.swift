@@ -81,11 +81,11 @@ struct SchemeCommand: ParsableCommand {
             lines.append(environment.bold("\(index + 1). \(stage.name)") + " (\(stage.bbch.label))")
             for treatment in stage.treatments {
                 var line = "   • \(treatment.product.name)"
-                if !treatment.dose.isEmpty { line += " — \(treatment.dose.label)" }
+                if !treatment.dose.isEmpty { line += " — " + environment.label(treatment.dose) }
                 if !treatment.pests.isEmpty {
                     line += "; " + s("scheme.against", treatment.pests.map(\.name).joined(separator: ", "))
                 }
-                lines += DisplayWidth.wrap(line, width: columns, indent: "")
+                lines += DisplayWidth.wrap(line, width: columns, indent: "", hanging: "     ")
                 if let note = treatment.note { lines += DisplayWidth.wrap(note, width: columns, indent: "     ") }
             }
         }

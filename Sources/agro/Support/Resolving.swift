@@ -9,6 +9,23 @@ extension Environment {
         return try catalog.resolve(text, kind: kind, locale: language).id
     }
 
+    /// A dose or concentration as labels print it, its unit in the interface language
+    /// ("l/ha" reads "л/га" in Russian) when Localizable has it.
+    func label(_ dose: Dose) -> String {
+        guard let unit = dose.unit else { return dose.label }
+        let key = "unit.\(unit)"
+        let localized = strings(key)
+        return Dose(from: dose.from, to: dose.to, unit: localized == key ? unit : localized).label
+    }
+
+    /// "Tebuconazole 250 g/l + Prothioconazole 125 g/l".
+    func label(_ ingredients: [ActiveIngredient]) -> String {
+        ingredients.map { ingredient in
+            let amount = label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+            return amount.isEmpty ? ingredient.substance.name : "\(ingredient.substance.name) \(amount)"
+        }.joined(separator: " + ")
+    }
+
     /// Localized name of a product category.
     func name(of category: ProductCategory) -> String { strings("category.\(category.rawValue)") }
 

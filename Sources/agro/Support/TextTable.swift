@@ -81,21 +81,24 @@ enum DisplayWidth {
         return String(result) + "…"
     }
 
-    /// Words of `text` re-flowed into lines of at most `width` columns.
-    static func wrap(_ text: String, width: Int, indent: String = "") -> [String] {
+    /// Words of `text` re-flowed into lines of at most `width` columns, each line after
+    /// `indent`, and lines that continue a paragraph after `hanging` too.
+    static func wrap(_ text: String, width: Int, indent: String = "", hanging: String = "") -> [String] {
         var lines: [String] = []
         for paragraph in text.components(separatedBy: "\n") {
             var line = ""
+            var lead = indent
             for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
                 let candidate = line.isEmpty ? String(word) : line + " " + word
-                if !line.isEmpty && of(indent + candidate) > width {
-                    lines.append(indent + line)
+                if !line.isEmpty && of(lead + candidate) > width {
+                    lines.append(lead + line)
+                    lead = indent + hanging
                     line = String(word)
                 } else {
                     line = candidate
                 }
             }
-            lines.append(line.isEmpty ? "" : indent + line)
+            lines.append(line.isEmpty ? "" : lead + line)
         }
         return lines
     }
