@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
+        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain"]),
     ]
 )
