@@ -38,7 +38,9 @@ public enum CoordinateParser {
         } else {
             parts = trimmed.split(separator: " ", omittingEmptySubsequences: true)
         }
-        guard parts.count == 2 else { throw CoordinateError.badFormat(text) }
+        guard parts.count == 2, parts.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+            throw CoordinateError.badFormat(text)
+        }
         return try parse(latitude: String(parts[0]), longitude: String(parts[1]))
     }
 
