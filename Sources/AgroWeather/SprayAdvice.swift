@@ -341,10 +341,10 @@ public enum SprayAdvisor {
             return SprayFinding(rule: .precipitationProbability, verdict: .good, value: nil, unit: "", threshold: nil,
                                 text: "no probability of precipitation given")
         }
-        let percent = "\(f(v * 100)) %"
+        let percent = "\(Int((v * 100).rounded()))%"
         if v >= rules.precipitationProbabilityAvoid {
             return SprayFinding(rule: .precipitationProbability, verdict: .avoid, value: v, unit: "", threshold: rules.precipitationProbabilityAvoid,
-                                text: "chance of rain \(percent), from \(f(rules.precipitationProbabilityAvoid * 100)) % avoid")
+                                text: "chance of rain \(percent), from \(Int((rules.precipitationProbabilityAvoid * 100).rounded()))% avoid")
         }
         if v >= rules.precipitationProbabilityMarginal {
             return SprayFinding(rule: .precipitationProbability, verdict: .marginal, value: v, unit: "", threshold: rules.precipitationProbabilityMarginal,
@@ -381,14 +381,14 @@ public enum SprayAdvisor {
         guard let v = percent else { return missing(.humidity, "%", "no humidity in the forecast") }
         if v < rules.humidityAvoidBelow {
             return SprayFinding(rule: .humidity, verdict: .avoid, value: v, unit: "%", threshold: rules.humidityAvoidBelow,
-                                text: "humidity \(f(v)) % below \(f(rules.humidityAvoidBelow))")
+                                text: "humidity \(f(v))% below \(f(rules.humidityAvoidBelow))%")
         }
         if v < rules.humidityMarginalBelow {
             return SprayFinding(rule: .humidity, verdict: .marginal, value: v, unit: "%", threshold: rules.humidityMarginalBelow,
-                                text: "humidity \(f(v)) % below \(f(rules.humidityMarginalBelow))")
+                                text: "humidity \(f(v))% below \(f(rules.humidityMarginalBelow))%")
         }
         return SprayFinding(rule: .humidity, verdict: .good, value: v, unit: "%", threshold: rules.humidityMarginalBelow,
-                            text: "humidity \(f(v)) %")
+                            text: "humidity \(f(v))%")
     }
 
     /// Delta-T, °C.
