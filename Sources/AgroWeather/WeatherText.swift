@@ -165,7 +165,9 @@ public enum WeatherText {
         var lines: [String] = []
         let rainfast = "rain-fast period \(SprayAdvisor.f(report.rainfastHours)) h"
             + (report.rainfastIsDefault ? " (default: the catalog gives none for this product)" : "")
-        lines.append("Spray windows\(productName.map { " for \($0)" } ?? ""), \(rainfast); times in \(zoneName(timeZoneOffset))")
+        lines += wrap(
+            "Spray windows\(productName.map { " for \($0)" } ?? ""), \(rainfast); times in \(zoneName(timeZoneOffset))",
+            width: max(20, width))
         if report.windows.isEmpty {
             lines.append("  none: every slot of the forecast is to be avoided")
         }
