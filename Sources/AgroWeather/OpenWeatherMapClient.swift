@@ -70,7 +70,9 @@ public enum WeatherEndpoint: String, Sendable, Codable, CaseIterable, Hashable {
 }
 
 /// OpenWeatherMap client on URLSession (libcurl through FoundationNetworking on Linux).
-public struct OpenWeatherMapClient: WeatherService {
+///
+/// A class so that its session is released with it (a URLSession lives until invalidated).
+public final class OpenWeatherMapClient: WeatherService {
     public let configuration: OpenWeatherMapConfiguration
     private let session: URLSession
     private let redactor: KeyRedactor
@@ -89,6 +91,10 @@ public struct OpenWeatherMapClient: WeatherService {
         sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: sessionConfiguration)
         redactor = KeyRedactor(key: configuration.apiKey)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
     }
 
     public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {

@@ -228,3 +228,31 @@ final class WeatherCacheTests: XCTestCase {
         XCTAssertEqual(formatAge(2 * 86400 + 4 * 3600), "2 d 4 h")
     }
 }
+
+extension WeatherCacheTests {
+    func testTruncatedAnswerFallsBackToTheCache() async throws {
+        let name = "forecast_5day_3h_london_full_list_rain.json"
+        try serveFixture(name)
+        let service = try service()
+        let fetched = try await service.forecastAnswer(at: point, units: .metric, lang: nil)
+        clock.advance(601)
+        let body = try Fixtures.data(name)
+        mode.response = LoopbackResponse(status: 200, body: body.prefix(100))
+        let fallback = try await service.forecastAnswer(at: point, units: .metric, lang: nil)
+        XCTAssertEqual(fallback.value, fetched.value)
+        XCTAssertTrue(fallback.warning?.contains("not the expected JSON") ?? false, fallback.warning ?? "no warning")
+        XCTAssertEqual(requestCount, 2)
+    }
+
+    func testRateLimitFallsBackToTheCache() async throws {
+        try serveFixture("current_weather_rain_gust_manila_metric.json")
+        let service = try service()
+        _ = try await service.currentAnswer(at: point, units: .metric, lang: nil)
+        clock.advance(900)
+        mode.response = LoopbackResponse(
+            status: 429, headers: [("Retry-After", "30")], body: try Fixtures.data("error_429_rate_limited_pyowm.json"))
+        let fallback = try await service.currentAnswer(at: point, units: .metric, lang: nil)
+        XCTAssertEqual(fallback.source, .cache(age: 900))
+        XCTAssertTrue(fallback.warning?.contains("try again in 30 s") ?? false, fallback.warning ?? "no warning")
+    }
+}
