@@ -100,6 +100,9 @@ public struct SpraySlot: Sendable, Hashable, Codable {
 
     /// The forecast's slots converted to °C and m/s, with the inversion period marked.
     ///
+    /// A slot runs from an item's dt to the next item's; temperature, humidity, wind and cloud
+    /// are the item's (values at dt), precipitation is the next item's "last 3 hours" volume.
+    ///
     /// The inversion period comes from the city's sunrise and sunset (taken as the same clock
     /// times on the following days, a few minutes' error over 5 days); without them, from
     /// OpenWeatherMap's part of day ("n").
@@ -115,8 +118,14 @@ public struct SpraySlot: Sendable, Hashable, Codable {
                 duration = TimeInterval(item.dt - sorted[index - 1].dt)
             }
             if duration <= 0 { duration = 3 * 3600 }
-            let rain = item.rain?.threeHours ?? item.rain?.oneHour ?? 0
-            let snow = item.snow?.threeHours ?? item.snow?.oneHour ?? 0
+            // OpenWeatherMap gives rain.3h and snow.3h as the volume of the 3 hours *before* dt,
+            // so what falls in [dt, next dt) is in the next item. The last slot has no next item
+            // and keeps its own value (persistence), better than assuming dry.
+            let next = index + 1 < sorted.count ? sorted[index + 1] : item
+            let rain = next.rain?.threeHours ?? next.rain?.oneHour ?? 0
+            let snow = next.snow?.threeHours ?? next.snow?.oneHour ?? 0
+            // pop has no stated period; the higher of the two items is the cautious reading.
+            let pop = [item.pop, next.pop].compactMap { $0 }.max()
             let inversion = inversionPeriod(
                 start: start, duration: duration, sunrise: forecast.city?.sunrise, sunset: forecast.city?.sunset,
                 partOfDay: item.sys?.pod, rules: rules)
@@ -127,7 +136,7 @@ public struct SpraySlot: Sendable, Hashable, Codable {
                 wind10m: item.wind?.speed.map(units.metresPerSecond),
                 gust10m: item.wind?.gust.map(units.metresPerSecond),
                 precipitationMm: rain + snow,
-                precipitationProbability: item.pop,
+                precipitationProbability: pop,
                 cloudPercent: item.clouds?.all,
                 inversionPeriod: inversion)
         }

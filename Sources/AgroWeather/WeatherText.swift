@@ -75,7 +75,8 @@ public enum WeatherText {
     // MARK: - Forecast table
 
     /// The forecast as a table, one row per slot, with a blank line between days. The
-    /// conditions column is cut to fit `width`; below the minimum width it is dropped.
+    /// conditions column is cut to fit `width`; when fewer than 8 columns are left it is
+    /// dropped. The numeric columns need about 92 columns and are never cut.
     public static func forecastTable(_ forecast: Forecast, units: WeatherUnits, width: Int = 100) -> String {
         let offset = forecast.city?.timezone
         let speed = units.speedSymbol
@@ -129,6 +130,7 @@ public enum WeatherText {
         var title = "Forecast"
         if let name = forecast.city?.name, !name.isEmpty { title += " for \(name)" }
         title += ", times in \(zoneName(offset))"
+        output += wrap("Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation.", width: max(40, width))
         return ([title] + output).joined(separator: "\n")
     }
 

@@ -343,7 +343,9 @@ final class SprayAdvisorTests: XCTestCase {
                 dt: 1_785_564_000, main: MainReadings(temp: 50, humidity: 60), clouds: Clouds(all: 20),
                 wind: Wind(speed: 10, deg: 90, gust: 20), pop: 0.4,
                 rain: Precipitation(threeHours: 0.5), snow: Precipitation(threeHours: 0.25), sys: ForecastSys(pod: "d")),
-            ForecastSlot(dt: 1_785_574_800, main: MainReadings(temp: 32), sys: ForecastSys(pod: "n")),
+            ForecastSlot(
+                dt: 1_785_574_800, main: MainReadings(temp: 32), pop: 0.7, rain: Precipitation(threeHours: 1.25),
+                sys: ForecastSys(pod: "n")),
         ])
         let slots = SpraySlot.slots(from: forecast, units: .imperial)
         XCTAssertEqual(slots.count, 2)
@@ -351,7 +353,12 @@ final class SprayAdvisorTests: XCTestCase {
         XCTAssertEqual(slots[1].temperatureC ?? .nan, 0, accuracy: 1e-9)  // 32 °F
         XCTAssertEqual(slots[0].wind10m ?? .nan, 4.4704, accuracy: 1e-9)  // 10 mph
         XCTAssertEqual(slots[0].gust10m ?? .nan, 8.9408, accuracy: 1e-9)
-        XCTAssertEqual(slots[0].precipitationMm, 0.75, accuracy: 1e-9, "rain and snow both count")
+        // rain.3h is the volume of the 3 h before dt: the first item's 0.5 + 0.25 fell before the
+        // first slot; the second item's 1.25 fell during it. The last slot keeps its own value.
+        XCTAssertEqual(slots[0].precipitationMm, 1.25, accuracy: 1e-9)
+        XCTAssertEqual(slots[1].precipitationMm, 1.25, accuracy: 1e-9)
+        XCTAssertEqual(slots[0].precipitationProbability, 0.7, "the higher pop of the two items")
+        XCTAssertEqual(slots[1].precipitationProbability, 0.7)
         XCTAssertEqual(slots[0].duration, 3 * 3600)
         XCTAssertEqual(slots[1].duration, 3 * 3600, "the last slot takes its predecessor's spacing")
         XCTAssertFalse(slots[0].inversionPeriod)
@@ -372,8 +379,11 @@ final class SprayAdvisorTests: XCTestCase {
             if (temp * 10).rounded() / 10 < 2 {
                 XCTAssertEqual(report.slots[index].verdict, .avoid, "slot \(index) at \(temp) °C")
             }
-            let snow = number(dig(entry, "snow", "3h")) ?? 0
-            let rain = number(dig(entry, "rain", "3h")) ?? 0
+            // Rain and snow of the slot are those of the next entry ("last 3 hours"), the last
+            // slot's its own.
+            let source = index + 1 < list.count ? list[index + 1] : entry
+            let snow = number(dig(source, "snow", "3h")) ?? 0
+            let rain = number(dig(source, "rain", "3h")) ?? 0
             XCTAssertEqual(report.slots[index].slot.precipitationMm, rain + snow, accuracy: 1e-9, "slot \(index)")
         }
         // Windows never contain an avoid slot.

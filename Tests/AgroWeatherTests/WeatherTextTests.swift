@@ -69,7 +69,7 @@ final class WeatherTextTests: XCTestCase {
         let list = try XCTUnwrap(json["list"] as? [[String: Any]])
         let wide = WeatherText.forecastTable(try forecast(name), units: .metric, width: 110)
         let lines = wide.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-        XCTAssertEqual(lines.count, 2 + list.count, "title, header, one row per slot")
+        XCTAssertEqual(lines.count, 3 + list.count, "title, header, one row per slot, the note on units")
         XCTAssertTrue(lines[0].contains("Curacautín"))
         XCTAssertTrue(lines[0].contains("UTC-4"))
         XCTAssertTrue(lines[1].hasSuffix("Conditions"))
