@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "agro", targets: ["agro"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
+        .library(name: "AgroWeather", targets: ["AgroWeather"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -36,10 +37,13 @@ let package = Package(
             dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        // Test helpers only (a loopback HTTP server); no product exposes it.
+        .target(name: "AgroTestSupport", swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -48,5 +52,6 @@ let package = Package(
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
         .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain"]),
+        .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
     ]
 )
