@@ -39,9 +39,11 @@ struct CLIRunner {
 
     /// Runs `agro arguments...`; standard input is empty unless given.
     @discardableResult
-    func run(_ arguments: [String], input: String = "", extraEnvironment: [String: String] = [:]) throws -> Result {
+    func run(
+        _ arguments: [String], input: String = "", extraEnvironment: [String: String] = [:], executable: String? = nil
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable.map(URL.init(fileURLWithPath:)) ?? Self.binary
         process.arguments = arguments
         process.environment = environment.merging(extraEnvironment) { $1 }
         let out = home.appendingPathComponent("stdout-\(UUID())"), err = home.appendingPathComponent("stderr-\(UUID())")

@@ -33,7 +33,7 @@ struct Environment: Sendable {
 
     /// Whether the user is at a terminal on both ends, so the pager may prompt.
     var isInteractive: Bool {
-        output.isInteractive && isatty(STDIN_FILENO) == 1 && processEnvironment["CI"] == nil
+        output.isInteractive && isatty(STDIN_FILENO) == 1
     }
 
     /// Whether to style output with ANSI escapes: on a terminal, unless NO_COLOR is set.
