@@ -170,6 +170,18 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertEqual(Set(uses.compactMap { $0["id"] as? String }), Set(expected.compactMap { $0["id"] as? String }))
     }
 
+    func testPictogramsAreNamedFromTheAssets() throws {
+        let product = try XCTUnwrap(try Self.entries("products.json").first {
+            (($0["hazard"] as? [String: Any])?["pictograms"] as? [String])?.isEmpty == false
+        })
+        let code = try XCTUnwrap(((product["hazard"] as? [String: Any])?["pictograms"] as? [String])?.first)
+        let assets = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: CLIRunner.root.appendingPathComponent("Assets/ghs-pictograms.json"))) as? [String: [String: String]]
+        let name = try XCTUnwrap(assets?[code]?["en"])
+        let card = try cli.run(["product", product["id"] as! String, "--lang", "en"])
+        XCTAssertTrue(card.stdout.contains("\(code) (\(name))"), card.stdout)
+    }
+
     func testInterfaceLanguageFromTheEnvironmentAndFallback() throws {
         let russian = try cli.run(["products", "--per-page", "2"], extraEnvironment: ["LANG": "ru_RU.UTF-8"])
         XCTAssertTrue(russian.stdout.hasPrefix("Название"), russian.stdout)

@@ -7,6 +7,8 @@ struct Localizer: Sendable {
     private let tables: [[String: String]]
     /// The language the interface is shown in.
     let language: String
+    /// The languages looked at for a string, in order.
+    let chain: [String]
 
     init(language: String, directory: URL?) {
         self.language = language
@@ -20,7 +22,8 @@ struct Localizer: Sendable {
         }
         codes.append("en")
         var seen = Set<String>()
-        tables = codes.filter { seen.insert($0).inserted }.compactMap { code in
+        chain = codes.filter { seen.insert($0).inserted }
+        tables = chain.compactMap { code in
             guard let directory,
                   let data = FileManager.default.contents(atPath: directory.appendingPathComponent("\(code).json").path),
                   let table = try? JSONSerialization.jsonObject(with: data) as? [String: String]

@@ -31,6 +31,7 @@ struct Paths: Sendable {
     var configFile: URL { config.appendingPathComponent("config.json") }
     var bundledCatalog: URL? { resources?.appendingPathComponent("Database/catalog.sqlite") }
     var localizable: URL? { resources?.appendingPathComponent("Localizable") }
+    var assets: URL? { resources?.appendingPathComponent("Assets") }
 
     /// `AGRO_HOME`, else the nearest folder above the executable that holds
     /// `Localizable/en.json` (a checkout: `.build/debug/agro`), else `<prefix>/share/agro`.
