@@ -333,6 +333,31 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(findings.contains { $0["rule"] as? String == "temperature" && $0["verdict"] as? String == "avoid" })
     }
 
+    func testControlCharactersFromTheServerNeverReachTheTerminal() throws {
+        // A recorded answer with escape sequences slipped into the place name and description.
+        let recorded = try XCTUnwrap(String(data: try fixture(Self.currentFixture), encoding: .utf8))
+        let body = recorded.replacingOccurrences(of: "\"Quiapo District\"", with: "\"Quiapo\\u001b[31m\\u009b2J District\"")
+            .replacingOccurrences(of: "\"moderate rain\"", with: "\"moderate\\u0007 rain\"")
+        let server = try LoopbackHTTPServer { _ in LoopbackResponse(status: 200, json: body) }
+        defer { server.stop() }
+        let text = try run(runner(server), ["weather", "--at", "51,68.5"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("Quiapo[31m2J District"), text.stdout)
+        let json = try run(runner(server), ["weather", "--at", "51,68.5", "--format", "json"])
+        for output in [text.stdout, json.stdout] {
+            XCTAssertFalse(output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, output)
+        }
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((document["weather"] as? [String: Any])?["name"] as? String, "Quiapo\u{1B}[31m\u{9B}2J District")
+    }
+
+    func testCSVIsRefused() throws {
+        let result = try run(runner(try startServer()), ["weather", "--at", "51,68.5", "--format", "csv"])
+        XCTAssertEqual(result.status, 64)
+        assertOneErrorLine(result)
+        XCTAssertTrue(result.stderr.contains("--format json"), result.stderr)
+    }
+
     func testImperialUnitsAndLanguageArePassedThrough() throws {
         let server = try startServer(current: "current_weather_moscow_lang_ru_imperial.json")
         let result = try run(runner(server), ["weather", "--at", "55.75,37.62", "--units", "imperial", "--lang", "ru"])
