@@ -403,6 +403,16 @@ final class WeatherCommandTests: WeatherCLITestCase {
         let both = try run(runner(server), ["weather", "--at", "51,68", "--region", "KZ-AKM"])
         XCTAssertEqual(both.status, 64)
         assertOneErrorLine(both)
+        let typo = try run(runner(server), ["weather", "--at", "51,68", "--forcast"])
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertTrue(typo.stderr.contains("unexpected argument \"--forcast\""), typo.stderr)
+        let productAlone = try run(runner(server), ["weather", "--at", "51,68", "--product", "anything"])
+        XCTAssertEqual(productAlone.status, 64)
+        XCTAssertTrue(productAlone.stderr.contains("--product goes with --spray"), productAlone.stderr)
+        let unknownRegion = try run(runner(server), ["weather", "--region", "Atlantis"])
+        XCTAssertEqual(unknownRegion.status, 3, unknownRegion.stderr)
+        assertOneErrorLine(unknownRegion)
+        XCTAssertTrue(server.requests.isEmpty)
     }
 }
 
@@ -437,6 +447,7 @@ final class WeatherFailureTests: WeatherCLITestCase {
             (404, "error_404_legacy_not_found_city_pyowm.json", 82, "HTTP 404"),
             (429, "error_429_rate_limited_pyowm.json", 83, "rate limit"),
             (500, nil, 84, "HTTP 500"),
+            (400, "error_400_onecall_timemachine_out_of_range.json", 89, "refused the request (HTTP 400)"),
         ]
         for (status, body, exit, expected) in cases {
             let server = try startServer(status: status, errorFixture: body)
@@ -448,6 +459,15 @@ final class WeatherFailureTests: WeatherCLITestCase {
                 XCTAssertEqual(result.stdout, "")
             }
         }
+    }
+
+    func testMalformedAnswer() throws {
+        let server = try LoopbackHTTPServer { _ in LoopbackResponse(status: 200, json: "<html>maintenance</html>") }
+        defer { server.stop() }
+        let result = try run(runner(server), ["weather", "--at", "51,68.5", "--forecast"])
+        XCTAssertEqual(result.status, 87, result.stderr)
+        assertOneErrorLine(result)
+        XCTAssertTrue(result.stderr.contains("not the expected JSON"), result.stderr)
     }
 
     func testKeyNeverPrintedEvenWhenTheServerEchoesIt() throws {

@@ -153,6 +153,8 @@ struct WeatherCommand: AsyncParsableCommand {
 
     /// "LAT,LON" or "LAT LON" as one value, or LAT and LON as two.
     static func coordinates(_ at: String, _ rest: [String]) throws -> Coordinates {
+        // A mistyped option lands in `rest` too; name it rather than call it a bad longitude.
+        if let stray = rest.first(where: { $0.hasPrefix("--") }) { throw unexpected([stray]) }
         switch rest.count {
         case 0:
             return try CoordinateParser.parse(at)
