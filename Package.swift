@@ -51,7 +51,7 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
     ]
 )
