@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
         .library(name: "AgroImport", targets: ["AgroImport"]),
+        .library(name: "AgroWeather", targets: ["AgroWeather"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -42,15 +43,22 @@ let package = Package(
         .executableTarget(
             name: "agro-import-bench", dependencies: ["AgroDomain", "AgroStore", "AgroImport"],
             path: "Benchmarks/import/Sources", swiftSettings: strict),
+        .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        // Test helpers only (a loopback HTTP server); no product exposes it.
+        .target(name: "AgroTestSupport", swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
         .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
+        .testTarget(
+            name: "AgroStoreTests",
+            dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
     ]
 )

@@ -28,8 +28,8 @@ public final class SQLiteCatalog: Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             info = try pool.read { db in try Self.readInfo(db) }
-        } catch let error as CatalogError {
-            throw error
+        } catch let CatalogError.corrupt(_, reason) {
+            throw CatalogError.corrupt(path: path, reason: reason)
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
@@ -46,7 +46,7 @@ public final class SQLiteCatalog: Sendable {
     /// Reads the metadata of an open catalog file.
     static func readInfo(_ db: Database) throws -> CatalogInfo {
         guard try db.tableExists("catalog_metadata") else {
-            throw CatalogError.corrupt(path: db.configuration.label ?? "", reason: "not an agro catalog")
+            throw CatalogError.corrupt(path: "", reason: "not an agro catalog")
         }
         let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")
         var metadata: [String: String] = [:]
@@ -97,12 +97,11 @@ struct LocalizedSQL {
 
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
     func field(_ entity: String, _ field: String, owner: String) -> SQL {
-        // Statements are keyed by their code, every other entity by its id.
-        let key = entity == "statement" ? "statement_code" : "\(entity)_id"
         let terms = chain.map { locale -> SQL in
-            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: key) = \(sql: owner) AND locale = \(locale))"
+            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
         }
-        return "COALESCE(" + terms.joined(separator: ", ") + ")"
+        // The trailing NULL keeps COALESCE valid for a catalog with a single language.
+        return "COALESCE(" + terms.joined(separator: ", ") + ", NULL)"
     }
 
     /// The name of the entity whose id is `owner`.
