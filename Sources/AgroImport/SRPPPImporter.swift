@@ -71,6 +71,7 @@ public struct SRPPPImporter: Sendable {
         } catch {
             throw SRPPPImportError.cannotWrite(path: path, reason: "\(error)")
         }
+        progress?(.writing(records: 0))
         do {
             var written = 0
             func tick() {

@@ -32,9 +32,34 @@ guard arguments.count == 4 || (arguments.count == 3 && arguments[1] == "query") 
 do {
     switch arguments[1] {
     case "import":
+        // When each phase starts, from the progress callback.
+        final class Phases: @unchecked Sendable {
+            let lock = NSLock()
+            var marks: [(String, UInt64)] = []
+            func mark(_ name: String) {
+                lock.lock()
+                defer { lock.unlock() }
+                if marks.last?.0 != name { marks.append((name, DispatchTime.now().uptimeNanoseconds)) }
+            }
+        }
+        let phases = Phases()
+        phases.mark("reading+mapping")
         var report: SRPPPImportReport?
-        let time = try seconds { report = try SRPPPImporter().importFile(at: arguments[2], to: arguments[3]) }
+        let time = try seconds {
+            report = try SRPPPImporter().importFile(at: arguments[2], to: arguments[3]) { progress in
+                switch progress {
+                case .reading: phases.mark("reading+mapping")
+                case .writing: phases.mark("writing")
+                case .finishing: phases.mark("finishing")
+                }
+            }
+        }
+        phases.mark("end")
         print(report!.summary)
+        let marks = phases.marks
+        for (index, mark) in marks.dropLast().enumerated() {
+            print(String(format: "  phase %@: %.3f s", mark.0, Double(marks[index + 1].1 - mark.1) / 1e9))
+        }
         print(String(format: "import_seconds %.3f", time))
     case "query":
         let catalog = try SQLiteCatalog(path: arguments[2])
@@ -42,8 +67,7 @@ do {
         let potatoes = try catalog.lookup("Kartoffeln", kind: .culture, locale: "de").first!.id
         let beetle = try catalog.lookup("Kartoffelkäfer", kind: .pest, locale: "de").first!.id
         let product = try catalog.products(ProductFilter(), page: PageRequest(page: 1, perPage: 1), locale: "de").items[0].id
-        let substance = try catalog.products(ProductFilter(), page: .all, locale: "de").items.count > 0
-            ? try catalog.substances(page: PageRequest(page: 1, perPage: 1), locale: "de").items[0].id : ""
+        let substance = try catalog.product(id: product, locale: "de")?.ingredients.first?.substance.id ?? ""
         try measure("search Kartoffelkafer (de)") { try catalog.search("Kartoffelkafer", kinds: nil, page: PageRequest(page: 1, perPage: 20), locale: "de").total }
         try measure("search pomme de terre (fr)") { try catalog.search("pomme de terre", kinds: nil, page: PageRequest(page: 1, perPage: 20), locale: "fr").total }
         try measure("search 7113") { try catalog.search("7113", kinds: nil, page: PageRequest(page: 1, perPage: 20), locale: "de").total }
