@@ -52,10 +52,10 @@ public final class CatalogWriter {
             }
         }
         for (key, value) in metadata {
-            try db.execute(sql: "INSERT INTO catalog_metadata(key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.executeCached(sql: "INSERT INTO catalog_metadata(key, value) VALUES (?, ?)", arguments: [key, value])
         }
         for locale in locales([header.title, header.attribution]) {
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO catalog_i18n(locale, title, attribution) VALUES (?, ?, ?)",
                 arguments: [locale, header.title[locale], header.attribution[locale]])
         }
@@ -65,21 +65,21 @@ public final class CatalogWriter {
 
     public func add(_ company: CatalogRecord.Company) throws {
         try write { db in
-            try db.execute(sql: "INSERT INTO companies(id) VALUES (?)", arguments: [company.id])
+            try db.executeCached(sql: "INSERT INTO companies(id) VALUES (?)", arguments: [company.id])
             try self.insertI18n(db, "company", key: company.id, ["name": company.name], nameKey: company.name)
         }
     }
 
     public func add(_ statement: CatalogRecord.Statement) throws {
         try write { db in
-            try db.execute(sql: "INSERT INTO statements(code) VALUES (?)", arguments: [statement.code])
+            try db.executeCached(sql: "INSERT INTO statements(code) VALUES (?)", arguments: [statement.code])
             try self.insertI18n(db, "statement", key: statement.code, ["text": statement.text])
         }
     }
 
     public func add(_ substance: CatalogRecord.Substance) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO substances(id, iupac_name, cas_number, moa_scheme, moa_group) VALUES (?, ?, ?, ?, ?)",
                 arguments: [substance.id, substance.iupacName, substance.casNumber,
                             substance.modeOfAction?.scheme, substance.modeOfAction?.group])
@@ -91,19 +91,19 @@ public final class CatalogWriter {
 
     public func add(_ culture: CatalogRecord.Culture) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO cultures(id, latin_name) VALUES (?, ?)",
                 arguments: [culture.id, culture.latinName])
             try self.insertI18n(
                 db, "culture", key: culture.id,
                 ["name": culture.name, "description": culture.description], nameKey: culture.name)
             for parent in Set(culture.parentIDs).sorted() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO culture_parents(culture_id, parent_id) VALUES (?, ?)",
                     arguments: [culture.id, parent])
             }
             for (position, stage) in culture.stages.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO growth_stages(culture_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)",
                     arguments: [culture.id, position, stage.bbch.from, stage.bbch.to])
                 try self.insertI18n(db, "growth_stage", key: db.lastInsertedRowID, ["name": stage.name])
@@ -113,13 +113,13 @@ public final class CatalogWriter {
 
     public func add(_ pest: CatalogRecord.Pest) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO pests(id, kind, latin_name) VALUES (?, ?, ?)",
                 arguments: [pest.id, pest.kind.rawValue, pest.latinName])
             try self.insertI18n(
                 db, "pest", key: pest.id, ["name": pest.name, "description": pest.description], nameKey: pest.name)
             for (position, url) in pest.images.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO pest_images(pest_id, position, url) VALUES (?, ?, ?)",
                     arguments: [pest.id, position, url])
             }
@@ -128,7 +128,7 @@ public final class CatalogWriter {
 
     public func add(_ product: CatalogRecord.Product) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO products(id, category, formulation, company_id, registration_number,
                       registration_expiry, origin, original_product_id, sold_out_deadline,
@@ -141,7 +141,7 @@ public final class CatalogWriter {
                             product.signalWord])
             try self.insertI18n(db, "product", key: product.id, ["name": product.name], nameKey: product.name)
             for (position, ingredient) in product.ingredients.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: """
                         INSERT INTO product_ingredients(product_id, position, substance_id, concentration, unit)
                         VALUES (?, ?, ?, ?, ?)
@@ -149,22 +149,22 @@ public final class CatalogWriter {
                     arguments: [product.id, position, ingredient.substanceID, ingredient.concentration, ingredient.unit])
             }
             for (position, code) in product.pictograms.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO product_pictograms(product_id, position, code) VALUES (?, ?, ?)",
                     arguments: [product.id, position, code])
             }
             for (position, code) in product.statements.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO product_statements(product_id, position, statement_code) VALUES (?, ?, ?)",
                     arguments: [product.id, position, code])
             }
             for (position, link) in product.links.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO product_links(product_id, position, kind, url) VALUES (?, ?, ?, ?)",
                     arguments: [product.id, position, link.kind.rawValue, link.url])
             }
             for (position, section) in product.sections.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO product_sections(product_id, position) VALUES (?, ?)",
                     arguments: [product.id, position])
                 try self.insertI18n(
@@ -176,14 +176,14 @@ public final class CatalogWriter {
 
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
-            try db.execute(sql: "INSERT INTO obligations(id) VALUES (?)", arguments: [obligation.id])
+            try db.executeCached(sql: "INSERT INTO obligations(id) VALUES (?)", arguments: [obligation.id])
             try self.insertI18n(db, "obligation", key: obligation.id, ["text": obligation.text])
         }
     }
 
     public func add(_ use: CatalogRecord.Use) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO uses(id, product_id, dose_from, dose_to, dose_unit, water_from, water_to,
                       water_unit, phi_days, max_applications, interval_days, bbch_from, bbch_to)
@@ -195,18 +195,18 @@ public final class CatalogWriter {
             try self.insertI18n(
                 db, "use", key: use.id, ["application_area": use.applicationArea, "notes": use.notes])
             for culture in Set(use.cultureIDs).sorted() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO use_cultures(use_id, culture_id) VALUES (?, ?)",
                     arguments: [use.id, culture])
             }
             var seen = Set<EntityID>()
             for target in use.pests where seen.insert(target.pestID).inserted {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO use_pests(use_id, pest_id, effect) VALUES (?, ?, ?)",
                     arguments: [use.id, target.pestID, target.effect.rawValue])
             }
             for (position, obligation) in use.obligationIDs.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO use_obligations(use_id, position, obligation_id) VALUES (?, ?, ?)",
                     arguments: [use.id, position, obligation])
             }
@@ -215,18 +215,18 @@ public final class CatalogWriter {
 
     public func add(_ scheme: CatalogRecord.Scheme) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO schemes(id, culture_id) VALUES (?, ?)", arguments: [scheme.id, scheme.cultureID])
             try self.insertI18n(
                 db, "scheme", key: scheme.id, ["title": scheme.title, "description": scheme.description])
             for (position, stage) in scheme.stages.enumerated() {
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO scheme_stages(scheme_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)",
                     arguments: [scheme.id, position, stage.bbch.from, stage.bbch.to])
                 let stageID = db.lastInsertedRowID
                 try self.insertI18n(db, "scheme_stage", key: stageID, ["name": stage.name])
                 for (index, treatment) in stage.treatments.enumerated() {
-                    try db.execute(
+                    try db.executeCached(
                         sql: """
                             INSERT INTO scheme_treatments(scheme_stage_id, position, product_id, dose_from, dose_to, dose_unit)
                             VALUES (?, ?, ?, ?, ?, ?)
@@ -236,7 +236,7 @@ public final class CatalogWriter {
                     let treatmentID = db.lastInsertedRowID
                     try self.insertI18n(db, "scheme_treatment", key: treatmentID, ["note": treatment.note])
                     for (pestPosition, pest) in treatment.pestIDs.enumerated() {
-                        try db.execute(
+                        try db.executeCached(
                             sql: """
                                 INSERT INTO scheme_treatment_pests(scheme_treatment_id, position, pest_id)
                                 VALUES (?, ?, ?)
@@ -250,7 +250,7 @@ public final class CatalogWriter {
 
     public func add(_ region: CatalogRecord.Region) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO regions(id, kind, latitude, longitude) VALUES (?, ?, ?, ?)",
                 arguments: [region.id, region.kind.rawValue, region.centre.latitude, region.centre.longitude])
             try self.insertI18n(
@@ -261,7 +261,7 @@ public final class CatalogWriter {
 
     public func add(_ representative: CatalogRecord.Representative) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO representatives(id, region_id, phone, email, photo, latitude, longitude)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -277,7 +277,7 @@ public final class CatalogWriter {
 
     public func add(_ distributor: CatalogRecord.Distributor) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO distributors(id, region_id, phone, email, website) VALUES (?, ?, ?, ?, ?)",
                 arguments: [distributor.id, distributor.regionID, distributor.phone, distributor.email,
                             distributor.website])
@@ -288,7 +288,7 @@ public final class CatalogWriter {
 
     public func add(_ news: CatalogRecord.News) throws {
         try write { db in
-            try db.execute(
+            try db.executeCached(
                 sql: "INSERT INTO news(id, kind, date, image, source) VALUES (?, ?, ?, ?, ?)",
                 arguments: [news.id, news.kind.rawValue, news.date, news.image, news.source])
             try self.insertI18n(
@@ -373,7 +373,7 @@ public final class CatalogWriter {
             if let nameKey {
                 arguments += [nameKey[locale].flatMap { $0.isEmpty ? nil : NameKey.make($0) }]
             }
-            try db.execute(sql: sql, arguments: arguments)
+            try db.executeCached(sql: sql, arguments: arguments)
         }
     }
 
@@ -403,5 +403,14 @@ enum NameKey {
     static func make(_ name: String) -> String {
         let folded = TextFolding.fold(name)
         return String(folded.drop(while: { !($0.isLetter || $0.isNumber) }))
+    }
+}
+
+extension Database {
+    /// Runs an insert through a prepared statement kept for the connection: a build runs the
+    /// same few inserts hundreds of thousands of times, and preparing each anew dominated the
+    /// time of a register import.
+    func executeCached(sql: String, arguments: StatementArguments) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

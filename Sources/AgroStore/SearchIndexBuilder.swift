@@ -36,7 +36,7 @@ struct SearchIndexBuilder {
                 guard let id: String = row[0], let name: String = row[1] else { continue }
                 let key = NameKey.make(name)
                 guard !key.isEmpty else { continue }
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT OR IGNORE INTO name_index(kind, key, entity_id) VALUES (?, ?, ?)",
                     arguments: [source.kind.rawValue, key, id])
             }
@@ -87,7 +87,7 @@ struct SearchIndexBuilder {
                 let title: String = row[2] ?? ""
                 var body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
                 if source.kind == .news { body = Self.plainText(fromHTML: body) }
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO search_index(kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?)",
                     arguments: [source.kind.rawValue, id, locale, SearchQuery.fold(title), SearchQuery.fold(body)])
             }
