@@ -306,7 +306,7 @@ struct RegisterMapper {
     /// A number as the register writes it ("0.4", "90.000000", "1,5"); empty is nil, anything
     /// else unparsable is a data error.
     private func number(_ text: String, field: String, of label: String, log: ErrorLog) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedASCIIWhitespace
         guard !trimmed.isEmpty else { return nil }
         if let value = Double(trimmed.replacingOccurrences(of: ",", with: ".")), value.isFinite { return value }
         log.add("unparsable number", "\(label): \(field)=\"\(trimmed)\"")
@@ -315,7 +315,7 @@ struct RegisterMapper {
 
     /// The date part of "2024-10-01" or "2026-02-28 00:00:00.0000000".
     private func date(_ text: String, field: String, of label: String, log: ErrorLog) -> String? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedASCIIWhitespace
         guard !trimmed.isEmpty else { return nil }
         let day = String(trimmed.prefix(10))
         if day.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil { return day }

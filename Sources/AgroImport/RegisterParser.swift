@@ -12,7 +12,9 @@ struct RegisterParser {
     /// A metadata key as written, upper-cased: the 2026 file writes some GUID references in
     /// lower case while the rows they refer to are in upper case, and GUIDs ignore case.
     static func key(_ text: String?) -> String {
-        (text ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+        guard let text, !text.isEmpty else { return "" }
+        let trimmed = text.trimmedASCIIWhitespace
+        return trimmed.utf8.contains(where: { (0x61...0x7A).contains($0) }) ? trimmed.uppercased() : trimmed
     }
 
     func parse(_ reader: XMLStreamReader) throws -> RegisterDocument {
@@ -133,11 +135,11 @@ struct RegisterParser {
                     switch name {
                     case "Description":
                         let language = attributes["language"] ?? ""
-                        let text = (attributes["value"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                        let text = (attributes["value"] ?? "").trimmedASCIIWhitespace
                         // A description may repeat (2026): the first non-empty one counts.
                         if !text.isEmpty, detail?.texts[language] == nil { detail?.texts[language] = text }
                     case "Code":
-                        let code = (attributes["value"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                        let code = (attributes["value"] ?? "").trimmedASCIIWhitespace
                         if !code.isEmpty, detail?.code == nil { detail?.code = code }
                     case "Parent": if !key.isEmpty { detail?.parents.append(key) }
                     default: break
@@ -146,7 +148,7 @@ struct RegisterParser {
                     switch name {
                     case "MetaData": table = attributes["name"]
                     case "Detail" where table != nil:
-                        let iupac = attributes["iupacName"]?.trimmingCharacters(in: .whitespacesAndNewlines)
+                        let iupac = attributes["iupacName"]?.trimmedASCIIWhitespace
                         detail = .init(key: key, iupacName: iupac?.isEmpty == false ? iupac : nil)
                     case "PermissionHolder" where table != nil: holder = .init(key: key)
                     case "Products": document.declaredProducts = attributes["numberOfProducts"].flatMap { Int($0) }
@@ -172,7 +174,7 @@ struct RegisterParser {
             case .text:
                 switch textTarget {
                 case .holderName: holder?.name += reader.value
-                case .substanceType: ingredient?.type += reader.value.trimmingCharacters(in: .whitespacesAndNewlines)
+                case .substanceType: ingredient?.type += reader.value.trimmedASCIIWhitespace
                 case nil: break
                 }
             case .other:

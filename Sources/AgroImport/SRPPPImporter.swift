@@ -35,14 +35,14 @@ public struct SRPPPImporter: Sendable {
     ) throws -> SRPPPImportReport {
         let input = try RegisterInput(path: inputPath)
         defer { input.close() }
-        let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
-        let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
-        try input.finish()
-
+        // Settled before the long read, so a missing --version fails at once.
         let date = Self.publicationDate(in: input.documentName) ?? Self.publicationDate(in: inputPath)
         guard let version = options.version ?? date.map({ Int($0.replacingOccurrences(of: "-", with: ""))! }) else {
             throw SRPPPImportError.versionUnknown(path: inputPath)
         }
+        let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
+        let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
+        try input.finish()
         let mapped = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map()
         let header = Self.header(version: version, date: date)
         do {

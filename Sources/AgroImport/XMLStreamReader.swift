@@ -90,12 +90,12 @@ final class XMLStreamReader {
     }
 
     /// Attributes of the current element by local name; the reader stays on the element.
-    func attributes() -> [String: String] {
-        var result: [String: String] = [:]
+    func attributes() -> XMLAttributes {
+        var result = XMLAttributes()
         guard xmlTextReaderHasAttributes(reader) == 1 else { return result }
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
             if let name = xmlTextReaderConstLocalName(reader), let value = xmlTextReaderConstValue(reader) {
-                result[String(cString: name)] = String(cString: value)
+                result.pairs.append((String(cString: name), String(cString: value)))
             }
         }
         xmlTextReaderMoveToElement(reader)
@@ -104,4 +104,28 @@ final class XMLStreamReader {
 
     /// Current line, for messages.
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+}
+
+/// The attributes of one element. Elements carry a handful of attributes, so a linear search
+/// over pairs beats hashing them into a dictionary for every one of the million elements.
+struct XMLAttributes {
+    var pairs: [(name: String, value: String)] = []
+
+    subscript(name: String) -> String? {
+        for pair in pairs where pair.name == name { return pair.value }
+        return nil
+    }
+}
+
+extension String {
+    /// The text without leading and trailing ASCII whitespace. Cheaper than Foundation's
+    /// `trimmingCharacters(in:)`, which bridges through NSString, on the parser's hot path.
+    var trimmedASCIIWhitespace: String {
+        let bytes = utf8
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = bytes.lastIndex(where: { !isSpace($0) })!
+        if first == bytes.startIndex, bytes.index(after: last) == bytes.endIndex { return self }
+        return String(self[first...last])
+    }
 }
