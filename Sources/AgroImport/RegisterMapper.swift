@@ -76,7 +76,7 @@ struct RegisterMapper {
         var statementTexts: [String: LocalizedText] = [:]
         for table in ["CodeR", "CodeS"] {
             for detail in document.table(table).values.sorted(by: { $0.key < $1.key }) {
-                let code = detail.code ?? "\(table) \(detail.key)"
+                let code = detail.code ?? Self.uncodedStatementCode(table: table, detail: detail)
                 statementCodes["\(table)/\(detail.key)"] = code
                 if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
             }
@@ -338,6 +338,18 @@ struct RegisterMapper {
         var text: LocalizedText = [:]
         for locale in locales { if let value = detail.texts[locale], !value.isEmpty { text[locale] = value } }
         return text
+    }
+
+    /// A code for a phrase the register lists without one (a few safety phrases such as
+    /// "Nur für den berufsmässigen Verwender."): "S-" or "H-" and a hash of its German text,
+    /// so that it stays the same from one publication to the next while the text does.
+    static func uncodedStatementCode(table: String, detail: RegisterDocument.Detail) -> String {
+        var hash: UInt32 = 2_166_136_261  // FNV-1a
+        for byte in (detail.texts["de"] ?? detail.texts.values.sorted().first ?? detail.key).utf8 {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        let hex = String(hash, radix: 16)
+        return (table == "CodeR" ? "H-" : "S-") + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     static func padded(_ number: Int, width: Int) -> String {

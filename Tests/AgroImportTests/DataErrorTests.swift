@@ -31,6 +31,7 @@ final class DataErrorTests: XCTestCase {
           <Products numberOfProducts="1">
             <Product id="1" wNbr="1234" name="Testprodukt  " exhaustionDeadline="" soldoutDeadline="" isSalePermission="false">
               <ProductInformation>
+                <CodeS primaryKey="X1"/>
                 <Ingredient inPercent="12.5" additionalTextPrimaryKey="">
                   <SubstanceType SubstanceType="ACTIVE_INGREDIENT"/>
                   <Substance primaryKey="S1"/>
@@ -49,6 +50,9 @@ final class DataErrorTests: XCTestCase {
           <MetaData name="Culture" numberOfRows="2">
             <Detail primaryKey="C1"><Description value="Getreide" language="de"/></Detail>
             <Detail primaryKey="C2"><Parent primaryKey="C1"/><Description value="Weizen" language="de"/><Description value="" language="en"/></Detail>
+          </MetaData>
+          <MetaData name="CodeS" numberOfRows="1">
+            <Detail primaryKey="X1"><Description value="Nur für den berufsmässigen Verwender." language="de"/></Detail>
           </MetaData>
           <MetaData name="Pest" numberOfRows="1">
             <Detail primaryKey="P1"><Description value="Blattläuse" language="de"/></Detail>
@@ -79,6 +83,10 @@ final class DataErrorTests: XCTestCase {
         XCTAssertEqual(product.name, "Testprodukt")
         XCTAssertEqual(product.registrationNumber, "W-1234")
         XCTAssertEqual(product.ingredients.first?.concentration, 12.5)
+        // A phrase the register gives without a code still shows, under a made-up "S-" code.
+        let phrases = product.hazard.hazardStatements + product.hazard.precautionaryStatements
+        let phrase = try XCTUnwrap(phrases.first { $0.text == "Nur für den berufsmässigen Verwender." })
+        XCTAssertTrue(phrase.code.hasPrefix("S-"))
         let uses = try catalog.uses(UseFilter(product: "1234"), locale: "de")
         XCTAssertEqual(uses.count, 2)
         XCTAssertEqual(uses[0].cultures, [])
