@@ -40,10 +40,13 @@ public struct SRPPPImporter: Sendable {
         guard let version = options.version ?? date.map({ Int($0.replacingOccurrences(of: "-", with: ""))! }) else {
             throw SRPPPImportError.versionUnknown(path: inputPath)
         }
-        let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
-        let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
-        try input.finish()
-        let mapped = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map()
+        // The parsed document lives only until it is mapped, so it is gone while writing.
+        let mapped = try { () throws -> RegisterMapper.Output in
+            let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
+            let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
+            try input.finish()
+            return RegisterMapper(document: document, examplesPerError: options.examplesPerError).map()
+        }()
         let header = Self.header(version: version, date: date)
         do {
             try write(mapped, header: header, to: catalogPath, progress: progress)
