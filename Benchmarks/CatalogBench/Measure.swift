@@ -13,6 +13,13 @@ enum Clock {
         return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
     }
 
+    /// CPU milliseconds the calling thread has used (preemption by other processes does not count).
+    static func threadCPUMilliseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1_000_000
+    }
+
     /// Milliseconds `body` took.
     static func time(_ body: () throws -> Void) rethrows -> Double {
         let start = milliseconds()
