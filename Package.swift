@@ -53,6 +53,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // Benchmarks of the catalog core (Benchmarks/README.md); not part of the test suite.
+        .executableTarget(
+            name: "agro-bench",
+            dependencies: [
+                "AgroDomain", "AgroStore", "AgroContent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/CatalogBench",
+            swiftSettings: strict),
         .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
         .testTarget(
             name: "AgroStoreTests",
