@@ -2,7 +2,18 @@ import CLibXML2
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+
+/// read(2), named apart from `XMLStreamReader.read`.
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(descriptor, buffer, count)
+    #else
+    return Darwin.read(descriptor, buffer, count)
+    #endif
+}
 
 /// A forward-only pull reader over libxml2's `xmlTextReader`, fed from a file descriptor.
 ///
@@ -27,7 +38,7 @@ final class XMLStreamReader {
             guard let context, let buffer else { return -1 }
             let descriptor = Int32(Int(bitPattern: context) - 1)
             while true {
-                let count = Glibc.read(descriptor, buffer, Int(length))
+                let count = readDescriptor(descriptor, buffer, Int(length))
                 if count >= 0 { return Int32(count) }
                 if errno != EINTR { return -1 }
             }
