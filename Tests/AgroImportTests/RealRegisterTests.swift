@@ -140,8 +140,12 @@ enum RegisterChecks {
             ref.products.filter { !$0.isParallelImport && !$0.isSalePermission }.max { $0.indications.count < $1.indications.count },
             ref.products.first { $0.isSalePermission && $0.indications.count > 1 },
             ref.products.first { $0.isParallelImport && $0.indications.count > 1 },
+            ref.products.first { product in
+                product.indications.contains { !$0.cultureForms.isEmpty }
+                    && product.indications.flatMap { $0.pestTypes.values }.contains("PEST_PARTIAL_EFFECT")
+            },
         ].compactMap { $0 }
-        XCTAssertEqual(samples.count, 3)
+        XCTAssertEqual(samples.count, 4)
         for product in samples {
             let uses = try r.catalog.uses(UseFilter(product: product.catalogID), locale: "de")
             XCTAssertEqual(uses.count, product.indications.count, product.catalogID)
@@ -151,6 +155,21 @@ enum RegisterChecks {
                 // Obligations missing from the metadata are data errors and not shown.
                 let known = Set(ref.tables["Obligation"] ?? [])
                 XCTAssertEqual(use.obligations.count, indication.obligations.filter(known.contains).count, use.id)
+                // Effect per pest as the register types it.
+                let effects: [String: PestEffect] = [
+                    "PEST_FULL_EFFECT": .full, "PEST_PARTIAL_EFFECT": .partial, "PEST_SIDE_EFFECT": .sideEffect,
+                ]
+                for target in use.pests {
+                    XCTAssertEqual(target.effect, effects[indication.pestTypes[target.pest.id] ?? ""], use.id)
+                }
+                // The amount per area when the register gives one, else the spray concentration.
+                let amount = Double(indication.expenditureFrom) ?? Double(indication.dosageFrom)
+                XCTAssertEqual(use.dose.from, amount, use.id)
+                // Field or greenhouse, in the application area.
+                for form in indication.cultureForms {
+                    let name = try XCTUnwrap(ref.names["CultureForm"]?[form]?["de"])
+                    XCTAssertTrue(use.applicationArea?.contains(name) == true, "\(use.id): \(name)")
+                }
                 if let days = Int(indication.waitingPeriod) {
                     XCTAssertTrue(use.preHarvestIntervalDays == days || use.preHarvestIntervalDays == days * 7, use.id)
                 } else {

@@ -10,6 +10,10 @@ final class RegisterReference {
         var pests: [String] = []
         var obligations: [String] = []
         var waitingPeriod = ""
+        /// Pest key -> PEST_FULL_EFFECT, PEST_PARTIAL_EFFECT, PEST_SIDE_EFFECT.
+        var pestTypes: [String: String] = [:]
+        var cultureForms: [String] = []
+        var dosageFrom = "", expenditureFrom = ""
     }
 
     struct Product {
@@ -81,7 +85,10 @@ final class RegisterReference {
         if indication != nil {
             switch name {
             case "Culture": indication?.cultures.append(key)
-            case "Pest": indication?.pests.append(key)
+            case "Pest":
+                indication?.pests.append(key)
+                indication?.pestTypes[key] = attributes["type"] ?? ""
+            case "CultureForm": indication?.cultureForms.append(key)
             case "Obligation": indication?.obligations.append(key)
             default: break
             }
@@ -109,7 +116,12 @@ final class RegisterReference {
                 isParallelImport: name == "Parallelimport", registerID: attributes["id"] ?? "",
                 wNbr: attributes["wNbr"] ?? "", name: attributes["name"] ?? "",
                 isSalePermission: attributes["isSalePermission"] == "true")
-        case "Indication": if current != nil { indication = Indication(waitingPeriod: attributes["waitingPeriod"] ?? "") }
+        case "Indication":
+            if current != nil {
+                indication = Indication(
+                    waitingPeriod: attributes["waitingPeriod"] ?? "", dosageFrom: attributes["dosageFrom"] ?? "",
+                    expenditureFrom: attributes["expenditureForm"] ?? "")
+            }
         case "Ingredient": ingredient = ("", "")
         case "SubstanceType":
             if let type = attributes["SubstanceType"] { ingredient?.1 = type } else { readingSubstanceType = true }
