@@ -11,7 +11,8 @@ import Foundation
 /// Ids: a product is its wNbr as the register writes it ("6151", sale permission "6649-1"),
 /// with registration number "W-6151" as shown on psm.admin.ch; a parallel import is its
 /// permission id ("F-4806"); a use is "<product id>#<nnn>" in register order; cultures, pests,
-/// substances, obligations and companies keep the register's primary keys.
+/// substances, obligations and companies keep the register's primary keys (upper-cased by
+/// the parser).
 struct RegisterMapper {
     static let locales = ["de", "fr", "it", "en"]
 

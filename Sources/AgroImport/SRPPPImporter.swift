@@ -13,6 +13,23 @@ import Foundation
 /// let report = try SRPPPImporter(options: .init(version: 2)).importFile(at: input, to: "ch.sqlite")
 /// print(report.summary)
 /// ```
+///
+/// How the register maps onto the catalog:
+/// - Ids: a product is its wNbr ("6151"; sale permission "6649-1") with registration number
+///   "W-6151"; a parallel import is its permission id ("F-4806", also its registration number);
+///   a use is "6151#001" in register order. Cultures, pests, substances, obligations and
+///   companies keep the register's primary keys, upper-cased (integers in 2024, GUIDs from
+///   2026 on), so only product ids carry over from a 2024 catalog to a 2026 one.
+/// - A sale permission "6649-1" points to W-6649; a parallel import to the wNbr it names.
+/// - Category: the first register category with a catalog equivalent (all of them are listed
+///   in a "Kategorie" section); pests get a kind from the categories of the products used
+///   against them (the register has none).
+/// - Ingredients: active substances, safeners and synergists, in g/l when given, else in %.
+/// - Dose: the amount per area with its measure when given, else the spray concentration in %
+///   (a concentration given beside an amount goes in the notes); the waiting period in days
+///   (weeks converted); the culture form (field, greenhouse) after the application area; the
+///   notes hold the application comment and the culture and pest additional texts.
+/// - Texts in de, fr, it, en; English falls back to German, German to French.
 public struct SRPPPImporter: Sendable {
     /// The identity of every catalog made from the register.
     public static let identity = "ch.blv.srppp"
