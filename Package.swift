@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "agro", targets: ["agro"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
+        .library(name: "AgroHTML", targets: ["AgroHTML"]),
+        .library(name: "AgroNews", targets: ["AgroNews"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -35,6 +37,14 @@ let package = Package(
             name: "AgroStore",
             dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
+        .target(name: "AgroHTML", dependencies: ["CLibXML2"], swiftSettings: strict),
+        .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
+        // Test helpers (a loopback HTTP server); linked by test targets only.
+        .target(name: "AgroTestSupport", swiftSettings: strict),
+        // Throughput benchmark for the HTML renderer (Benchmarks/html/run.sh); not a test.
+        .executableTarget(
+            name: "agro-html-bench", dependencies: ["AgroHTML"], path: "Benchmarks/html/Sources",
+            swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .executableTarget(
             name: "agro",
@@ -45,5 +55,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
         .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML"]),
+        .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
     ]
 )

@@ -1,0 +1,230 @@
+import CLibXML2
+import Foundation
+
+/// Renders HTML as text for a terminal, in the manner of `w3m -dump` and `lynx -dump`.
+///
+/// Parsing uses libxml2's HTML parser, which accepts any markup, however broken. The result
+/// contains no control characters other than "\n", and no escape sequences other than the
+/// SGR styles the renderer writes itself when `HTMLRenderOptions.ansiStyles` is true: text,
+/// attributes and URLs from the document cannot drive the terminal.
+///
+/// Layout: headings set apart (`=`/`-` rules under h1/h2, `###` before h3-h6); paragraphs
+/// wrapped to the width with whitespace collapsed; lists with bullets or numbers (start,
+/// reversed, value, type); definition lists; blockquotes marked `> `; `<pre>` verbatim;
+/// inline code in backquotes; links numbered `text[1]` with the URLs listed at the end;
+/// images as `[image: alt]`; tables aligned with a rule under header rows. Very deep or very
+/// wide structures degrade to simpler layouts so that time and memory stay bounded.
+public enum HTMLRenderer {
+    /// Renders an HTML document or fragment given as a string.
+    public static func render(html: String, options: HTMLRenderOptions = HTMLRenderOptions()) -> String {
+        var html = html
+        return html.withUTF8 { buffer in
+            render(bytes: UnsafeRawBufferPointer(buffer), encoding: "UTF-8", options: options)
+        }
+    }
+
+    /// Renders an HTML document given as bytes. The encoding comes from a byte-order mark or
+    /// a `<meta charset>`; without either, UTF-8 if the bytes are valid UTF-8, else Windows-1252.
+    public static func render(html: Data, options: HTMLRenderOptions = HTMLRenderOptions()) -> String {
+        html.withUnsafeBytes { buffer in
+            render(bytes: buffer, encoding: guessEncoding(buffer), options: options)
+        }
+    }
+
+    static func guessEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let head = bytes.prefix(2048)
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
+            return nil
+        }
+        // A declared charset wins; libxml2 reads it when no encoding is forced.
+        let needle = Array("charset".utf8)
+        if head.count >= needle.count {
+            for i in 0...(head.count - needle.count) {
+                var match = true
+                for k in 0..<needle.count where head[head.startIndex + i + k] | 0x20 != needle[k] {
+                    match = false
+                    break
+                }
+                if match { return nil }
+            }
+        }
+        let valid = bytes.withMemoryRebound(to: UInt8.self) { String(validating: $0, as: UTF8.self) != nil }
+        return valid ? "UTF-8" : "windows-1252"
+    }
+
+    static func render(bytes: UnsafeRawBufferPointer, encoding: String?, options: HTMLRenderOptions) -> String {
+        xmlInitParser()
+        let flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue
+        let count = Int32(clamping: bytes.count)
+        guard count > 0, let base = bytes.baseAddress else { return "" }
+        let doc: htmlDocPtr? = base.withMemoryRebound(to: CChar.self, capacity: Int(count)) { chars in
+            if let encoding {
+                return encoding.withCString { htmlReadMemory(chars, count, nil, $0, Int32(bitPattern: flags)) }
+            }
+            return htmlReadMemory(chars, count, nil, nil, Int32(bitPattern: flags))
+        }
+        guard let doc else { return "" }
+        defer { xmlFreeDoc(doc) }
+        let root = UnsafeMutableRawPointer(doc).assumingMemoryBound(to: xmlNode.self)
+        var links = LinkTable(base: options.baseURL)
+        var tags = TagCache()
+        var engine = RenderEngine(
+            width: max(8, min(options.width, 100_000)), ansi: options.ansiStyles,
+            listLinks: options.listLinks, tableDepth: 0)
+        engine.walk(children: root, links: &links, tags: &tags)
+        engine.finish()
+        var out = engine.sink.out
+        if options.listLinks && !links.urls.isEmpty {
+            if !out.isEmpty { out.append(0x0A) }
+            out.append(contentsOf: Array("References:\n".utf8))
+            for (i, url) in links.urls.enumerated() {
+                out.append(contentsOf: Array("[\(i + 1)] ".utf8))
+                out.append(contentsOf: url)
+                out.append(0x0A)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+// MARK: - Links
+
+/// Link numbers in document order; one number per distinct URL.
+struct LinkTable {
+    var base: URL?
+    var urls: [[UInt8]] = []
+    var numbers: [String: Int] = [:]
+
+    init(base: URL?) { self.base = base }
+
+    /// The number for `href`, or nil for links that lead nowhere useful in a terminal
+    /// (empty, same-page fragments, javascript:).
+    mutating func number(for rawHref: String) -> Int? {
+        let href = Self.clean(rawHref)
+        if href.isEmpty || href.hasPrefix("#") { return nil }
+        let lower = href.prefix(11).lowercased()
+        if lower.hasPrefix("javascript:") || lower.hasPrefix("data:") { return nil }
+        let resolved: String
+        if let base, let url = URL(string: href, relativeTo: base) {
+            resolved = Self.clean(url.absoluteString)
+        } else {
+            resolved = href
+        }
+        if let n = numbers[resolved] { return n }
+        urls.append(Array(resolved.utf8))
+        numbers[resolved] = urls.count
+        return urls.count
+    }
+
+    /// Sets the base from `<base href>`, itself resolved against the document's address.
+    mutating func setBase(_ href: String) {
+        let href = Self.clean(href)
+        if let url = URL(string: href, relativeTo: base), url.scheme != nil { base = url.absoluteURL }
+    }
+
+    /// URLs lose whitespace and every control or bidirectional-override character: the URL
+    /// spec strips tabs and newlines, and nothing else of that kind may reach the terminal.
+    static func clean(_ s: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for u in s.unicodeScalars where !isUnsafeScalar(u.value) && u.value != 0x20 && u.value != 0xA0 {
+            scalars.append(u)
+        }
+        return String(scalars)
+    }
+}
+
+/// Characters never written to the terminal: C0 and C1 controls, DEL, bidirectional
+/// embeddings/overrides/isolates (they reorder what is shown), and the BOM.
+@inline(__always)
+func isUnsafeScalar(_ v: UInt32) -> Bool {
+    v < 0x20 || (v >= 0x7F && v <= 0x9F) || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
+        || v == 0xFEFF || v == 0x061C || v == 0x200E || v == 0x200F
+}
+
+// MARK: - Tags
+
+enum Tag: UInt8 {
+    case other, drop, head, base
+    case block, paragraph, h1, h2, h3, h4, h5, h6
+    case ul, ol, li, dl, dt, dd, blockquote, pre, hr, br, wbr, img, a
+    case bold, italic, underline, code, q
+    case table, tr, td, th, caption, rowGroup
+}
+
+/// Element names resolved once per distinct name pointer: libxml2 interns element names in
+/// the parser's dictionary, so the pointer identifies the name.
+struct TagCache {
+    var byPointer: [UnsafeRawPointer: Tag] = [:]
+
+    mutating func tag(_ name: UnsafePointer<xmlChar>) -> Tag {
+        let key = UnsafeRawPointer(name)
+        if let t = byPointer[key] { return t }
+        let t = Self.table[String(cString: name).lowercased()] ?? .other
+        byPointer[key] = t
+        return t
+    }
+
+    static let table: [String: Tag] = {
+        var t: [String: Tag] = [:]
+        for n in ["script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "canvas",
+                  "audio", "video", "select", "datalist", "textarea", "input", "option", "optgroup", "map", "title",
+                  "meta", "link", "param", "source", "track", "frame", "frameset", "applet", "button", "dialog"] {
+            t[n] = .drop
+        }
+        for n in ["div", "section", "article", "header", "footer", "nav", "aside", "main", "center", "address",
+                  "figure", "figcaption", "details", "summary", "form", "fieldset", "legend", "hgroup", "body",
+                  "html", "search", "noframes", "dir", "menuitem"] {
+            t[n] = .block
+        }
+        t["p"] = .paragraph
+        t["h1"] = .h1; t["h2"] = .h2; t["h3"] = .h3; t["h4"] = .h4; t["h5"] = .h5; t["h6"] = .h6
+        t["ul"] = .ul; t["menu"] = .ul; t["ol"] = .ol; t["li"] = .li
+        t["dl"] = .dl; t["dt"] = .dt; t["dd"] = .dd
+        t["blockquote"] = .blockquote
+        for n in ["pre", "listing", "xmp", "plaintext"] { t[n] = .pre }
+        t["hr"] = .hr; t["br"] = .br; t["wbr"] = .wbr; t["img"] = .img; t["a"] = .a
+        t["b"] = .bold; t["strong"] = .bold
+        for n in ["i", "em", "cite", "var", "dfn"] { t[n] = .italic }
+        t["u"] = .underline; t["ins"] = .underline
+        for n in ["code", "kbd", "samp", "tt"] { t[n] = .code }
+        t["q"] = .q
+        t["table"] = .table; t["tr"] = .tr; t["td"] = .td; t["th"] = .th; t["caption"] = .caption
+        t["thead"] = .rowGroup; t["tbody"] = .rowGroup; t["tfoot"] = .rowGroup
+        t["head"] = .head; t["base"] = .base
+        return t
+    }()
+}
+
+@inline(__always)
+func elementName(_ n: xmlNodePtr) -> UnsafePointer<xmlChar>? {
+    n.pointee.type == XML_ELEMENT_NODE ? n.pointee.name : nil
+}
+
+/// The value of attribute `name` (ASCII, lower case) of element `n`, as libxml2 stores it.
+func attribute(_ n: xmlNodePtr, _ name: StaticString) -> String? {
+    var a = n.pointee.properties
+    while let attr = a {
+        if let an = attr.pointee.name, asciiCaseEqual(an, name) {
+            var value = ""
+            var c = attr.pointee.children
+            while let child = c {
+                if let content = child.pointee.content { value += String(cString: content) }
+                c = child.pointee.next
+            }
+            return value
+        }
+        a = attr.pointee.next
+    }
+    return nil
+}
+
+func asciiCaseEqual(_ a: UnsafePointer<xmlChar>, _ b: StaticString) -> Bool {
+    let bp = b.utf8Start
+    let n = b.utf8CodeUnitCount
+    for i in 0..<n {
+        let x = a[i]
+        if x == 0 || (x | 0x20) != (bp[i] | 0x20) { return false }
+    }
+    return a[n] == 0
+}

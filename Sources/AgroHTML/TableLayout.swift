@@ -1,0 +1,185 @@
+import CLibXML2
+
+extension RenderEngine {
+    struct Cell {
+        var node: xmlNodePtr
+        var span: Int
+        var header: Bool
+    }
+
+    /// Lays out a table as aligned columns separated by " │ ", with a rule under header rows,
+    /// cells wrapped inside their columns. Returns false (and writes nothing) when the table
+    /// is better linearised: a single column (layout tables), or more columns than fit.
+    mutating func renderTable(_ table: xmlNodePtr, links: inout LinkTable, tags: inout TagCache) -> Bool {
+        var rows: [[Cell]] = []
+        var headerFlags: [Bool] = []
+        var caption: xmlNodePtr?
+        let avail = max(1, width - sink.prefixWidth)
+        // More columns than could ever fit are not worth collecting.
+        let columnLimit = avail / 4 + 1
+
+        func collectRow(_ tr: xmlNodePtr, inHead: Bool, tags: inout TagCache) -> Bool {
+            var cells: [Cell] = []
+            var columns = 0
+            var c = tr.pointee.children
+            while let child = c {
+                if let name = elementName(child) {
+                    let t = tags.tag(name)
+                    if t == .td || t == .th {
+                        let span = min(max(1, attribute(child, "colspan").flatMap { Int($0) } ?? 1), columnLimit)
+                        cells.append(Cell(node: child, span: span, header: t == .th))
+                        columns += span
+                        if columns > columnLimit { return false }
+                    }
+                }
+                c = child.pointee.next
+            }
+            if cells.isEmpty { return true }
+            rows.append(cells)
+            headerFlags.append(inHead || cells.allSatisfy { $0.header })
+            return true
+        }
+
+        var c = table.pointee.children
+        while let child = c {
+            if let name = elementName(child) {
+                switch tags.tag(name) {
+                case .tr:
+                    if !collectRow(child, inHead: false, tags: &tags) { return false }
+                case .rowGroup:
+                    let inHead = asciiCaseEqual(name, "thead")
+                    var r = child.pointee.children
+                    while let row = r {
+                        if let rn = elementName(row), tags.tag(rn) == .tr, !collectRow(row, inHead: inHead, tags: &tags) {
+                            return false
+                        }
+                        r = row.pointee.next
+                    }
+                case .caption:
+                    caption = child
+                default:
+                    break
+                }
+            }
+            c = child.pointee.next
+        }
+        let ncols = rows.map { $0.reduce(0) { $0 + $1.span } }.max() ?? 0
+        if ncols <= 1 { return false }
+        let separators = (ncols - 1) * 3
+        if ncols * 4 + separators > avail { return false }
+
+        // Measure: each column's widest word (minimum) and widest unwrapped line (maximum).
+        var colMin = [Int](repeating: 1, count: ncols)
+        var colMax = [Int](repeating: 1, count: ncols)
+        for row in rows {
+            var col = 0
+            for cell in row {
+                if cell.span == 1 {
+                    var scratch = links  // numbering is redone when the cells are rendered for real
+                    let sub = renderCell(cell, width: 1_000_000, links: &scratch, tags: &tags)
+                    let widest = sub.sink.lines.map(\.width).max() ?? 0
+                    colMax[col] = max(colMax[col], widest)
+                    colMin[col] = max(colMin[col], min(sub.widestWord, widest))
+                }
+                col += cell.span
+            }
+        }
+        let room = avail - separators
+        var widths = colMax
+        let sumMax = colMax.reduce(0, +)
+        let sumMin = colMin.reduce(0, +)
+        if sumMax > room {
+            if sumMin <= room {
+                // Everyone gets their longest word; the rest goes where text would wrap most.
+                let extra = room - sumMin
+                let flexible = zip(colMax, colMin).map { $0 - $1 }
+                let totalFlex = max(1, flexible.reduce(0, +))
+                widths = (0..<ncols).map { colMin[$0] + extra * flexible[$0] / totalFlex }
+            } else {
+                widths = colMin.map { max(3, room * $0 / max(1, sumMin)) }
+            }
+        }
+
+        if let caption {
+            let sub = renderCell(Cell(node: caption, span: 1, header: false), width: avail, links: &links, tags: &tags)
+            blockBreak(1)
+            emitLines(of: sub)
+        } else {
+            blockBreak(1)
+        }
+        for (r, row) in rows.enumerated() {
+            var blocks: [(engine: RenderEngine, width: Int)] = []
+            var col = 0
+            for cell in row {
+                let w = widths[col..<min(ncols, col + cell.span)].reduce(0, +) + (cell.span - 1) * 3
+                blocks.append((renderCell(cell, width: max(1, w), links: &links, tags: &tags), w))
+                col += cell.span
+            }
+            if col < ncols {
+                // Missing cells: pad so the separators still line up.
+                let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * 3
+                blocks.append((RenderEngine(width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
+            }
+            let height = blocks.map { $0.engine.sink.lines.count }.max() ?? 0
+            for line in 0..<max(1, height) {
+                var bytes: [UInt8] = []
+                var lineWidth = 0
+                for (b, block) in blocks.enumerated() {
+                    if b > 0 {
+                        bytes.append(contentsOf: [0x20, 0xE2, 0x94, 0x82, 0x20])  // " │ "
+                        lineWidth += 3
+                    }
+                    var used = 0
+                    if line < block.engine.sink.lines.count {
+                        let l = block.engine.sink.lines[line]
+                        bytes.append(contentsOf: block.engine.sink.out[l.start..<l.end])
+                        used = l.width
+                    }
+                    if used < block.width {
+                        bytes.append(contentsOf: repeatElement(0x20, count: block.width - used))
+                        used = block.width
+                    }
+                    lineWidth += used
+                }
+                sink.writeRaw(bytes, width: lineWidth)
+                sink.endLine()
+            }
+            if headerFlags[r] && r + 1 < rows.count && !headerFlags[r + 1] {
+                var rule: [UInt8] = []
+                for (k, w) in widths.enumerated() {
+                    if k > 0 { rule.append(contentsOf: [0xE2, 0x94, 0x80, 0xE2, 0x94, 0xBC, 0xE2, 0x94, 0x80]) }  // "─┼─"
+                    for _ in 0..<w { rule.append(contentsOf: [0xE2, 0x94, 0x80]) }
+                }
+                sink.writeRaw(rule, width: widths.reduce(0, +) + separators)
+                sink.endLine()
+            }
+        }
+        blockBreak(1)
+        return true
+    }
+
+    /// Renders a cell's content on its own at `width`.
+    func renderCell(_ cell: Cell, width: Int, links: inout LinkTable, tags: inout TagCache) -> RenderEngine {
+        var sub = RenderEngine(width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
+        if cell.header { sub.bold = 1 }
+        sub.walk(children: cell.node, links: &links, tags: &tags)
+        sub.finish()
+        return sub
+    }
+
+    mutating func emitLines(of sub: RenderEngine) {
+        for l in sub.sink.lines {
+            sink.writeRaw(Array(sub.sink.out[l.start..<l.end]), width: l.width)
+            sink.endLine()
+        }
+    }
+}
+
+extension LineSink {
+    /// Appends bytes that already carry their own styles and end with them reset.
+    mutating func writeRaw(_ bytes: [UInt8], width: Int) {
+        beginLine()
+        out.append(contentsOf: bytes)
+        lineWidth += width
+    }
+}
