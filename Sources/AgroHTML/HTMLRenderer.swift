@@ -23,39 +23,51 @@ public enum HTMLRenderer {
         }
     }
 
-    /// Renders an HTML document given as bytes. The encoding comes from a byte-order mark or
-    /// a `<meta charset>`; without either, UTF-8 if the bytes are valid UTF-8, else Windows-1252.
+    /// Renders an HTML document given as bytes. The encoding is the one a `<meta charset>`
+    /// declares when that is not UTF-8; otherwise UTF-8, with invalid bytes shown as U+FFFD
+    /// (libxml2 would stop at the first one); ISO-8859-1 for undeclared non-UTF-8 bytes.
     public static func render(html: Data, options: HTMLRenderOptions = HTMLRenderOptions()) -> String {
-        html.withUnsafeBytes { buffer in
-            render(bytes: buffer, encoding: guessEncoding(buffer), options: options)
+        let declared = html.withUnsafeBytes { declaredCharset($0) }
+        if let declared, !["utf-8", "utf8", "unicode-1-1-utf-8"].contains(declared) {
+            return html.withUnsafeBytes { render(bytes: $0, encoding: nil, options: options) }
         }
+        let isUTF8 = html.withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) != nil }
+        if isUTF8 { return html.withUnsafeBytes { render(bytes: $0, encoding: "UTF-8", options: options) } }
+        if declared != nil { return render(html: String(decoding: html, as: UTF8.self), options: options) }
+        // ISO-8859-1 decodes every byte (libxml2 stops at a byte Windows-1252 leaves undefined).
+        return html.withUnsafeBytes { render(bytes: $0, encoding: "ISO-8859-1", options: options) }
     }
 
-    static func guessEncoding(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let head = bytes.prefix(2048)
-        if head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) {
-            return nil
-        }
-        // A declared charset wins; libxml2 reads it when no encoding is forced.
+    /// The charset named by a BOM or in the first 2 KB (`<meta charset=...>` or
+    /// `content="...; charset=..."`), lower-cased.
+    static func declaredCharset(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return "utf-8" }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return "utf-16" }
+        let head = bytes.prefix(2048).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         let needle = Array("charset".utf8)
-        if head.count >= needle.count {
-            for i in 0...(head.count - needle.count) {
-                var match = true
-                for k in 0..<needle.count where head[head.startIndex + i + k] | 0x20 != needle[k] {
-                    match = false
-                    break
-                }
-                if match { return nil }
+        var i = 0
+        while i + needle.count < head.count {
+            if head[i] == needle[0] && Array(head[i..<(i + needle.count)]) == needle {
+                var j = i + needle.count
+                while j < head.count && [0x20, 0x3D, 0x22, 0x27].contains(head[j]) { j += 1 }
+                var k = j
+                while k < head.count && head[k] > 0x20 && ![0x22, 0x27, 0x3B, 0x3E, 0x2F].contains(head[k]) { k += 1 }
+                if k > j { return String(decoding: head[j..<k], as: UTF8.self) }
             }
+            i += 1
         }
-        let valid = bytes.withMemoryRebound(to: UInt8.self) { String(validating: $0, as: UTF8.self) != nil }
-        return valid ? "UTF-8" : "windows-1252"
+        return nil
     }
 
     static func render(bytes: UnsafeRawBufferPointer, encoding: String?, options: HTMLRenderOptions) -> String {
         xmlInitParser()
-        let flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        // Some errors (encoding, I/O) bypass HTML_PARSE_NOERROR and reach stderr through the
+        // generic handler; a structured handler (per thread in libxml2) takes them instead.
+        xmlSetStructuredErrorFunc(nil, { _, _ in })
+        var flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue
+        // A known encoding must not be switched by a contradicting <meta charset>.
+        if encoding != nil { flags |= HTML_PARSE_IGNORE_ENC.rawValue }
         let count = Int32(clamping: bytes.count)
         guard count > 0, let base = bytes.baseAddress else { return "" }
         let doc: htmlDocPtr? = base.withMemoryRebound(to: CChar.self, capacity: Int(count)) { chars in

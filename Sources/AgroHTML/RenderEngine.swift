@@ -423,7 +423,8 @@ struct RenderEngine {
     // MARK: Lists
 
     func listState(_ n: xmlNodePtr, ordered: Bool, tags: inout TagCache) -> ListState {
-        let bulletDepth = lists.filter { !$0.ordered }.count
+        // Bullets cycle with the number of enclosing bulleted lists (kept running: O(1)).
+        let bulletDepth = lists.last.map { $0.bulletDepth + ($0.ordered ? 0 : 1) } ?? 0
         guard ordered else {
             return ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: bulletDepth, kind: 0)
         }

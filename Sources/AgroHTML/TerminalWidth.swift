@@ -50,10 +50,31 @@ public enum TerminalWidth {
             if v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0xAD { return 0 }
             return 1
         }
+        if v < 0x10000 { return Int(bmpWidths[Int(v)]) }
+        return slowWidth(v)
+    }
+
+    @usableFromInline
+    static func slowWidth(_ v: UInt32) -> Int {
         if isZeroWidth(v) { return 0 }
         if isWide(v) { return 2 }
         return 1
     }
+
+    /// Widths of the Basic Multilingual Plane, computed once: looking up the general category
+    /// per character was the renderer's hottest spot.
+    @usableFromInline
+    static let bmpWidths: [UInt8] = {
+        var table = [UInt8](repeating: 1, count: 0x10000)
+        for v in 0..<0x10000 {
+            if v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0xAD || (v >= 0xD800 && v <= 0xDFFF) {
+                table[v] = 0
+            } else if v >= 0x300 {
+                table[v] = UInt8(slowWidth(UInt32(v)))
+            }
+        }
+        return table
+    }()
 
     /// Combining marks (Mn, Me), format characters (Cf) and Hangul medial/final jamo.
     @usableFromInline
