@@ -341,6 +341,12 @@ struct RenderEngine {
                 case 0x200B: para.breakOpportunity(.zeroBreak)
                 case 0x2028, 0x2029: para.space()
                 case 0xFFFD: para.append([0xEF, 0xBF, 0xBD], width: 1, style: s)
+                case 0x80...0x9F:
+                    // C1 controls: what browsers show for the references &#128;-&#159;
+                    // (Windows-1252), which libxml2 hands over as C1 code points.
+                    if let mapped = windows1252C1[Int(v - 0x80)] {
+                        para.append(Array(String(mapped).utf8), width: 1, style: s)
+                    }
                 default: break  // unsafe: dropped
                 }
                 i = j + len
@@ -506,3 +512,11 @@ struct RenderEngine {
     }
 }
 
+
+/// Windows-1252's characters for 0x80-0x9F; nil where it has none.
+let windows1252C1: [Unicode.Scalar?] = [
+    "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
+    "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
+    nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
+    "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
+]
