@@ -12,7 +12,7 @@ import Darwin
 /// width and whether styles are wanted (see `resolvedWidth` and `wantsANSIStyles`), so the
 /// same input always gives the same output.
 public struct HTMLRenderOptions: Sendable, Equatable {
-    /// Line width in terminal columns (clamped to at least 8). Preformatted text and the URL
+    /// Line width in terminal columns (clamped to 2...100,000). Preformatted text and the URL
     /// list may exceed it; everything else wraps.
     public var width: Int
     /// Whether bold, italic and underline are written as ANSI SGR sequences. Pass true only

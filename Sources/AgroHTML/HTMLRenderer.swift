@@ -82,7 +82,7 @@ public enum HTMLRenderer {
         var links = LinkTable(base: options.baseURL)
         var tags = TagCache()
         var engine = RenderEngine(
-            width: max(8, min(options.width, 100_000)), ansi: options.ansiStyles,
+            width: max(2, min(options.width, 100_000)), ansi: options.ansiStyles,
             listLinks: options.listLinks, tableDepth: 0)
         engine.walk(children: root, links: &links, tags: &tags)
         engine.finish()
@@ -181,7 +181,7 @@ struct TagCache {
         var t: [String: Tag] = [:]
         for n in ["script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "canvas",
                   "audio", "video", "select", "datalist", "textarea", "input", "option", "optgroup", "map", "title",
-                  "meta", "link", "param", "source", "track", "frame", "frameset", "applet", "button", "dialog"] {
+                  "meta", "link", "param", "frame", "frameset", "applet", "button", "dialog"] {
             t[n] = .drop
         }
         for n in ["div", "section", "article", "header", "footer", "nav", "aside", "main", "center", "address",
@@ -204,6 +204,9 @@ struct TagCache {
         t["table"] = .table; t["tr"] = .tr; t["td"] = .td; t["th"] = .th; t["caption"] = .caption
         t["thead"] = .rowGroup; t["tbody"] = .rowGroup; t["tfoot"] = .rowGroup
         t["head"] = .head; t["base"] = .base
+        // HTML5 void elements libxml2 2.9 does not know: it makes the content after them their
+        // children, so they must be walked through, not dropped.
+        t["source"] = .other; t["track"] = .other
         return t
     }()
 }

@@ -164,8 +164,8 @@ struct RenderEngine {
             contentCounter += 1
             return false
         case .wbr:
+            // Unknown to libxml2 2.9, so what follows may have become its children.
             para.breakOpportunity(.zeroBreak)
-            return false
         case .img:
             image(n)
             return false

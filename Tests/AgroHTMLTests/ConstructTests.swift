@@ -191,3 +191,10 @@ final class ConstructTests: XCTestCase {
         XCTAssertEqual(render("<meta charset=iso-8859-1><p>café</p>"), "café\n")
     }
 }
+
+final class HTML5Tests: XCTestCase {
+    func testVoidElementsUnknownToLibxml2KeepFollowingContent() {
+        XCTAssertEqual(render("<picture><source srcset=a.webp><img alt='Field'></picture> after"), "[image: Field] after\n")
+        XCTAssertEqual(render("<p>x<track>y</p>"), "xy\n")
+    }
+}

@@ -62,7 +62,7 @@ final class CorpusTests: XCTestCase {
         let dir = try fixtureDirectory("html/rust_html2text")
         let cases = try JSONDecoder().decode([RustCase].self, from: Data(contentsOf: dir.appendingPathComponent("index.json")))
         // Deliberate differences: rust-html2text breaks words letter by letter at widths below
-        // our minimum of 8, hides images without alt (we show "[image]"), shows <svg> titles and
+        // widths of 1 or 2, hides images without alt (we show "[image]"), shows <svg> titles and
         // <noscript> (we drop both, as a scripting browser does), and decorates <s>/<sup>.
         let different: Set<String> = [
             "wrap_word_boundaries_10", "wrap_word_boundaries_11", "wrap_word_boundaries_20", "wrap_word_boundaries_21",
