@@ -1,0 +1,58 @@
+"""Times agro's renderer, w3m -dump and html2text over the same pages; prints MB/s and ratios.
+
+Two views, because the tools differ in process cost:
+- in-process: agro renders all pages REPEATS times in one process; html2text likewise in one
+  Python process (w3m has no library form, so it has no in-process figure);
+- per-file process: one process per page and tool, as a user would run them (startup included).
+"""
+import glob, os, subprocess, sys, time
+
+binary, pages_dir, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+# Debian's python3-html2text lives in the system Python, which a pyenv shim may hide.
+py = os.environ.get("PYTHON_FOR_HTML2TEXT", "/usr/bin/python3")
+pages = sorted(glob.glob(os.path.join(pages_dir, "*.html")))
+if not pages:
+    sys.exit(f"no pages in {pages_dir}")
+size = sum(os.path.getsize(p) for p in pages)
+mb = size / 1e6
+print(f"{len(pages)} pages, {mb:.2f} MB per round, {repeats} rounds")
+
+def rate(seconds, rounds):
+    return mb * rounds / seconds
+
+# agro, in-process
+out = subprocess.run([binary, "--repeat", str(repeats), "--width", "80", *pages], check=True,
+                     capture_output=True, text=True).stdout
+agro_in = rate(float(out.split("seconds=")[1].split()[0]), repeats)
+
+# html2text, in-process (decode as the pages declare or UTF-8, replacing errors)
+code = f"""
+import html2text, sys, time
+pages = [open(p, 'rb').read().decode('utf-8', 'replace') for p in sys.argv[1:]]
+t = time.perf_counter()
+for _ in range({max(1, repeats // 5)}):
+    for page in pages:
+        h = html2text.HTML2Text(); h.body_width = 80; h.handle(page)
+print(time.perf_counter() - t)
+"""
+h2t_rounds = max(1, repeats // 5)
+h2t_in = rate(float(subprocess.run([py, "-c", code, *pages], check=True, capture_output=True,
+                                   text=True).stdout), h2t_rounds)
+
+def per_process(cmd, rounds):
+    t = time.perf_counter()
+    for _ in range(rounds):
+        for p in pages:
+            with open(p, "rb") as f:
+                subprocess.run(cmd(p), stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return rate(time.perf_counter() - t, rounds)
+
+proc_rounds = max(1, repeats // 10)
+agro_proc = per_process(lambda p: [binary, "80"], proc_rounds)
+w3m_proc = per_process(lambda p: ["w3m", "-dump", "-cols", "80", "-T", "text/html", p], proc_rounds)
+h2t_proc = per_process(lambda p: [py, "-m", "html2text", "--body-width=80", p], proc_rounds)
+
+print(f"in-process   agro {agro_in:8.1f} MB/s   html2text {h2t_in:6.2f} MB/s   agro/html2text {agro_in / h2t_in:6.1f}x")
+print(f"per process  agro {agro_proc:8.1f} MB/s   w3m {w3m_proc:6.2f} MB/s   html2text {h2t_proc:6.2f} MB/s")
+print(f"             agro/w3m {agro_proc / w3m_proc:6.1f}x   agro/html2text {agro_proc / h2t_proc:6.1f}x")
+print(f"target 50 MB/s (in-process): {'met' if agro_in >= 50 else 'NOT met'}")
