@@ -64,29 +64,20 @@ public enum HTMLRenderer {
         // Some errors (encoding, I/O) bypass HTML_PARSE_NOERROR and reach stderr through the
         // generic handler; a structured handler (per thread in libxml2) takes them instead.
         xmlSetStructuredErrorFunc(nil, { _, _ in })
-        var flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue
-        // A known encoding must not be switched by a contradicting <meta charset>.
-        if encoding != nil { flags |= HTML_PARSE_IGNORE_ENC.rawValue }
-        let count = Int32(clamping: bytes.count)
-        guard count > 0, let base = bytes.baseAddress else { return "" }
-        let doc: htmlDocPtr? = base.withMemoryRebound(to: CChar.self, capacity: Int(count)) { chars in
-            if let encoding {
-                return encoding.withCString { htmlReadMemory(chars, count, nil, $0, Int32(bitPattern: flags)) }
-            }
-            return htmlReadMemory(chars, count, nil, nil, Int32(bitPattern: flags))
-        }
-        guard let doc else { return "" }
-        defer { xmlFreeDoc(doc) }
-        let root = UnsafeMutableRawPointer(doc).assumingMemoryBound(to: xmlNode.self)
+        var tree = DocTree.parse(bytes, encoding: encoding)
         var links = LinkTable(base: options.baseURL)
-        var tags = TagCache()
-        var engine = RenderEngine(
-            width: max(2, min(options.width, 100_000)), ansi: options.ansiStyles,
-            listLinks: options.listLinks, tableDepth: 0)
-        engine.walk(children: root, links: &links, tags: &tags)
-        engine.finish()
-        var out = engine.sink.out
+        if let base = tree.baseHref { links.setBase(base) }
+        var out: [UInt8] = []
+        if tree.text.isEmpty { tree.text.append(0) }  // a valid base pointer even without text
+        let text = tree.text
+        text.withUnsafeBufferPointer { text in
+            var engine = RenderEngine(
+                tree: tree, textBase: text.baseAddress!, width: max(2, min(options.width, 100_000)),
+                ansi: options.ansiStyles, listLinks: options.listLinks, tableDepth: 0)
+            engine.walk(children: 0, links: &links)
+            engine.finish()
+            out = engine.sink.out
+        }
         if options.listLinks && !links.urls.isEmpty {
             if !out.isEmpty { out.append(0x0A) }
             out.append(contentsOf: Array("References:\n".utf8))
@@ -104,11 +95,31 @@ public enum HTMLRenderer {
 
 /// Link numbers in document order; one number per distinct URL.
 struct LinkTable {
-    var base: URL?
+    var base: URL? {
+        didSet { baseString = base?.absoluteString }
+    }
+    var baseString: String?
     var urls: [[UInt8]] = []
     var numbers: [String: Int] = [:]
+    /// Numbers by href as written, to skip resolving repeated links.
+    var byHref: [String: Int] = [:]
 
-    init(base: URL?) { self.base = base }
+    init(base: URL?) {
+        self.base = base
+        self.baseString = base?.absoluteString
+    }
+
+    /// RFC 3986 reference resolution by libxml2 (much cheaper than Foundation's URL here).
+    static func resolve(_ href: String, against base: String) -> String? {
+        var h = Array(href.utf8)
+        var b = Array(base.utf8)
+        h.append(0)
+        b.append(0)
+        guard let result = xmlBuildURI(h, b) else { return nil }
+        // libxml2 allocates with its default allocator, malloc (we never install another).
+        defer { free(result) }
+        return clean(String(cString: result))
+    }
 
     /// The number for `href`, or nil for links that lead nowhere useful in a terminal
     /// (empty, same-page fragments, javascript:).
@@ -117,16 +128,18 @@ struct LinkTable {
         if href.isEmpty || href.hasPrefix("#") { return nil }
         let lower = href.prefix(11).lowercased()
         if lower.hasPrefix("javascript:") || lower.hasPrefix("data:") { return nil }
-        let resolved: String
-        if let base, let url = URL(string: href, relativeTo: base) {
-            resolved = Self.clean(url.absoluteString)
+        if let n = byHref[href] { return n }
+        let resolved = baseString.flatMap { Self.resolve(href, against: $0) } ?? href
+        let n: Int
+        if let known = numbers[resolved] {
+            n = known
         } else {
-            resolved = href
+            urls.append(Array(resolved.utf8))
+            n = urls.count
+            numbers[resolved] = n
         }
-        if let n = numbers[resolved] { return n }
-        urls.append(Array(resolved.utf8))
-        numbers[resolved] = urls.count
-        return urls.count
+        byHref[href] = n
+        return n
     }
 
     /// Sets the base from `<base href>`, itself resolved against the document's address.
@@ -138,6 +151,8 @@ struct LinkTable {
     /// URLs lose whitespace and every control or bidirectional-override character: the URL
     /// spec strips tabs and newlines, and nothing else of that kind may reach the terminal.
     static func clean(_ s: String) -> String {
+        // Fast path: nothing to remove in the usual printable-ASCII URL.
+        if s.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return s }
         var scalars = String.UnicodeScalarView()
         for u in s.unicodeScalars where !isUnsafeScalar(u.value) && u.value != 0x20 && u.value != 0xA0 {
             scalars.append(u)
@@ -161,22 +176,12 @@ enum Tag: UInt8 {
     case block, paragraph, h1, h2, h3, h4, h5, h6
     case ul, ol, li, dl, dt, dd, blockquote, pre, hr, br, wbr, img, a
     case bold, italic, underline, code, q
-    case table, tr, td, th, caption, rowGroup
+    case table, tr, td, th, caption, rowGroup, thead
+    case text
 }
 
-/// Element names resolved once per distinct name pointer: libxml2 interns element names in
-/// the parser's dictionary, so the pointer identifies the name.
-struct TagCache {
-    var byPointer: [UnsafeRawPointer: Tag] = [:]
-
-    mutating func tag(_ name: UnsafePointer<xmlChar>) -> Tag {
-        let key = UnsafeRawPointer(name)
-        if let t = byPointer[key] { return t }
-        let t = Self.table[String(cString: name).lowercased()] ?? .other
-        byPointer[key] = t
-        return t
-    }
-
+/// Element names to tags (lower-case names; DocTree caches lookups per name pointer).
+enum TagCache {
     static let table: [String: Tag] = {
         var t: [String: Tag] = [:]
         for n in ["script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "canvas",
@@ -202,36 +207,13 @@ struct TagCache {
         for n in ["code", "kbd", "samp", "tt"] { t[n] = .code }
         t["q"] = .q
         t["table"] = .table; t["tr"] = .tr; t["td"] = .td; t["th"] = .th; t["caption"] = .caption
-        t["thead"] = .rowGroup; t["tbody"] = .rowGroup; t["tfoot"] = .rowGroup
+        t["thead"] = .thead; t["tbody"] = .rowGroup; t["tfoot"] = .rowGroup
         t["head"] = .head; t["base"] = .base
         // HTML5 void elements libxml2 2.9 does not know: it makes the content after them their
         // children, so they must be walked through, not dropped.
         t["source"] = .other; t["track"] = .other
         return t
     }()
-}
-
-@inline(__always)
-func elementName(_ n: xmlNodePtr) -> UnsafePointer<xmlChar>? {
-    n.pointee.type == XML_ELEMENT_NODE ? n.pointee.name : nil
-}
-
-/// The value of attribute `name` (ASCII, lower case) of element `n`, as libxml2 stores it.
-func attribute(_ n: xmlNodePtr, _ name: StaticString) -> String? {
-    var a = n.pointee.properties
-    while let attr = a {
-        if let an = attr.pointee.name, asciiCaseEqual(an, name) {
-            var value = ""
-            var c = attr.pointee.children
-            while let child = c {
-                if let content = child.pointee.content { value += String(cString: content) }
-                c = child.pointee.next
-            }
-            return value
-        }
-        a = attr.pointee.next
-    }
-    return nil
 }
 
 func asciiCaseEqual(_ a: UnsafePointer<xmlChar>, _ b: StaticString) -> Bool {

@@ -41,7 +41,15 @@ struct RenderEngine {
     /// Layout tables deeper than this are linearised: each level costs a measuring pass.
     static let maxTableDepth = 3
 
-    init(width: Int, ansi: Bool, listLinks: Bool, tableDepth: Int) {
+    let tree: DocTree
+    /// Start of `tree.text`, valid for the whole render (the tree does not change).
+    let textBase: UnsafePointer<UInt8>
+    /// Cells seen so far in each open row of a linearised table.
+    var rowCells: [Int] = []
+
+    init(tree: DocTree, textBase: UnsafePointer<UInt8>, width: Int, ansi: Bool, listLinks: Bool, tableDepth: Int) {
+        self.tree = tree
+        self.textBase = textBase
         self.width = width
         self.ansi = ansi
         self.listLinks = listLinks
@@ -57,23 +65,29 @@ struct RenderEngine {
     // MARK: Walk
 
     /// Renders the children of `root`, depth first, without recursion.
-    mutating func walk(children root: xmlNodePtr, links: inout LinkTable, tags: inout TagCache) {
-        var node = root.pointee.children
-        while let n = node {
-            if enter(n, links: &links, tags: &tags), let child = n.pointee.children {
-                node = child
-                continue
+    mutating func walk(children root: Int32, links: inout LinkTable) {
+        var node = tree.nodes[Int(root)].firstChild
+        while node >= 0 {
+            let n = node
+            if enter(n, links: &links) {
+                let child = tree.nodes[Int(n)].firstChild
+                if child >= 0 {
+                    node = child
+                    continue
+                }
             }
             // Leave elements until one has a next sibling. `n` itself is done: either it was
             // skipped, or it had no children and `enter` closed it already.
             var current = n
             while true {
-                if let next = current.pointee.next {
+                let next = tree.nodes[Int(current)].next
+                if next >= 0 {
                     node = next
                     break
                 }
-                guard let parent = current.pointee.parent, parent != root else {
-                    node = nil
+                let parent = tree.nodes[Int(current)].parent
+                if parent < 0 || parent == root {
+                    node = -1
                     break
                 }
                 exit(links: &links)
@@ -89,32 +103,26 @@ struct RenderEngine {
 
 
     /// Handles the start of a node; returns whether to descend into its children.
-    mutating func enter(_ n: xmlNodePtr, links: inout LinkTable, tags: inout TagCache) -> Bool {
-        let type = n.pointee.type
-        if type == XML_TEXT_NODE || type == XML_CDATA_SECTION_NODE {
-            if let content = n.pointee.content { text(content) }
+    mutating func enter(_ n: Int32, links: inout LinkTable) -> Bool {
+        let node = tree.nodes[Int(n)]
+        let tag = node.tag
+        if tag == .text {
+            text(textBase + Int(node.start), Int(node.end - node.start))
             return false
         }
-        guard type == XML_ELEMENT_NODE, let name = n.pointee.name else { return false }
-        let tag = tags.tag(name)
         var f = Frame(tag: tag)
         switch tag {
         case .drop:
             return false
-        case .head:
-            // Only <base href> matters in the head.
-            var c = n.pointee.children
-            while let child = c {
-                if let cn = elementName(child), tags.tag(cn) == .base, let href = attribute(child, "href") {
-                    links.setBase(href)
-                }
-                c = child.pointee.next
-            }
+        case .head, .text:
             return false
-        case .base, .other, .rowGroup, .caption:
+        case .base, .other, .rowGroup, .thead, .caption:
             break
-        case .block, .tr:
+        case .block:
             blockBreak(0)
+        case .tr:
+            blockBreak(0)
+            rowCells.append(0)
         case .paragraph:
             blockBreak(1)
         case .h1, .h2, .h3, .h4, .h5, .h6:
@@ -129,7 +137,7 @@ struct RenderEngine {
             }
         case .ul, .ol:
             blockBreak(lists.isEmpty ? 1 : 0)
-            lists.append(listState(n, ordered: tag == .ol, tags: &tags))
+            lists.append(listState(n, ordered: tag == .ol))
             f.list = true
         case .li:
             blockBreak(0)
@@ -170,7 +178,7 @@ struct RenderEngine {
             image(n)
             return false
         case .a:
-            if listLinks, let href = attribute(n, "href") {
+            if listLinks, let href = tree.attribute(n, .href) {
                 f.contentMark = contentCounter
                 f.link = pendingLinks.count + 1
                 pendingLinks.append(href)
@@ -189,24 +197,25 @@ struct RenderEngine {
         case .q:
             literal("“", glued: false)
         case .table:
-            if tableDepth < Self.maxTableDepth && renderTable(n, links: &links, tags: &tags) {
+            if tableDepth < Self.maxTableDepth && renderTable(n, links: &links) {
                 return false
             }
             blockBreak(1)
         case .td, .th:
             // Linearised table: cells in a row run on, separated by a bar.
-            if hasPreviousCell(n, tags: &tags) {
+            if let count = rowCells.last, count > 0 {
                 para.space()
                 literal("│", glued: false)
                 para.space()
             }
+            if !rowCells.isEmpty { rowCells[rowCells.count - 1] += 1 }
             if tag == .th {
                 bold += 1
                 f.styleBits = 1
             }
         }
         frames.append(f)
-        if n.pointee.children == nil { exit(links: &links) }
+        if node.firstChild < 0 { exit(links: &links) }
         return true
     }
 
@@ -216,8 +225,11 @@ struct RenderEngine {
     mutating func exit(links: inout LinkTable) {
         guard let f = frames.popLast() else { return }
         switch f.tag {
-        case .block, .tr, .rowGroup:
+        case .block, .rowGroup, .thead:
             blockBreak(0)
+        case .tr:
+            blockBreak(0)
+            _ = rowCells.popLast()
         case .paragraph, .dl, .table:
             blockBreak(1)
         case .h1, .h2, .h3, .h4, .h5, .h6:
@@ -252,7 +264,14 @@ struct RenderEngine {
             if f.link > 0 {
                 let href = pendingLinks.removeLast()
                 if contentCounter != f.contentMark, let number = links.number(for: href) {
-                    literal("[\(number)]", glued: true)
+                    var label: [UInt8] = [UInt8(ascii: "[")]
+                    label += String(number).utf8
+                    label.append(UInt8(ascii: "]"))
+                    if preDepth > 0 {
+                        sink.write(label, width: label.count, style: style)
+                    } else {
+                        para.appendGlued(label, width: label.count, style: style)
+                    }
                 }
             }
         case .code:
@@ -284,8 +303,7 @@ struct RenderEngine {
 
     /// Adds a text node's content: white space collapsed (or kept in `<pre>`), unsafe
     /// characters dropped, widths measured on the UTF-8 bytes.
-    mutating func text(_ content: UnsafePointer<xmlChar>) {
-        let n = strlen(UnsafeRawPointer(content).assumingMemoryBound(to: CChar.self))
+    mutating func text(_ content: UnsafePointer<UInt8>, _ n: Int) {
         if n == 0 { return }
         if preDepth > 0 {
             preText(content, n)
@@ -357,7 +375,7 @@ struct RenderEngine {
     }
 
     /// Preformatted text: kept line for line, tabs expanded to multiples of eight columns.
-    mutating func preText(_ content: UnsafePointer<xmlChar>, _ n: Int) {
+    mutating func preText(_ content: UnsafePointer<UInt8>, _ n: Int) {
         contentCounter += 1
         let s = style
         let buf = UnsafeBufferPointer(start: content, count: n)
@@ -408,11 +426,12 @@ struct RenderEngine {
         }
     }
 
-    mutating func image(_ n: xmlNodePtr) {
-        let alt = attribute(n, "alt")
+    mutating func image(_ n: Int32) {
+        let alt = tree.attribute(n, .alt)
         // alt="" marks a decorative image; 1-pixel images are trackers.
         if alt == "" { return }
-        if attribute(n, "width") == "1" || attribute(n, "height") == "1" || attribute(n, "width") == "0" { return }
+        let width = tree.attribute(n, .width), height = tree.attribute(n, .height)
+        if width == "1" || height == "1" || width == "0" || height == "0" { return }
         contentCounter += 1
         guard let alt, !alt.allSatisfy({ $0.isWhitespace }) else {
             literal("[image]", glued: false)
@@ -420,29 +439,28 @@ struct RenderEngine {
         }
         literal("[image:", glued: false)
         para.space()
-        alt.withCString { p in
-            p.withMemoryRebound(to: UInt8.self, capacity: alt.utf8.count + 1) { text($0) }
-        }
+        var altText = alt
+        altText.withUTF8 { text($0.baseAddress!, $0.count) }
         literal("]", glued: true)
     }
 
     // MARK: Lists
 
-    func listState(_ n: xmlNodePtr, ordered: Bool, tags: inout TagCache) -> ListState {
+    func listState(_ n: Int32, ordered: Bool) -> ListState {
         // Bullets cycle with the number of enclosing bulleted lists (kept running: O(1)).
         let bulletDepth = lists.last.map { $0.bulletDepth + ($0.ordered ? 0 : 1) } ?? 0
         guard ordered else {
             return ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: bulletDepth, kind: 0)
         }
         var count = 0
-        var c = n.pointee.children
-        while let child = c {
-            if let cn = elementName(child), tags.tag(cn) == .li { count += 1 }
-            c = child.pointee.next
+        var c = tree.nodes[Int(n)].firstChild
+        while c >= 0 {
+            if tree.tag(of: c) == .li { count += 1 }
+            c = tree.nodes[Int(c)].next
         }
-        let reversed = attribute(n, "reversed") != nil
-        let start = attribute(n, "start").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? (reversed ? count : 1)
-        let kindText = attribute(n, "type") ?? "1"
+        let reversed = tree.hasAttribute(n, .reversed)
+        let start = tree.attribute(n, .start).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? (reversed ? count : 1)
+        let kindText = tree.attribute(n, .type) ?? "1"
         let kind = kindText.utf8.first.flatMap { "1aAiI".utf8.contains($0) ? $0 : nil } ?? UInt8(ascii: "1")
         let step = reversed ? -1 : 1
         var state = ListState(ordered: true, next: start, step: step, markerWidth: 0, bulletDepth: bulletDepth, kind: kind)
@@ -455,14 +473,14 @@ struct RenderEngine {
         return state
     }
 
-    mutating func nextMarker(_ n: xmlNodePtr) -> String {
+    mutating func nextMarker(_ n: Int32) -> String {
         var state = lists[lists.count - 1]
         defer { lists[lists.count - 1] = state }
         if !state.ordered {
             let bullets = ["• ", "◦ ", "▪ "]
             return bullets[state.bulletDepth % 3]
         }
-        if let value = attribute(n, "value").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) { state.next = value }
+        if let value = tree.attribute(n, .value).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) { state.next = value }
         let label = Self.formatNumber(state.next, kind: state.kind) + ". "
         state.next += state.step
         let pad = max(0, state.markerWidth - label.count)
@@ -499,17 +517,6 @@ struct RenderEngine {
         }
     }
 
-    func hasPreviousCell(_ n: xmlNodePtr, tags: inout TagCache) -> Bool {
-        var p = n.pointee.prev
-        while let sibling = p {
-            if let name = elementName(sibling) {
-                let t = tags.tag(name)
-                if t == .td || t == .th { return true }
-            }
-            p = sibling.pointee.prev
-        }
-        return false
-    }
 }
 
 

@@ -2,7 +2,7 @@ import CLibXML2
 
 extension RenderEngine {
     struct Cell {
-        var node: xmlNodePtr
+        var node: Int32
         var span: Int
         var header: Bool
     }
@@ -10,29 +10,28 @@ extension RenderEngine {
     /// Lays out a table as aligned columns separated by " │ ", with a rule under header rows,
     /// cells wrapped inside their columns. Returns false (and writes nothing) when the table
     /// is better linearised: a single column (layout tables), or more columns than fit.
-    mutating func renderTable(_ table: xmlNodePtr, links: inout LinkTable, tags: inout TagCache) -> Bool {
+    mutating func renderTable(_ table: Int32, links: inout LinkTable) -> Bool {
         var rows: [[Cell]] = []
         var headerFlags: [Bool] = []
-        var caption: xmlNodePtr?
+        var caption: Int32?
         let avail = max(1, width - sink.prefixWidth)
         // More columns than could ever fit are not worth collecting.
         let columnLimit = avail / 4 + 1
 
-        func collectRow(_ tr: xmlNodePtr, inHead: Bool, tags: inout TagCache) -> Bool {
+        let tree = self.tree
+        func collectRow(_ tr: Int32, inHead: Bool) -> Bool {
             var cells: [Cell] = []
             var columns = 0
-            var c = tr.pointee.children
-            while let child = c {
-                if let name = elementName(child) {
-                    let t = tags.tag(name)
-                    if t == .td || t == .th {
-                        let span = min(max(1, attribute(child, "colspan").flatMap { Int($0) } ?? 1), columnLimit)
-                        cells.append(Cell(node: child, span: span, header: t == .th))
-                        columns += span
-                        if columns > columnLimit { return false }
-                    }
+            var child = tree.nodes[Int(tr)].firstChild
+            while child >= 0 {
+                let t = tree.tag(of: child)
+                if t == .td || t == .th {
+                    let span = min(max(1, tree.attribute(child, .colspan).flatMap { Int($0) } ?? 1), columnLimit)
+                    cells.append(Cell(node: child, span: span, header: t == .th))
+                    columns += span
+                    if columns > columnLimit { return false }
                 }
-                c = child.pointee.next
+                child = tree.nodes[Int(child)].next
             }
             if cells.isEmpty { return true }
             rows.append(cells)
@@ -40,28 +39,24 @@ extension RenderEngine {
             return true
         }
 
-        var c = table.pointee.children
-        while let child = c {
-            if let name = elementName(child) {
-                switch tags.tag(name) {
-                case .tr:
-                    if !collectRow(child, inHead: false, tags: &tags) { return false }
-                case .rowGroup:
-                    let inHead = asciiCaseEqual(name, "thead")
-                    var r = child.pointee.children
-                    while let row = r {
-                        if let rn = elementName(row), tags.tag(rn) == .tr, !collectRow(row, inHead: inHead, tags: &tags) {
-                            return false
-                        }
-                        r = row.pointee.next
-                    }
-                case .caption:
-                    caption = child
-                default:
-                    break
+        var child = tree.nodes[Int(table)].firstChild
+        while child >= 0 {
+            switch tree.tag(of: child) {
+            case .tr:
+                if !collectRow(child, inHead: false) { return false }
+            case .rowGroup, .thead:
+                let inHead = tree.tag(of: child) == .thead
+                var row = tree.nodes[Int(child)].firstChild
+                while row >= 0 {
+                    if tree.tag(of: row) == .tr, !collectRow(row, inHead: inHead) { return false }
+                    row = tree.nodes[Int(row)].next
                 }
+            case .caption:
+                caption = child
+            default:
+                break
             }
-            c = child.pointee.next
+            child = tree.nodes[Int(child)].next
         }
         let ncols = rows.map { $0.reduce(0) { $0 + $1.span } }.max() ?? 0
         if ncols <= 1 { return false }
@@ -76,7 +71,7 @@ extension RenderEngine {
             for cell in row {
                 if cell.span == 1 {
                     var scratch = links  // numbering is redone when the cells are rendered for real
-                    let sub = renderCell(cell, width: 1_000_000, links: &scratch, tags: &tags)
+                    let sub = renderCell(cell, width: 1_000_000, links: &scratch)
                     let widest = sub.sink.lines.map(\.width).max() ?? 0
                     colMax[col] = max(colMax[col], widest)
                     colMin[col] = max(colMin[col], min(sub.widestWord, widest))
@@ -101,7 +96,7 @@ extension RenderEngine {
         }
 
         if let caption {
-            let sub = renderCell(Cell(node: caption, span: 1, header: false), width: avail, links: &links, tags: &tags)
+            let sub = renderCell(Cell(node: caption, span: 1, header: false), width: avail, links: &links)
             blockBreak(1)
             emitLines(of: sub)
         } else {
@@ -112,13 +107,14 @@ extension RenderEngine {
             var col = 0
             for cell in row {
                 let w = widths[col..<min(ncols, col + cell.span)].reduce(0, +) + (cell.span - 1) * 3
-                blocks.append((renderCell(cell, width: max(1, w), links: &links, tags: &tags), w))
+                blocks.append((renderCell(cell, width: max(1, w), links: &links), w))
                 col += cell.span
             }
             if col < ncols {
                 // Missing cells: pad so the separators still line up.
                 let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * 3
-                blocks.append((RenderEngine(width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
+                blocks.append((RenderEngine(
+                    tree: tree, textBase: textBase, width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
             }
             let height = blocks.map { $0.engine.sink.lines.count }.max() ?? 0
             for line in 0..<max(1, height) {
@@ -159,10 +155,11 @@ extension RenderEngine {
     }
 
     /// Renders a cell's content on its own at `width`.
-    func renderCell(_ cell: Cell, width: Int, links: inout LinkTable, tags: inout TagCache) -> RenderEngine {
-        var sub = RenderEngine(width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
+    func renderCell(_ cell: Cell, width: Int, links: inout LinkTable) -> RenderEngine {
+        var sub = RenderEngine(
+            tree: tree, textBase: textBase, width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
         if cell.header { sub.bold = 1 }
-        sub.walk(children: cell.node, links: &links, tags: &tags)
+        sub.walk(children: cell.node, links: &links)
         sub.finish()
         return sub
     }
