@@ -31,6 +31,15 @@ struct LineSink {
     var pendingBlank = 0
     /// Widest line content (without prefix) since the last reset: heading rules use it.
     var widestContent = 0
+    /// Empty lines just written. Runs of <br> and empty blocks collapse to one empty line,
+    /// and none lead the output; `keepBlankLines` (inside <pre>) turns that off.
+    var blankRun = 0
+    var hasContent = false
+    var keepBlankLines = false
+    /// Where the current line's content starts, after its prefix.
+    var contentByteStart = 0
+    /// Whether the current line shows a list marker (then it is not empty).
+    var lineHasMarker = false
 
     init(ansi: Bool) { self.ansi = ansi }
 
@@ -53,19 +62,24 @@ struct LineSink {
         lineStart = out.count
         lineOpen = true
         lineWidth = 0
+        lineHasMarker = false
         for i in parts.indices {
             if parts[i].used {
                 out.append(contentsOf: parts[i].rest)
             } else {
                 out.append(contentsOf: parts[i].first)
                 parts[i].used = true
+                if parts[i].first != parts[i].rest { lineHasMarker = true }
             }
             lineWidth += parts[i].width
         }
         contentStartWidth = lineWidth
+        contentByteStart = out.count
     }
 
     private mutating func writeBlankLine() {
+        if blankRun >= 1 || !hasContent { return }
+        blankRun += 1
         let start = out.count
         for p in parts { out.append(contentsOf: p.rest) }
         while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
@@ -124,6 +138,19 @@ struct LineSink {
             trimmed += 1
         }
         lineWidth = max(0, lineWidth - trimmed)
+        if out.count <= contentByteStart && !lineHasMarker {
+            // An empty line (only its prefix, if that).
+            if !keepBlankLines && (blankRun >= 1 || !hasContent) {
+                out.removeSubrange(lineStart...)
+                if style != 0 { style = 0 }
+                lineOpen = false
+                return
+            }
+            blankRun += 1
+        } else {
+            blankRun = 0
+            hasContent = true
+        }
         if lineWidth - contentStartWidth > widestContent { widestContent = lineWidth - contentStartWidth }
         lines.append((lineStart, out.count, lineWidth))
         out.append(0x0A)

@@ -161,6 +161,7 @@ struct RenderEngine {
             blockBreak(1)
             preDepth += 1
             preFresh = true
+            sink.keepBlankLines = true
         case .hr:
             blockBreak(0)
             let w = max(1, width - sink.prefixWidth)
@@ -259,6 +260,7 @@ struct RenderEngine {
         case .pre:
             sink.endLine()
             preDepth -= 1
+            sink.keepBlankLines = preDepth > 0
             blockBreak(1)
         case .a:
             if f.link > 0 {

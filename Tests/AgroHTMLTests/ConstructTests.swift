@@ -198,3 +198,19 @@ final class HTML5Tests: XCTestCase {
         XCTAssertEqual(render("<p>x<track>y</p>"), "xy\n")
     }
 }
+
+final class BlankLineTests: XCTestCase {
+    func testRunsOfBreaksCollapseToOneEmptyLine() {
+        XCTAssertEqual(render("<p>a<br><br><br><br>b</p>"), "a\n\nb\n")
+        XCTAssertEqual(render("<br><br><p>start</p>"), "start\n")
+        XCTAssertEqual(render("<ul><li>x</li></ul><br><br><p>y</p>"), "• x\n\ny\n")
+    }
+
+    func testPreformattedBlankLinesAreKept() {
+        XCTAssertEqual(render("<pre>a\n\n\nb</pre>"), "a\n\n\nb\n")
+    }
+
+    func testEmptyListItemKeepsItsMarker() {
+        XCTAssertEqual(render("<ol><li></li><li>b</li></ol>"), "1.\n2. b\n")
+    }
+}
