@@ -77,6 +77,11 @@ public struct NewsFeeds: Sendable {
         }
     }
 
+    /// The cached entry with this `FeedItem.id` (for `agro news show ID`), or nil.
+    public func item(id: String) throws -> FeedItem? {
+        try cachedItems().items.first { $0.id == id }
+    }
+
     /// Entries of all configured feeds from the cache, newest first (undated last), without
     /// touching the network.
     public func cachedItems() throws -> CachedFeedItems {

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroHTML
 import AgroNews
 import AgroTestSupport
 import Foundation
@@ -92,6 +93,9 @@ final class FeedNetworkTests: XCTestCase {
         XCTAssertEqual(cached.items[0].feedTitle, "RSS farm")
         XCTAssertEqual(cached.problems.count, 4)
         XCTAssertEqual(cached.fetchedAt[base + "/rss.xml"], Date(timeIntervalSince1970: 1_700_000_000))
+        let newest = try XCTUnwrap(feeds.item(id: cached.items[0].id))
+        XCTAssertEqual(newest.renderedBody(options: HTMLRenderOptions()), "new\n")
+        XCTAssertNil(try feeds.item(id: "rss-0000000000"))
     }
 
     func testConditionalGetKeepsCacheAndUpdatesFetchTime() async throws {
