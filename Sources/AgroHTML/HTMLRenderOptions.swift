@@ -23,6 +23,7 @@ public struct HTMLRenderOptions: Sendable, Equatable {
     /// Whether links are numbered `[n]` and listed under "References:" at the end.
     public var listLinks: Bool
 
+    /// Options with the defaults a plain dump wants: 80 columns, no styles, links listed.
     public init(width: Int = 80, ansiStyles: Bool = false, baseURL: URL? = nil, listLinks: Bool = true) {
         self.width = width
         self.ansiStyles = ansiStyles

@@ -19,6 +19,7 @@ public enum FeedError: UserFacingError, Equatable {
     /// The cache directory cannot be written.
     case cache(path: String, reason: String)
 
+    /// One line for the user, naming the feed or file.
     public var message: String {
         switch self {
         case let .invalidURL(text):
@@ -38,6 +39,8 @@ public enum FeedError: UserFacingError, Equatable {
         }
     }
 
+    /// `.usage` for bad addresses, `.ioError` for network and config files, `.badContent` for
+    /// documents that are not usable feeds, `.cannotWrite` for the cache.
     public var exitStatus: ExitStatus {
         switch self {
         case .invalidURL: return .usage

@@ -27,6 +27,7 @@ public struct FeedItem: Sendable, Hashable, Codable, Identifiable {
     /// The body as HTML: content:encoded, else description (RSS); content, else summary (Atom).
     public var html: String
 
+    /// Memberwise; `FeedParser` is the usual source of items.
     public init(
         id: String, guid: String, feedTitle: String, feedURL: String, title: String, link: String?, date: Date?,
         html: String
@@ -60,8 +61,11 @@ public struct FeedItem: Sendable, Hashable, Codable, Identifiable {
 
 /// A parsed feed.
 public struct Feed: Sendable, Hashable {
+    /// RSS 2.0, RSS 1.0 or Atom.
     public var format: FeedFormat
+    /// The feed's title, plain text.
     public var title: String
+    /// The site the feed belongs to, as the feed gives it.
     public var link: String?
     /// Entries in document order.
     public var items: [FeedItem]
@@ -69,6 +73,7 @@ public struct Feed: Sendable, Hashable {
     /// were read.
     public var isIncomplete: Bool
 
+    /// Memberwise.
     public init(format: FeedFormat, title: String, link: String?, items: [FeedItem], isIncomplete: Bool) {
         self.format = format
         self.title = title

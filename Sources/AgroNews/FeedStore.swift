@@ -3,8 +3,10 @@ import Foundation
 /// The list of configured feed URLs, kept as JSON (`{"feeds": ["https://..."]}`) at a path
 /// the caller chooses (normally in the user's config directory).
 public struct FeedConfig: Sendable {
+    /// The JSON file; created on the first `add`.
     public let file: URL
 
+    /// A list kept in `file`.
     public init(file: URL) { self.file = file }
 
     struct Contents: Codable {
@@ -66,9 +68,11 @@ public struct FeedConfig: Sendable {
 
 /// What the cache knows about one feed besides its body.
 public struct FeedCacheEntry: Sendable, Codable, Hashable {
+    /// The feed's address.
     public var url: String
     /// When the body was last fetched or confirmed unchanged (HTTP 304).
     public var fetchedAt: Date
+    /// Validators from the last 200 answer, sent back as If-None-Match / If-Modified-Since.
     public var etag: String?
     public var lastModified: String?
 }
@@ -77,8 +81,10 @@ public struct FeedCacheEntry: Sendable, Codable, Hashable {
 /// the caller chooses (normally `$XDG_CACHE_HOME/agro/feeds`). Bodies are kept raw and parsed
 /// when shown, so a better parser improves old downloads too.
 public struct FeedCache: Sendable {
+    /// Where the files go; created when first needed.
     public let directory: URL
 
+    /// A cache in `directory`.
     public init(directory: URL) { self.directory = directory }
 
     func base(_ url: URL) -> URL {

@@ -2,6 +2,7 @@ import Foundation
 
 /// How refreshing one feed went.
 public struct FeedRefreshReport: Sendable, Equatable {
+    /// What happened.
     public enum Outcome: Sendable, Equatable {
         /// A new body was stored; `items` entries could be read.
         case updated(items: Int)
@@ -11,12 +12,15 @@ public struct FeedRefreshReport: Sendable, Equatable {
         case failed(FeedError)
     }
 
+    /// The feed.
     public var url: URL
+    /// What happened to it.
     public var outcome: Outcome
 }
 
 /// Entries of all cached feeds, newest first, and the feeds that could not be read.
 public struct CachedFeedItems: Sendable {
+    /// Entries, newest first; undated entries last.
     public var items: [FeedItem]
     /// Configured feeds that have no usable cached copy (never fetched, or unreadable).
     public var problems: [FeedError]
@@ -27,10 +31,14 @@ public struct CachedFeedItems: Sendable {
 /// Configured feeds: refresh them into the cache, and read entries back from the cache
 /// (offline). A broken or unreachable feed is reported and skipped; the others still show.
 public struct NewsFeeds: Sendable {
+    /// Which feeds.
     public let config: FeedConfig
+    /// Where their bodies are kept.
     public let cache: FeedCache
+    /// How they are fetched.
     public let fetcher: FeedFetcher
 
+    /// Feeds listed in `config`, cached in `cache`, fetched with `fetcher`.
     public init(config: FeedConfig, cache: FeedCache, fetcher: FeedFetcher) {
         self.config = config
         self.cache = cache

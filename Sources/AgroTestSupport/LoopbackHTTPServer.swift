@@ -8,6 +8,7 @@ import Darwin
 
 /// A request as the loopback server saw it.
 public struct LoopbackRequest: Sendable {
+    /// "GET", "HEAD", ...
     public var method: String
     /// Path with query, as sent ("/feed.xml?x=1").
     public var path: String
@@ -17,8 +18,11 @@ public struct LoopbackRequest: Sendable {
 
 /// What the handler answers.
 public struct LoopbackResponse: Sendable {
+    /// HTTP status code.
     public var status: Int
+    /// Header fields to send (Content-Length and Connection are added).
     public var headers: [String: String]
+    /// The body.
     public var body: Data
     /// Seconds to wait before answering (to test timeouts).
     public var delay: TimeInterval
@@ -26,6 +30,7 @@ public struct LoopbackResponse: Sendable {
     /// body), to test transfers cut short.
     public var cutAfter: Int?
 
+    /// A 200 answer with an empty body unless told otherwise.
     public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), delay: TimeInterval = 0,
                 cutAfter: Int? = nil) {
         self.status = status
@@ -40,6 +45,7 @@ public struct LoopbackResponse: Sendable {
 /// (`Connection: close`), each connection on its own thread. Binds port 0 and reports the
 /// port the system chose. `stop()` closes the socket and waits for the accept loop to end.
 public final class LoopbackHTTPServer: @unchecked Sendable {
+    /// The port the system assigned.
     public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (LoopbackRequest) -> LoopbackResponse
@@ -58,6 +64,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return recorded
     }
 
+    /// Starts listening at once; `handler` is called on a connection thread per request.
     public init(handler: @escaping @Sendable (LoopbackRequest) -> LoopbackResponse) throws {
         self.handler = handler
         #if canImport(Glibc)
