@@ -144,6 +144,11 @@ struct RenderEngine {
             if lists.isEmpty { lists.append(ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: 0, kind: 0)); f.list = true }
             let marker = nextMarker(n)
             f.pushedPart = sink.pushPart(first: marker, rest: String(repeating: " ", count: TerminalWidth.width(of: marker)), limit: width)
+            if !f.pushedPart {
+                // No room left to indent: the marker still shows, inline.
+                literal(marker.trimmingCharacters(in: .whitespaces), glued: false)
+                para.space()
+            }
             f.contentMark = contentCounter
         case .dl:
             blockBreak(1)

@@ -16,7 +16,7 @@ extension RenderEngine {
         var caption: Int32?
         let avail = max(1, width - sink.prefixWidth)
         // More columns than could ever fit are not worth collecting.
-        let columnLimit = avail / 4 + 1
+        let columnLimit = avail / 2 + 1
 
         let tree = self.tree
         func collectRow(_ tr: Int32, inHead: Bool) -> Bool {
@@ -60,8 +60,8 @@ extension RenderEngine {
         }
         let ncols = rows.map { $0.reduce(0) { $0 + $1.span } }.max() ?? 0
         if ncols <= 1 { return false }
-        let separators = (ncols - 1) * 3
-        if ncols * 4 + separators > avail { return false }
+        // More columns than characters: linearise without measuring.
+        if ncols * 2 - 1 > avail { return false }
 
         // Measure: each column's widest word (minimum) and widest unwrapped line (maximum).
         var colMin = [Int](repeating: 1, count: ncols)
@@ -79,10 +79,19 @@ extension RenderEngine {
                 col += cell.span
             }
         }
-        let room = avail - separators
-        var widths = colMax
         let sumMax = colMax.reduce(0, +)
         let sumMin = colMin.reduce(0, +)
+        // Even the narrowest layout would cut words: linearise instead.
+        if sumMin + ncols - 1 > avail { return false }
+        // Rules are " │ " when that costs no wrapping, else a bare "│" (narrow widths, nested
+        // tables) rather than cutting words.
+        var gap = 3
+        if sumMax + (ncols - 1) * 3 > avail && (sumMin + (ncols - 1) * 3 > avail || sumMax + (ncols - 1) <= avail) {
+            gap = 1
+        }
+        let separators = (ncols - 1) * gap
+        let room = avail - separators
+        var widths = colMax
         if sumMax > room {
             if sumMin <= room {
                 // Everyone gets their longest word; the rest goes where text would wrap most.
@@ -91,7 +100,7 @@ extension RenderEngine {
                 let totalFlex = max(1, flexible.reduce(0, +))
                 widths = (0..<ncols).map { colMin[$0] + extra * flexible[$0] / totalFlex }
             } else {
-                widths = colMin.map { max(3, room * $0 / max(1, sumMin)) }
+                widths = colMin.map { max(2, room * $0 / max(1, sumMin)) }
             }
         }
 
@@ -106,13 +115,13 @@ extension RenderEngine {
             var blocks: [(engine: RenderEngine, width: Int)] = []
             var col = 0
             for cell in row {
-                let w = widths[col..<min(ncols, col + cell.span)].reduce(0, +) + (cell.span - 1) * 3
+                let w = widths[col..<min(ncols, col + cell.span)].reduce(0, +) + (cell.span - 1) * gap
                 blocks.append((renderCell(cell, width: max(1, w), links: &links), w))
                 col += cell.span
             }
             if col < ncols {
                 // Missing cells: pad so the separators still line up.
-                let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * 3
+                let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * gap
                 blocks.append((RenderEngine(
                     tree: tree, textBase: textBase, width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
             }
@@ -122,8 +131,10 @@ extension RenderEngine {
                 var lineWidth = 0
                 for (b, block) in blocks.enumerated() {
                     if b > 0 {
-                        bytes.append(contentsOf: [0x20, 0xE2, 0x94, 0x82, 0x20])  // " │ "
-                        lineWidth += 3
+                        if gap == 3 { bytes.append(0x20) }
+                        bytes.append(contentsOf: [0xE2, 0x94, 0x82])  // "│"
+                        if gap == 3 { bytes.append(0x20) }
+                        lineWidth += gap
                     }
                     var used = 0
                     if line < block.engine.sink.lines.count {
@@ -143,7 +154,12 @@ extension RenderEngine {
             if headerFlags[r] && r + 1 < rows.count && !headerFlags[r + 1] {
                 var rule: [UInt8] = []
                 for (k, w) in widths.enumerated() {
-                    if k > 0 { rule.append(contentsOf: [0xE2, 0x94, 0x80, 0xE2, 0x94, 0xBC, 0xE2, 0x94, 0x80]) }  // "─┼─"
+                    if k > 0 {
+                        // "─┼─", or "┼" with bare rules
+                        if gap == 3 { rule.append(contentsOf: [0xE2, 0x94, 0x80]) }
+                        rule.append(contentsOf: [0xE2, 0x94, 0xBC])
+                        if gap == 3 { rule.append(contentsOf: [0xE2, 0x94, 0x80]) }
+                    }
                     for _ in 0..<w { rule.append(contentsOf: [0xE2, 0x94, 0x80]) }
                 }
                 sink.writeRaw(rule, width: widths.reduce(0, +) + separators)
@@ -151,6 +167,8 @@ extension RenderEngine {
             }
         }
         blockBreak(1)
+        // A laid-out table cannot wrap: for an enclosing table it is one unbreakable word.
+        widestWord = max(widestWord, sumMin + ncols - 1)
         return true
     }
 

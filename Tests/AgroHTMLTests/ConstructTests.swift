@@ -214,3 +214,20 @@ final class BlankLineTests: XCTestCase {
         XCTAssertEqual(render("<ol><li></li><li>b</li></ol>"), "1.\n2. b\n")
     }
 }
+
+final class NarrowLayoutTests: XCTestCase {
+    func testNestedTablesUseBareRulesWhenNarrow() {
+        let html = "<table><tr><td><table><tr><td>1</td><td>2</td><td>3</td></tr></table></td>"
+            + "<td><table><tr><td>4</td><td>5</td><td>6</td></tr></table></td></tr></table>"
+        XCTAssertEqual(render(html, width: 13), "1│2│3 │ 4│5│6\n")
+        XCTAssertEqual(render(html, width: 40), "1 │ 2 │ 3 │ 4 │ 5 │ 6\n")
+    }
+
+    func testListMarkersShowEvenWithoutRoomToIndent() {
+        XCTAssertEqual(render("<table><tr><td><ol><li>a</li><li>b</li></ol></td></tr></table>", width: 4), "1. a\n2. b\n")
+    }
+
+    func testTooManyColumnsAreLinearised() {
+        XCTAssertEqual(render("<table><tr><td>a</td><td>b</td><td>c</td></tr></table>", width: 4), "a │\nb │\nc\n")
+    }
+}
