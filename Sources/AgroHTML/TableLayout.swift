@@ -66,19 +66,31 @@ extension RenderEngine {
         // Measure: each column's widest word (minimum) and widest unwrapped line (maximum).
         var colMin = [Int](repeating: 1, count: ncols)
         var colMax = [Int](repeating: 1, count: ncols)
+        var spanning: [(first: Int, span: Int, widest: Int, word: Int)] = []
         for row in rows {
             var col = 0
             for cell in row {
+                var scratch = links  // numbering is redone when the cells are rendered for real
+                let sub = renderCell(cell, width: 1_000_000, links: &scratch)
+                let widest = sub.sink.lines.map(\.width).max() ?? 0
                 if cell.span == 1 {
-                    var scratch = links  // numbering is redone when the cells are rendered for real
-                    let sub = renderCell(cell, width: 1_000_000, links: &scratch)
-                    let widest = sub.sink.lines.map(\.width).max() ?? 0
                     colMax[col] = max(colMax[col], widest)
                     colMin[col] = max(colMin[col], min(sub.widestWord, widest))
+                } else {
+                    spanning.append((col, min(cell.span, ncols - col), widest, min(sub.widestWord, widest)))
                 }
                 col += cell.span
             }
         }
+        // Cells spanning columns widen them evenly when they need more than the columns give.
+        for (first, span, widest, word) in spanning where span > 1 {
+            let columns = first..<(first + span)
+            let maxShort = widest - (colMax[columns].reduce(0, +) + (span - 1) * 3)
+            if maxShort > 0 { for c in columns { colMax[c] += (maxShort + span - 1) / span } }
+            let minShort = word - (colMin[columns].reduce(0, +) + (span - 1))
+            if minShort > 0 { for c in columns { colMin[c] += (minShort + span - 1) / span } }
+        }
+        for c in 0..<ncols where colMin[c] > colMax[c] { colMax[c] = colMin[c] }
         let sumMax = colMax.reduce(0, +)
         let sumMin = colMin.reduce(0, +)
         // Even the narrowest layout would cut words: linearise instead.

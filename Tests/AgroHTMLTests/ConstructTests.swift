@@ -231,3 +231,11 @@ final class NarrowLayoutTests: XCTestCase {
         XCTAssertEqual(render("<table><tr><td>a</td><td>b</td><td>c</td></tr></table>", width: 4), "a │\nb │\nc\n")
     }
 }
+
+final class ColspanTests: XCTestCase {
+    func testSpanningCellWidensItsColumns() {
+        let html = "<table><tr><th colspan=2>Spanning header</th></tr><tr><td>a</td><td>b</td></tr></table>"
+        // 15 columns of header, spread over two columns and one " │ ": 6 + 3 + 6.
+        XCTAssertEqual(render(html), "Spanning header\n───────┼───────\na      │ b\n")
+    }
+}
