@@ -12,7 +12,7 @@ import Foundation
 /// wrapped to the width with whitespace collapsed; lists with bullets or numbers (start,
 /// reversed, value, type); definition lists; blockquotes marked `> `; `<pre>` verbatim;
 /// inline code in backquotes; links numbered `text[1]` with the URLs listed at the end;
-/// images as `[image: alt]`; tables aligned with a rule under header rows. Very deep or very
+/// images as `[image: alt]` (images without alt text are left out); tables aligned with a rule under header rows. Very deep or very
 /// wide structures degrade to simpler layouts so that time and memory stay bounded.
 public enum HTMLRenderer {
     /// Renders an HTML document or fragment given as a string.

@@ -434,16 +434,10 @@ struct RenderEngine {
     }
 
     mutating func image(_ n: Int32) {
-        let alt = tree.attribute(n, .alt)
-        // alt="" marks a decorative image; 1-pixel images are trackers.
-        if alt == "" { return }
-        let width = tree.attribute(n, .width), height = tree.attribute(n, .height)
-        if width == "1" || height == "1" || width == "0" || height == "0" { return }
+        // Without alt text an image says nothing in a terminal (and is usually decoration,
+        // a tracking pixel or an advert); alt="" marks decoration explicitly.
+        guard let alt = tree.attribute(n, .alt), !alt.allSatisfy({ $0.isWhitespace }) else { return }
         contentCounter += 1
-        guard let alt, !alt.allSatisfy({ $0.isWhitespace }) else {
-            literal("[image]", glued: false)
-            return
-        }
         literal("[image:", glued: false)
         para.space()
         var altText = alt

@@ -105,7 +105,8 @@ final class ConstructTests: XCTestCase {
 
     func testImages() {
         XCTAssertEqual(render("<p><img src=c.png alt='A cow'> grazing</p>"), "[image: A cow] grazing\n")
-        XCTAssertEqual(render("<p><img src=c.png></p>"), "[image]\n")
+        XCTAssertEqual(render("<p>a <img src=c.png> b</p>"), "a b\n")
+        XCTAssertEqual(render("<p><a href=/ad><img src=ad.gif></a> text</p>", base: "https://e.test/"), "text\n")
         XCTAssertEqual(render("<p>x<img src=spacer.gif alt=''>y</p>"), "xy\n")
         XCTAssertEqual(render("<a href='/p'><img alt='Logo' src=l.png></a>", base: "https://e.test/"),
                        "[image: Logo][1]\n\nReferences:\n[1] https://e.test/p\n")
