@@ -460,7 +460,7 @@ struct RenderEngine {
             c = tree.nodes[Int(c)].next
         }
         let reversed = tree.hasAttribute(n, .reversed)
-        let start = tree.attribute(n, .start).flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? (reversed ? count : 1)
+        let start = tree.attribute(n, .start).flatMap(Self.listNumber) ?? (reversed ? count : 1)
         let kindText = tree.attribute(n, .type) ?? "1"
         let kind = kindText.utf8.first.flatMap { "1aAiI".utf8.contains($0) ? $0 : nil } ?? UInt8(ascii: "1")
         let step = reversed ? -1 : 1
@@ -481,11 +481,16 @@ struct RenderEngine {
             let bullets = ["• ", "◦ ", "▪ "]
             return bullets[state.bulletDepth % 3]
         }
-        if let value = tree.attribute(n, .value).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) { state.next = value }
+        if let value = tree.attribute(n, .value).flatMap(Self.listNumber) { state.next = value }
         let label = Self.formatNumber(state.next, kind: state.kind) + ". "
         state.next += state.step
         let pad = max(0, state.markerWidth - label.count)
         return String(repeating: " ", count: pad) + label
+    }
+
+    /// A start or value attribute, kept within ±10⁹ so that counting on cannot overflow.
+    static func listNumber(_ text: String) -> Int? {
+        Int(text.trimmingCharacters(in: .whitespaces)).map { min(max($0, -1_000_000_000), 1_000_000_000) }
     }
 
     static func formatNumber(_ n: Int, kind: UInt8) -> String {

@@ -240,3 +240,11 @@ final class ColspanTests: XCTestCase {
         XCTAssertEqual(render(html), "Spanning header\n───────┼───────\na      │ b\n")
     }
 }
+
+final class ListNumberBoundsTests: XCTestCase {
+    func testHugeStartValuesDoNotOverflow() {
+        let out = render("<ol start=9223372036854775807><li>a<li>b</ol><ol reversed start=-9223372036854775807><li>c<li value=9223372036854775807>d<li>e</ol>")
+        XCTAssertTrue(out.contains("1000000000. a"), out)
+        XCTAssertTrue(out.contains("e"))
+    }
+}
