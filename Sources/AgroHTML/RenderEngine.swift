@@ -47,6 +47,9 @@ struct RenderEngine {
     /// Cells seen so far in each open row of a linearised table.
     var rowCells: [Int] = []
 
+    /// A pass that only measures widths (see `renderTable`).
+    var measuring = false
+
     init(tree: DocTree, textBase: UnsafePointer<UInt8>, width: Int, ansi: Bool, listLinks: Bool, tableDepth: Int) {
         self.tree = tree
         self.textBase = textBase
@@ -270,7 +273,10 @@ struct RenderEngine {
         case .a:
             if f.link > 0 {
                 let href = pendingLinks.removeLast()
-                if contentCounter != f.contentMark, let number = links.number(for: href) {
+                // Measuring passes (table columns) only need the label's width: they leave the
+                // link table alone, which spares copying it per cell.
+                if contentCounter != f.contentMark,
+                   let number = measuring ? links.urls.count + 1 : links.number(for: href) {
                     var label: [UInt8] = [UInt8(ascii: "[")]
                     label += String(number).utf8
                     label.append(UInt8(ascii: "]"))

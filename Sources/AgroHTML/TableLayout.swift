@@ -70,8 +70,7 @@ extension RenderEngine {
         for row in rows {
             var col = 0
             for cell in row {
-                var scratch = links  // numbering is redone when the cells are rendered for real
-                let sub = renderCell(cell, width: 1_000_000, links: &scratch)
+                let sub = renderCell(cell, width: 1_000_000, links: &links, measuring: true)
                 let widest = sub.sink.lines.map(\.width).max() ?? 0
                 if cell.span == 1 {
                     colMax[col] = max(colMax[col], widest)
@@ -185,9 +184,10 @@ extension RenderEngine {
     }
 
     /// Renders a cell's content on its own at `width`.
-    func renderCell(_ cell: Cell, width: Int, links: inout LinkTable) -> RenderEngine {
+    func renderCell(_ cell: Cell, width: Int, links: inout LinkTable, measuring: Bool = false) -> RenderEngine {
         var sub = RenderEngine(
             tree: tree, textBase: textBase, width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
+        sub.measuring = measuring || self.measuring
         if cell.header { sub.bold = 1 }
         sub.walk(children: cell.node, links: &links)
         sub.finish()
