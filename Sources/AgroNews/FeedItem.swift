@@ -59,6 +59,13 @@ public struct FeedItem: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
+extension FeedItem {
+    /// The entry as a line of the news list, to merge with the catalog's items.
+    public func newsSummary() -> NewsSummary {
+        NewsSummary(id: id, kind: .news, title: title, date: date.map(FeedDate.iso8601) ?? "")
+    }
+}
+
 /// A parsed feed.
 public struct Feed: Sendable, Hashable {
     /// RSS 2.0, RSS 1.0 or Atom.

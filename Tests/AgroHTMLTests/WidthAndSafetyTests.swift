@@ -156,3 +156,24 @@ final class SafetyTests: XCTestCase {
         }
     }
 }
+
+final class ConcurrencyTests: XCTestCase {
+    /// libxml2 is used from many threads at once (the CLI renders in tasks).
+    func testRenderingInParallelGivesTheSameResult() {
+        let html = "<h2>T</h2><p>Text <a href='/x'>link</a></p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><ol><li>x</ol>"
+        let expected = render(html, base: "https://e.test/")
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: 64) { _ in
+            results.append(render(html, base: "https://e.test/"))
+        }
+        XCTAssertEqual(results.all.count, 64)
+        XCTAssertTrue(results.all.allSatisfy { $0 == expected })
+    }
+}
+
+final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}

@@ -164,6 +164,9 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(item.date, "2002-09-07T09:42:31Z")
         XCTAssertEqual(item.source, "https://e.test/a")
         XCTAssertEqual(item.bodyHTML, "<p>b</p>")
+        let summary = try FeedParser.parse(Data(xml.utf8), url: exampleURL).items[0].newsSummary()
+        XCTAssertEqual(summary.id, item.id)
+        XCTAssertEqual(summary.date, "2002-09-07T09:42:31Z")
     }
 }
 
