@@ -37,6 +37,10 @@ struct DocTree {
     /// `<base href>` from the head, if any.
     var baseHref: String?
     private var current: Int32 = 0
+    /// Tags by name pointer, direct-mapped (names are interned, so few distinct pointers);
+    /// collisions fall back to a dictionary.
+    private var recentNames = [UnsafeRawPointer?](repeating: nil, count: 256)
+    private var recentTags = [Tag](repeating: .other, count: 256)
     private var tagCache: [UnsafeRawPointer: Tag] = [:]
     /// Elements below script, style and the like: their content is not kept.
     private var dropDepth = 0
@@ -99,9 +103,17 @@ struct DocTree {
 
     private mutating func tag(_ name: UnsafePointer<xmlChar>) -> Tag {
         let key = UnsafeRawPointer(name)
-        if let t = tagCache[key] { return t }
-        let t = TagCache.table[String(cString: name).lowercased()] ?? .other
-        tagCache[key] = t
+        let slot = Int(UInt(bitPattern: key) >> 3) & 255
+        if recentNames[slot] == key { return recentTags[slot] }
+        let t: Tag
+        if let known = tagCache[key] {
+            t = known
+        } else {
+            t = TagCache.table[String(cString: name).lowercased()] ?? .other
+            tagCache[key] = t
+        }
+        recentNames[slot] = key
+        recentTags[slot] = t
         return t
     }
 

@@ -126,8 +126,7 @@ struct LinkTable {
     mutating func number(for rawHref: String) -> Int? {
         let href = Self.clean(rawHref)
         if href.isEmpty || href.hasPrefix("#") { return nil }
-        let lower = href.prefix(11).lowercased()
-        if lower.hasPrefix("javascript:") || lower.hasPrefix("data:") { return nil }
+        if Self.hasScheme(href, "javascript:") || Self.hasScheme(href, "data:") { return nil }
         if let n = byHref[href] { return n }
         let resolved = baseString.flatMap { Self.resolve(href, against: $0) } ?? href
         let n: Int
@@ -140,6 +139,18 @@ struct LinkTable {
         }
         byHref[href] = n
         return n
+    }
+
+    /// Whether `s` starts with `scheme` (lower-case ASCII), ignoring case.
+    static func hasScheme(_ s: String, _ scheme: StaticString) -> Bool {
+        var i = 0
+        let p = scheme.utf8Start
+        for byte in s.utf8 {
+            if i == scheme.utf8CodeUnitCount { return true }
+            if byte | 0x20 != p[i] | 0x20 { return false }
+            i += 1
+        }
+        return i == scheme.utf8CodeUnitCount
     }
 
     /// Sets the base from `<base href>`, itself resolved against the document's address.
