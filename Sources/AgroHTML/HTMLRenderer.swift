@@ -29,7 +29,9 @@ public enum HTMLRenderer {
     public static func render(html: Data, options: HTMLRenderOptions = HTMLRenderOptions()) -> String {
         let declared = html.withUnsafeBytes { declaredCharset($0) }
         if let declared, !["utf-8", "utf8", "unicode-1-1-utf-8"].contains(declared) {
-            return html.withUnsafeBytes { render(bytes: $0, encoding: nil, options: options) }
+            // The byte scan that drops scripts assumes an ASCII-compatible encoding.
+            let ascii = !declared.hasPrefix("utf-16") && !declared.hasPrefix("utf-32")
+            return html.withUnsafeBytes { render(bytes: $0, encoding: nil, options: options, strip: ascii) }
         }
         let isUTF8 = html.withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) != nil }
         if isUTF8 { return html.withUnsafeBytes { render(bytes: $0, encoding: "UTF-8", options: options) } }
@@ -59,24 +61,36 @@ public enum HTMLRenderer {
         return nil
     }
 
-    static func render(bytes: UnsafeRawBufferPointer, encoding: String?, options: HTMLRenderOptions) -> String {
+    /// `strip`: drop script/style content and comments before parsing (`RawTextStripper`).
+    static func render(
+        bytes: UnsafeRawBufferPointer, encoding: String?, options: HTMLRenderOptions, strip: Bool = true
+    ) -> String {
         xmlInitParser()
         // Some errors (encoding, I/O) bypass HTML_PARSE_NOERROR and reach stderr through the
         // generic handler; a structured handler (per thread in libxml2) takes them instead.
         xmlSetStructuredErrorFunc(nil, { _, _ in })
-        var tree = DocTree.parse(bytes, encoding: encoding)
+        var tree: DocTree
+        if strip, let stripped = RawTextStripper.strip(bytes) {
+            tree = stripped.withUnsafeBytes { DocTree.parse($0, encoding: encoding) }
+        } else {
+            tree = DocTree.parse(bytes, encoding: encoding)
+        }
         var links = LinkTable(base: options.baseURL)
         if let base = tree.baseHref { links.setBase(base) }
         var out: [UInt8] = []
         if tree.text.isEmpty { tree.text.append(0) }  // a valid base pointer even without text
         let text = tree.text
+        let nodes = tree.nodes
         text.withUnsafeBufferPointer { text in
-            var engine = RenderEngine(
-                tree: tree, textBase: text.baseAddress!, width: max(2, min(options.width, 100_000)),
-                ansi: options.ansiStyles, listLinks: options.listLinks, tableDepth: 0)
-            engine.walk(children: 0, links: &links)
-            engine.finish()
-            out = engine.sink.out
+            nodes.withUnsafeBufferPointer { nodes in
+                var engine = RenderEngine(
+                    tree: tree, textBase: text.baseAddress!, nodes: nodes.baseAddress!,
+                    width: max(2, min(options.width, 100_000)), ansi: options.ansiStyles, listLinks: options.listLinks,
+                    tableDepth: 0)
+                engine.walk(children: 0, links: &links)
+                engine.finish()
+                out = engine.sink.out
+            }
         }
         if options.listLinks && !links.urls.isEmpty {
             if !out.isEmpty { out.append(0x0A) }

@@ -50,9 +50,17 @@ struct RenderEngine {
     /// A pass that only measures widths (see `renderTable`).
     var measuring = false
 
-    init(tree: DocTree, textBase: UnsafePointer<UInt8>, width: Int, ansi: Bool, listLinks: Bool, tableDepth: Int) {
+    /// Start of `tree.nodes`, valid for the whole render like `textBase` (reading through it
+    /// spares a retain and release of the array per node).
+    let nodes: UnsafePointer<DocNode>
+
+    init(
+        tree: DocTree, textBase: UnsafePointer<UInt8>, nodes: UnsafePointer<DocNode>, width: Int, ansi: Bool,
+        listLinks: Bool, tableDepth: Int
+    ) {
         self.tree = tree
         self.textBase = textBase
+        self.nodes = nodes
         self.width = width
         self.ansi = ansi
         self.listLinks = listLinks
@@ -69,11 +77,11 @@ struct RenderEngine {
 
     /// Renders the children of `root`, depth first, without recursion.
     mutating func walk(children root: Int32, links: inout LinkTable) {
-        var node = tree.nodes[Int(root)].firstChild
+        var node = nodes[Int(root)].firstChild
         while node >= 0 {
             let n = node
             if enter(n, links: &links) {
-                let child = tree.nodes[Int(n)].firstChild
+                let child = nodes[Int(n)].firstChild
                 if child >= 0 {
                     node = child
                     continue
@@ -83,12 +91,12 @@ struct RenderEngine {
             // skipped, or it had no children and `enter` closed it already.
             var current = n
             while true {
-                let next = tree.nodes[Int(current)].next
+                let next = nodes[Int(current)].next
                 if next >= 0 {
                     node = next
                     break
                 }
-                let parent = tree.nodes[Int(current)].parent
+                let parent = nodes[Int(current)].parent
                 if parent < 0 || parent == root {
                     node = -1
                     break
@@ -107,7 +115,7 @@ struct RenderEngine {
 
     /// Handles the start of a node; returns whether to descend into its children.
     mutating func enter(_ n: Int32, links: inout LinkTable) -> Bool {
-        let node = tree.nodes[Int(n)]
+        let node = nodes[Int(n)]
         let tag = node.tag
         if tag == .text {
             text(textBase + Int(node.start), Int(node.end - node.start))
@@ -460,10 +468,10 @@ struct RenderEngine {
             return ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: bulletDepth, kind: 0)
         }
         var count = 0
-        var c = tree.nodes[Int(n)].firstChild
+        var c = nodes[Int(n)].firstChild
         while c >= 0 {
-            if tree.tag(of: c) == .li { count += 1 }
-            c = tree.nodes[Int(c)].next
+            if nodes[Int(c)].tag == .li { count += 1 }
+            c = nodes[Int(c)].next
         }
         let reversed = tree.hasAttribute(n, .reversed)
         let start = tree.attribute(n, .start).flatMap(Self.listNumber) ?? (reversed ? count : 1)

@@ -19,19 +19,20 @@ extension RenderEngine {
         let columnLimit = avail / 2 + 1
 
         let tree = self.tree
+        let nodes = self.nodes
         func collectRow(_ tr: Int32, inHead: Bool) -> Bool {
             var cells: [Cell] = []
             var columns = 0
-            var child = tree.nodes[Int(tr)].firstChild
+            var child = nodes[Int(tr)].firstChild
             while child >= 0 {
-                let t = tree.tag(of: child)
+                let t = nodes[Int(child)].tag
                 if t == .td || t == .th {
                     let span = min(max(1, tree.attribute(child, .colspan).flatMap { Int($0) } ?? 1), columnLimit)
                     cells.append(Cell(node: child, span: span, header: t == .th))
                     columns += span
                     if columns > columnLimit { return false }
                 }
-                child = tree.nodes[Int(child)].next
+                child = nodes[Int(child)].next
             }
             if cells.isEmpty { return true }
             rows.append(cells)
@@ -39,24 +40,24 @@ extension RenderEngine {
             return true
         }
 
-        var child = tree.nodes[Int(table)].firstChild
+        var child = nodes[Int(table)].firstChild
         while child >= 0 {
-            switch tree.tag(of: child) {
+            switch nodes[Int(child)].tag {
             case .tr:
                 if !collectRow(child, inHead: false) { return false }
             case .rowGroup, .thead:
-                let inHead = tree.tag(of: child) == .thead
-                var row = tree.nodes[Int(child)].firstChild
+                let inHead = nodes[Int(child)].tag == .thead
+                var row = nodes[Int(child)].firstChild
                 while row >= 0 {
-                    if tree.tag(of: row) == .tr, !collectRow(row, inHead: inHead) { return false }
-                    row = tree.nodes[Int(row)].next
+                    if nodes[Int(row)].tag == .tr, !collectRow(row, inHead: inHead) { return false }
+                    row = nodes[Int(row)].next
                 }
             case .caption:
                 caption = child
             default:
                 break
             }
-            child = tree.nodes[Int(child)].next
+            child = nodes[Int(child)].next
         }
         let ncols = rows.map { $0.reduce(0) { $0 + $1.span } }.max() ?? 0
         if ncols <= 1 { return false }
@@ -134,7 +135,7 @@ extension RenderEngine {
                 // Missing cells: pad so the separators still line up.
                 let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * gap
                 blocks.append((RenderEngine(
-                    tree: tree, textBase: textBase, width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
+                    tree: tree, textBase: textBase, nodes: nodes, width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
             }
             let height = blocks.map { $0.engine.sink.lines.count }.max() ?? 0
             for line in 0..<max(1, height) {
@@ -186,7 +187,7 @@ extension RenderEngine {
     /// Renders a cell's content on its own at `width`.
     func renderCell(_ cell: Cell, width: Int, links: inout LinkTable, measuring: Bool = false) -> RenderEngine {
         var sub = RenderEngine(
-            tree: tree, textBase: textBase, width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
+            tree: tree, textBase: textBase, nodes: nodes, width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
         sub.measuring = measuring || self.measuring
         if cell.header { sub.bold = 1 }
         sub.walk(children: cell.node, links: &links)
