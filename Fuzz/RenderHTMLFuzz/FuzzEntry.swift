@@ -1,7 +1,8 @@
 // libFuzzer entry point for the HTML renderer. Built by Fuzz/run.sh together with the
 // AgroHTML sources into one module (so no `import AgroHTML`). Checks the renderer's promise:
-// no crash, no hang, and no control character in the output except "\n" (and ESC for the
-// renderer's own styles when they are on).
+// no crash, no hang, no control character in the output except "\n" (and ESC for the
+// renderer's own styles when they are on), and the same output with and without the
+// script/style/comment pre-pass.
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,6 +14,13 @@ public func renderHTMLFuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         width: 2 + Int(selector & 0x7F), ansiStyles: selector & 0x80 != 0,
         baseURL: URL(string: "https://fuzz.example/a/b.html"))
     let output = HTMLRenderer.render(html: input, options: options)
+    // Differential check: dropping scripts, styles and comments before libxml2 must not
+    // change the output (RawTextStripper's promise).
+    let (stripped, plain) = input.withUnsafeBytes { bytes in
+        (HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: true),
+         HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: false))
+    }
+    if stripped != plain { fatalError("stripping changed the output") }
     var scalars = output.unicodeScalars.makeIterator()
     while let u = scalars.next() {
         let v = u.value
