@@ -150,6 +150,26 @@ final class FeedParserTests: XCTestCase {
         }
     }
 
+    func testEntityExpansionBombFinishesQuickly() {
+        var dtd = "<!DOCTYPE rss [<!ENTITY a0 \"lol\">"
+        for i in 1...10 { dtd += "<!ENTITY a\(i) \"" + String(repeating: "&a\(i - 1);", count: 10) + "\">" }
+        dtd += "]>"
+        let xml = dtd + "<rss><channel><title>&a10;</title><item><title>x</title></item></channel></rss>"
+        let start = Date()
+        let feed = try? FeedParser.parse(Data(xml.utf8), url: exampleURL)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        XCTAssertLessThan(feed?.title.count ?? 0, 1_000_000)
+    }
+
+    func testExternalEntitiesAreNotLoaded() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("agro-xxe-\(UUID().uuidString)")
+        try Data("TOP-SECRET".utf8).write(to: secret)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let xml = "<!DOCTYPE rss [<!ENTITY x SYSTEM \"file://\(secret.path)\">]><rss><channel><title>t</title><item><title>a&x;b</title></item></channel></rss>"
+        let feed = try FeedParser.parse(Data(xml.utf8), url: exampleURL)
+        XCTAssertFalse(feed.items.contains { $0.title.contains("TOP-SECRET") })
+    }
+
     func testControlCharactersInTitlesAreRemoved() throws {
         let xml = "<rss><channel><title>T&#x9;ab</title><item><title>a\u{1B}[31mred</title></item></channel></rss>"
         let feed = try FeedParser.parse(Data(xml.utf8), url: exampleURL)
