@@ -46,6 +46,9 @@ struct RenderEngine {
     let textBase: UnsafePointer<UInt8>
     /// Cells seen so far in each open row of a linearised table.
     var rowCells: [Int] = []
+    /// Open <dd> elements inside the innermost <dl>, and the counts of the enclosing lists.
+    var openDD = 0
+    var savedDD: [Int] = []
 
     /// A pass that only measures widths (see `renderTable`).
     var measuring = false
@@ -161,15 +164,19 @@ struct RenderEngine {
                 para.space()
             }
             f.contentMark = contentCounter
-        case .dl:
-            blockBreak(1)
         case .dt:
             blockBreak(0)
             bold += 1
             f.styleBits = 1
         case .dd:
             blockBreak(0)
-            f.pushedPart = sink.pushPart(first: "    ", rest: "    ", limit: width)
+            // libxml2 2.9 does not close a <dd> at the next <dd>: a dd inside a dd is a sibling.
+            if openDD == 0 { f.pushedPart = sink.pushPart(first: "    ", rest: "    ", limit: width) }
+            openDD += 1
+        case .dl:
+            blockBreak(1)
+            savedDD.append(openDD)
+            openDD = 0
         case .blockquote:
             blockBreak(1)
             f.pushedPart = sink.pushPart(first: "> ", rest: "> ", limit: width)
@@ -247,8 +254,11 @@ struct RenderEngine {
         case .tr:
             blockBreak(0)
             _ = rowCells.popLast()
-        case .paragraph, .dl, .table:
+        case .paragraph, .table:
             blockBreak(1)
+        case .dl:
+            blockBreak(1)
+            openDD = savedDD.popLast() ?? 0
         case .h1, .h2, .h3, .h4, .h5, .h6:
             flushParagraph()
             sink.endLine()
@@ -271,6 +281,7 @@ struct RenderEngine {
             blockBreak(0)
         case .dd:
             blockBreak(0)
+            openDD -= 1
         case .blockquote:
             blockBreak(1)
         case .pre:

@@ -70,6 +70,10 @@ final class ConstructTests: XCTestCase {
                        "Term\n    Meaning\nOther\n    Too\n")
     }
 
+    func testConsecutiveDefinitionsShareOneIndent() {
+        XCTAssertEqual(render("<dl><dt>T<dd>one<dd>two</dl>"), "T\n    one\n    two\n")
+    }
+
     func testBlockquotesAreIndentedAndMarked() {
         XCTAssertEqual(
             render("<p>a</p><blockquote><p>quoted words here</p></blockquote><p>b</p>", width: 12),
