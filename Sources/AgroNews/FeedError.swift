@@ -14,6 +14,8 @@ public enum FeedError: UserFacingError, Equatable {
     case notAFeed(url: String)
     /// The document is RSS or Atom but too broken to read any entry.
     case malformed(url: String, reason: String)
+    /// A configured feed has no cached copy yet.
+    case notFetched(url: String)
     /// The feed list file cannot be read or written.
     case config(path: String, reason: String)
     /// The cache directory cannot be written.
@@ -32,6 +34,8 @@ public enum FeedError: UserFacingError, Equatable {
             return "\(url) is not an RSS or Atom feed"
         case let .malformed(url, reason):
             return "feed \(url) is broken (\(reason))"
+        case let .notFetched(url):
+            return "feed \(url) has not been fetched yet; run `agro news refresh`"
         case let .config(path, reason):
             return "feed list \(path) cannot be used (\(reason))"
         case let .cache(path, reason):
@@ -44,7 +48,7 @@ public enum FeedError: UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .invalidURL: return .usage
-        case .unreachable, .httpStatus: return .ioError
+        case .unreachable, .httpStatus, .notFetched: return .ioError
         case .notAFeed, .malformed: return .badContent
         case .config: return .ioError
         case .cache: return .cannotWrite

@@ -22,7 +22,7 @@ public struct FeedRefreshReport: Sendable, Equatable {
 public struct CachedFeedItems: Sendable {
     /// Entries, newest first; undated entries last.
     public var items: [FeedItem]
-    /// Configured feeds that have no usable cached copy (never fetched, or unreadable).
+    /// Configured feeds that have no usable cached copy (`.notFetched`, or a parse error).
     public var problems: [FeedError]
     /// When each configured feed was last fetched, by URL.
     public var fetchedAt: [String: Date]
@@ -98,7 +98,7 @@ public struct NewsFeeds: Sendable {
         var fetchedAt: [String: Date] = [:]
         for url in try config.urls() {
             guard let (entry, body) = cache.load(url) else {
-                problems.append(.unreachable(url: url.absoluteString, reason: "not fetched yet; run `agro news refresh`"))
+                problems.append(.notFetched(url: url.absoluteString))
                 continue
             }
             fetchedAt[url.absoluteString] = entry.fetchedAt

@@ -92,6 +92,7 @@ final class FeedNetworkTests: XCTestCase {
         XCTAssertEqual(cached.items.map(\.title), ["Newest RSS", "Middle Atom", "Older RSS"])
         XCTAssertEqual(cached.items[0].feedTitle, "RSS farm")
         XCTAssertEqual(cached.problems.count, 4)
+        XCTAssertTrue(cached.problems.contains(.notFetched(url: base + "/missing.xml")))
         XCTAssertEqual(cached.fetchedAt[base + "/rss.xml"], Date(timeIntervalSince1970: 1_700_000_000))
         let newest = try XCTUnwrap(feeds.item(id: cached.items[0].id))
         XCTAssertEqual(newest.renderedBody(options: HTMLRenderOptions()), "new\n")
