@@ -22,7 +22,7 @@ final class NewsCommandTests: XCTestCase {
         let title = try XCTUnwrap((entry["title"] as? [String: String])?["en"])
         let result = try cli.run(["news", "show", id, "--lang", "en", "--width", "60"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix(title), result.stdout)
+        XCTAssertTrue(result.stdout.replacingOccurrences(of: "\n", with: " ").hasPrefix(title), result.stdout)
         XCTAssertFalse(result.stdout.contains("<p>"), "HTML is rendered, not printed")
         for line in result.stdout.lines where !line.contains("http") {
             XCTAssertLessThanOrEqual(line.count, 60, line)
