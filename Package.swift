@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "AgroStore", targets: ["AgroStore"]),
         .library(name: "AgroImport", targets: ["AgroImport"]),
         .library(name: "AgroWeather", targets: ["AgroWeather"]),
+        .library(name: "AgroHTML", targets: ["AgroHTML"]),
+        .library(name: "AgroNews", targets: ["AgroNews"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -44,14 +46,20 @@ let package = Package(
             name: "agro-import-bench", dependencies: ["AgroDomain", "AgroStore", "AgroImport"],
             path: "Benchmarks/import/Sources", swiftSettings: strict),
         .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        .target(name: "AgroHTML", dependencies: ["CLibXML2"], swiftSettings: strict),
+        .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
         // Test helpers only (a loopback HTTP server); no product exposes it.
         .target(name: "AgroTestSupport", swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather", "AgroHTML", "AgroNews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict),
+        // Throughput benchmark for the HTML renderer (Benchmarks/html/run.sh); not a test.
+        .executableTarget(
+            name: "agro-html-bench", dependencies: ["AgroHTML"], path: "Benchmarks/html/Sources",
             swiftSettings: strict),
         // Benchmarks of the catalog core (Benchmarks/README.md); not part of the test suite.
         .executableTarget(
@@ -69,5 +77,7 @@ let package = Package(
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
         .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML"]),
+        .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
     ]
 )
