@@ -45,7 +45,9 @@ final class XMLStreamReader {
         }
         // The descriptor travels as the context pointer (offset by one so that 0 is not nil).
         let context = UnsafeMutableRawPointer(bitPattern: Int(fileDescriptor) + 1)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_HUGE.rawValue)
+        // No XML_PARSE_HUGE, NOENT or DTDLOAD: libxml2's limits and entity-expansion guards stay
+        // on and no external DTD or entity is fetched, whatever the input file holds.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
         guard let reader = xmlReaderForIO(readCallback, nil, context, documentName, nil, options) else {
             throw SRPPPImportError.malformedXML(path: documentName, line: 0, message: "libxml2 could not start reading")
         }

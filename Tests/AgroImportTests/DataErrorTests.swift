@@ -147,6 +147,24 @@ final class DataErrorTests: XCTestCase {
         }
     }
 
+    /// A billion-laughs document fails on libxml2's entity guard instead of exhausting memory.
+    func testEntityExpansionIsRefused() throws {
+        var dtd = "<!DOCTYPE PublicationData [<!ENTITY a0 \"aaaaaaaaaa\">"
+        for level in 1...9 { dtd += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
+        dtd += "]>"
+        let input = try write(
+            "<?xml version=\"1.0\"?>" + dtd + "<PublicationData><Products numberOfProducts=\"1\">"
+                + "<Product id=\"1\" wNbr=\"1\" name=\"&a9;\"/></Products></PublicationData>",
+            as: "bomb.xml")
+        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
+            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        ) { error in
+            let failure = error as? SRPPPImportError
+            XCTAssertEqual(failure?.exitStatus, .badContent)
+            XCTAssertTrue(failure?.message.contains("entity") == true, "\(error)")
+        }
+    }
+
     func testMissingFile() {
         XCTAssertThrowsError(try SRPPPImporter().importFile(at: directory.appendingPathComponent("none.xml").path, to: "/dev/null")) {
             XCTAssertEqual(($0 as? SRPPPImportError)?.exitStatus, .ioError)
