@@ -38,6 +38,9 @@ final class ImportedRegister: @unchecked Sendable {
         }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("agro-import-tests-\(ProcessInfo.processInfo.processIdentifier)")
+        if !FileManager.default.fileExists(atPath: directory.path) {
+            XCTestObservationCenter.shared.addTestObserver(RemoveAtEnd(directory: directory))
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let output = directory.appendingPathComponent(name + ".sqlite").path
         let report = try SRPPPImporter().importFile(at: file.path, to: output)
@@ -51,6 +54,15 @@ final class ImportedRegister: @unchecked Sendable {
         self.report = report
         self.catalog = catalog
         self.reference = reference
+    }
+}
+
+/// Removes the imported catalogs when the test run ends.
+private final class RemoveAtEnd: NSObject, XCTestObservation {
+    let directory: URL
+    init(directory: URL) { self.directory = directory }
+    func testBundleDidFinish(_ testBundle: Bundle) {
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 
