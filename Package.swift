@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather", "AgroHTML", "AgroNews",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML", "AgroNews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

@@ -138,7 +138,8 @@ extension SQLiteCatalog: ProductsUseCase {
                   \(texts.field("product_section", "body", owner: "s.id")) AS body
                 FROM product_sections s WHERE s.product_id = \(id) ORDER BY s.position
                 """).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
-            let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("SP") }
+            // P (GHS), SP and S (Swiss and older EU safety phrases) are precautions; H, EUH, R are hazards.
+            let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("S") }
             let hazard = Hazard(
                 pictograms: pictograms, signalWord: row.text("signal_word_text"),
                 hazardStatements: statements.filter { !isPrecaution($0.code) },

@@ -8,7 +8,9 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Build and inspect catalog files.",
-        subcommands: [CatalogBuildCommand.self, CatalogInfoCommand.self, CatalogSchemaCommand.self])
+        subcommands: [
+            CatalogBuildCommand.self, CatalogImportCommand.self, CatalogInfoCommand.self, CatalogSchemaCommand.self,
+        ])
 }
 
 struct CatalogBuildCommand: ParsableCommand {
