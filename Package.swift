@@ -21,10 +21,15 @@ let package = Package(
         .executable(name: "agro", targets: ["agro"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
+        .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
+        .library(name: "AgroServer", targets: ["AgroServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
@@ -36,6 +41,40 @@ let package = Package(
             dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "AgroUpdate",
+            dependencies: [
+                "AgroDomain", "AgroStore", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "AgroServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // Loopback servers that misbehave on purpose, and helpers shared by the update tests
+        // and the update benchmark.
+        .target(
+            name: "AgroTestSupport",
+            dependencies: ["AgroDomain", "AgroStore"],
+            swiftSettings: strict),
+        // A child process the update tests kill with SIGKILL at chosen instants.
+        .executableTarget(
+            name: "AgroUpdateTestHelper",
+            dependencies: ["AgroUpdate", "AgroStore"],
+            swiftSettings: strict),
+        // `swift run -c release AgroUpdateBenchmark`; see Benchmarks/update/README.md.
+        .executableTarget(
+            name: "AgroUpdateBenchmark",
+            dependencies: ["AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport"],
+            path: "Benchmarks/update/Sources",
+            swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
@@ -45,5 +84,11 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
         .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
+        .testTarget(
+            name: "AgroUpdateTests",
+            dependencies: [
+                "AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
     ]
 )
