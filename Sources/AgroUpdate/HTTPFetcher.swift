@@ -166,6 +166,8 @@ final class BodyStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private var etag: String?
     private var failure: (any Error)?
     private var url = ""
+    /// Set when the body of a status other than 200 or 206 was refused on purpose.
+    private var refusedBody = false
 
     init(offset: Int64, limit: Int64, sink: any BodySink, allowInsecure: Bool) {
         received = offset
@@ -230,6 +232,7 @@ final class BodyStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             }
         default:
             // Error pages and 304s are not read.
+            lock.withLock { refusedBody = true }
             return completionHandler(.cancel)
         }
         if length > 0, received + length > limit {
@@ -268,6 +271,9 @@ final class BodyStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let failure = lock.withLock({ failure }) {
             return finish(.failure(failure))
+        }
+        if lock.withLock({ refusedBody }) {
+            return finish(.success(HTTPFetcher.Result(status: status, etag: etag)))
         }
         if let error {
             return finish(.failure(Self.describe(error, url: url)))
