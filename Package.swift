@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "agro", targets: ["agro"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
+        .library(name: "AgroWeather", targets: ["AgroWeather"]),
         .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
     ],
@@ -58,12 +59,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // Loopback servers that misbehave on purpose, and helpers shared by the update tests
-        // and the update benchmark.
-        .target(
-            name: "AgroTestSupport",
-            dependencies: ["AgroDomain", "AgroStore"],
-            swiftSettings: strict),
         // A child process the update tests kill with SIGKILL at chosen instants.
         .executableTarget(
             name: "AgroUpdateTestHelper",
@@ -75,20 +70,28 @@ let package = Package(
             dependencies: ["AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport"],
             path: "Benchmarks/update/Sources",
             swiftSettings: strict),
+        .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
+        // test catalogs); no product exposes it.
+        .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "AgroStoreTests", dependencies: ["AgroStore", "AgroContent"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["AgroDomain"]),
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
                 "AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(
+            name: "AgroStoreTests",
+            dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain"]),
+        .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
     ]
 )

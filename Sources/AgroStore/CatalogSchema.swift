@@ -37,12 +37,13 @@ public enum CatalogSchema {
           code TEXT PRIMARY KEY NOT NULL
         ) WITHOUT ROWID
         """,
+        // Keyed by the statement's code, named statement_id like every other i18n key.
         """
         CREATE TABLE statement_i18n (
-          statement_code TEXT NOT NULL REFERENCES statements(code),
+          statement_id TEXT NOT NULL REFERENCES statements(code),
           locale TEXT NOT NULL,
           text TEXT,
-          PRIMARY KEY (statement_code, locale)
+          PRIMARY KEY (statement_id, locale)
         ) WITHOUT ROWID
         """,
         """

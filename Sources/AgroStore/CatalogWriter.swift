@@ -22,6 +22,8 @@ public final class CatalogWriter {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.journalMode = .default
+        // One transaction spans every add(_:) call, from init to finish().
+        configuration.allowsUnsafeTransactions = true
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.inDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 4096")
@@ -71,11 +73,7 @@ public final class CatalogWriter {
     public func add(_ statement: CatalogRecord.Statement) throws {
         try write { db in
             try db.execute(sql: "INSERT INTO statements(code) VALUES (?)", arguments: [statement.code])
-            for locale in self.locales([statement.text]) {
-                try db.execute(
-                    sql: "INSERT INTO statement_i18n(statement_code, locale, text) VALUES (?, ?, ?)",
-                    arguments: [statement.code, locale, statement.text[locale]])
-            }
+            try self.insertI18n(db, "statement", key: statement.code, ["text": statement.text])
         }
     }
 
@@ -337,8 +335,14 @@ public final class CatalogWriter {
             SELECT culture_id, ancestor_id, MIN(depth) FROM ancestry GROUP BY culture_id, ancestor_id
             """)
         let cyclic = try String.fetchOne(db, sql: """
-            SELECT culture_id FROM culture_ancestors WHERE culture_id = ancestor_id AND depth > 0
-            UNION SELECT culture_id FROM culture_ancestors WHERE depth >= 64 LIMIT 1
+            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
+              SELECT culture_id, parent_id, 1 FROM culture_parents
+              UNION
+              SELECT a.culture_id, p.parent_id, a.depth + 1
+              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
+              WHERE a.depth < 64 AND a.culture_id <> a.ancestor_id
+            )
+            SELECT culture_id FROM ancestry WHERE culture_id = ancestor_id ORDER BY culture_id LIMIT 1
             """)
         if let cyclic { throw CatalogWriterError.cultureCycle(cultureID: cyclic) }
     }

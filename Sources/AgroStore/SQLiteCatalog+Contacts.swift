@@ -85,9 +85,9 @@ extension SQLiteCatalog: ContactsUseCase {
 extension SQLiteCatalog: NewsUseCase {
     public func news(kind: NewsKind?, page: PageRequest, locale: String) throws -> Page<NewsSummary> {
         let texts = texts(locale)
-        let whereClause: SQL = kind.map { "WHERE n.kind = \($0.rawValue)" } ?? ""
+        let whereClause: SQL = kind.map { " WHERE n.kind = \($0.rawValue)" } ?? ""
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM news n " + whereClause, as: Int.self) ?? 0
+            let total = try db.value("SELECT COUNT(*) FROM news n" + whereClause, as: Int.self) ?? 0
             let perPage = page.perPage ?? max(total, 1)
             let items = try db.rows("""
                 SELECT n.id, n.kind, n.date, \(texts.field("news", "title", owner: "n.id")) AS title

@@ -18,7 +18,7 @@ extension SQLiteCatalog: ProductsUseCase {
                     category: ProductCategory(rawValue: row["category"]) ?? .other,
                     formulation: row.text("formulation"), company: row.text("company"),
                     registrationNumber: row.text("registration_number"),
-                    ingredients: ingredients[row["id"]] ?? "")
+                    ingredients: ingredients[row["id"]] ?? [])
             }
             return Page(items: items, page: page.page, perPage: perPage, total: total)
         }
@@ -83,22 +83,22 @@ extension SQLiteCatalog: ProductsUseCase {
         return "SELECT \(sql: column) FROM " + source + whereClause
     }
 
-    /// "substance 250 g/l + substance 125 g/l" per product id.
-    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: String] {
+    /// Active ingredients per product id, in label order.
+    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
         let rows = try db.rows("""
-            SELECT pi.product_id, pi.concentration, pi.unit,
+            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit,
               \(texts.name("substance", owner: "pi.substance_id")) AS name
             FROM product_ingredients pi WHERE pi.product_id IN \(productIDs)
             ORDER BY pi.product_id, pi.position
             """)
-        var summaries: [String: [String]] = [:]
+        var summaries: [String: [ActiveIngredient]] = [:]
         for row in rows {
-            let dose = Dose(from: row["concentration"], to: nil, unit: row["unit"]).label
-            let name: String = row["name"] ?? ""
-            summaries[row["product_id"], default: []].append(dose.isEmpty ? name : "\(name) \(dose)")
+            let substance = EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"])
+            summaries[row["product_id"], default: []].append(ActiveIngredient(
+                substance: substance, concentration: row["concentration"], unit: row.text("unit"), modeOfAction: nil))
         }
-        return summaries.mapValues { $0.joined(separator: " + ") }
+        return summaries
     }
 
     public func product(id: EntityID, locale: String) throws -> Product? {

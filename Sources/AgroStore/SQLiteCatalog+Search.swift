@@ -20,15 +20,20 @@ extension SQLiteCatalog: SearchUseCase {
         if let kinds { kindFilter = " AND kind IN \(kinds.map(\.rawValue).sorted())" }
         // Titles weigh ten times the body; an entity matching in several locales counts once,
         // with its best rank.
+        // bm25() only works in a plain query of the FTS table, hence the materialized CTE.
         let matches: SQL = """
-            SELECT kind, entity_id, MIN(bm25(search_index, 0, 0, 0, 10.0, 1.0)) AS rank
-            FROM search_index WHERE search_index MATCH \(match)
-            """ + kindFilter + " GROUP BY kind, entity_id"
+            WITH scored AS MATERIALIZED (
+              SELECT kind, entity_id, bm25(search_index, 0, 0, 0, 10.0, 1.0) AS score
+              FROM search_index WHERE search_index MATCH \(match)
+            """ + kindFilter + """
+            )
+            SELECT kind, entity_id, MIN(score) AS rank FROM scored GROUP BY kind, entity_id
+            """
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM (" + matches + ")", as: Int.self) ?? 0
+            let all = try db.rows(matches + " ORDER BY rank, kind, entity_id")
+            let total = all.count
             let perPage = page.perPage ?? max(total, 1)
-            let rows = try db.rows(
-                matches + " ORDER BY rank, kind, entity_id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))")
+            let rows = all.dropFirst(perPage * (page.page - 1)).prefix(perPage)
             let items = try rows.map { row -> SearchHit in
                 let kind = EntityKind(rawValue: row["kind"]) ?? .product
                 let id: String = row["entity_id"]
@@ -81,6 +86,7 @@ extension SQLiteCatalog: LookupUseCase {
                 "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND key = \(key)",
                 "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND key LIKE \(pattern + "%") ESCAPE '\\'",
                 "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kindValue) AND instr(key, \(key)) > 0",
+                wordsInAnyOrder(key, kind: kindValue),
             ]
             for tier in tiers {
                 let ids = try db.column(tier + " ORDER BY entity_id LIMIT 50", as: String.self)
@@ -111,6 +117,17 @@ extension SQLiteCatalog: LookupUseCase {
             let matches = try names(db, ids: Array(ids), kind: kind, locale: locale)
             return ids.compactMap { id in matches.first { $0.id == id } }
         }
+    }
+
+    /// Names holding every typed word as the start of one of theirs, in any order:
+    /// "озимая пшеница" finds "Пшеница озимая".
+    private func wordsInAnyOrder(_ key: String, kind: String) -> SQL {
+        let words = SearchQuery.words(key)
+        let conditions = words.map { word -> SQL in
+            "(' ' || key) LIKE \("% " + Self.likeEscaped(word) + "%") ESCAPE '\\'"
+        }
+        return "SELECT DISTINCT entity_id FROM name_index WHERE kind = \(kind) AND "
+            + (conditions.isEmpty ? "0" : conditions.joined(separator: " AND "))
     }
 
     /// Display names of entities, in `locale` with fallback, sorted by name.

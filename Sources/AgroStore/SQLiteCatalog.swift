@@ -100,7 +100,8 @@ struct LocalizedSQL {
         let terms = chain.map { locale -> SQL in
             "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
         }
-        return "COALESCE(" + terms.joined(separator: ", ") + ")"
+        // The trailing NULL keeps COALESCE valid for a catalog with a single language.
+        return "COALESCE(" + terms.joined(separator: ", ") + ", NULL)"
     }
 
     /// The name of the entity whose id is `owner`.

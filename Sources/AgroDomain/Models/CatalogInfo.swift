@@ -63,8 +63,8 @@ public struct LocaleChain: Sendable, Hashable, Codable {
         let requested = LocaleChain.normalize(locale)
         add(requested)
         if let dash = requested.firstIndex(of: "-") { add(String(requested[..<dash])) }
-        let base = order.first ?? defaultLocale
-        for code in fallbacks[base] ?? [] { add(code) }
+        if order.isEmpty { add(defaultLocale) }
+        for code in fallbacks[order.first ?? defaultLocale] ?? [] { add(code) }
         add(defaultLocale)
         for code in fallbacks[defaultLocale] ?? [] { add(code) }
         for code in locales { add(code) }

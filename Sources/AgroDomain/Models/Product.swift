@@ -73,12 +73,12 @@ public struct ProductSummary: Sendable, Hashable, Codable, Identifiable {
     public var formulation: String?
     public var company: String?
     public var registrationNumber: String?
-    /// Active substances, as "name concentration unit".
-    public var ingredients: String
+    /// Active substances with their concentrations (mode of action left out).
+    public var ingredients: [ActiveIngredient]
 
     public init(
         id: EntityID, name: String, category: ProductCategory, formulation: String?,
-        company: String?, registrationNumber: String?, ingredients: String
+        company: String?, registrationNumber: String?, ingredients: [ActiveIngredient]
     ) {
         self.id = id
         self.name = name

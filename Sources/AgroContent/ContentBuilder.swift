@@ -1,0 +1,92 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// Builds a catalog file from the reviewable JSON sources in `Database/content`
+/// (format: `Database/content/README.md`).
+///
+/// Every source is read and checked before anything is written; all problems are reported
+/// together, each with its file and entry. Entries are written sorted by id, so the same
+/// sources always give the same bytes.
+public struct ContentBuilder: Sendable {
+    public let sourceDirectory: URL
+
+    public init(sourceDirectory: URL) {
+        self.sourceDirectory = sourceDirectory
+    }
+
+    /// What a successful build wrote.
+    public struct Report: Sendable, Hashable {
+        public var info: CatalogHeader
+        public var counts: [String: Int]
+    }
+
+    /// Reads and checks the sources, then writes the catalog to `path`.
+    /// - Throws: `ContentBuildError` listing every problem; nothing is left at `path`.
+    @discardableResult
+    public func build(to path: String) throws -> Report {
+        let content = try load()
+        let temporary = path + ".building"
+        let writer = try CatalogWriter(path: temporary, header: content.header)
+        do {
+            try content.companies.forEach(writer.add)
+            try content.statements.forEach(writer.add)
+            try content.substances.forEach(writer.add)
+            try content.cultures.forEach(writer.add)
+            try content.pests.forEach(writer.add)
+            try content.products.forEach(writer.add)
+            try content.obligations.forEach(writer.add)
+            try content.uses.forEach(writer.add)
+            try content.schemes.forEach(writer.add)
+            try content.regions.forEach(writer.add)
+            try content.representatives.forEach(writer.add)
+            try content.distributors.forEach(writer.add)
+            try content.news.forEach(writer.add)
+            try writer.finish()
+        } catch {
+            writer.discard()
+            throw error
+        }
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+        return Report(info: content.header, counts: content.counts)
+    }
+
+    /// Reads and checks every source without writing anything.
+    public func load() throws -> CatalogContent {
+        let reader = SourceReader(directory: sourceDirectory)
+        let content = reader.read()
+        if !reader.problems.problems.isEmpty {
+            throw ContentBuildError(problems: reader.problems.problems)
+        }
+        return content
+    }
+}
+
+/// The checked content of a sources directory, each list sorted by id.
+public struct CatalogContent: Sendable {
+    public var header: CatalogHeader
+    public var companies: [CatalogRecord.Company] = []
+    public var statements: [CatalogRecord.Statement] = []
+    public var substances: [CatalogRecord.Substance] = []
+    public var cultures: [CatalogRecord.Culture] = []
+    public var pests: [CatalogRecord.Pest] = []
+    public var products: [CatalogRecord.Product] = []
+    public var uses: [CatalogRecord.Use] = []
+    /// Conditions of use, each distinct text once, referred to by the uses.
+    public var obligations: [CatalogRecord.Obligation] = []
+    public var schemes: [CatalogRecord.Scheme] = []
+    public var regions: [CatalogRecord.Region] = []
+    public var representatives: [CatalogRecord.Representative] = []
+    public var distributors: [CatalogRecord.Distributor] = []
+    public var news: [CatalogRecord.News] = []
+
+    public var counts: [String: Int] {
+        [
+            "companies": companies.count, "statements": statements.count, "substances": substances.count,
+            "cultures": cultures.count, "pests": pests.count, "products": products.count, "uses": uses.count,
+            "obligations": obligations.count, "schemes": schemes.count, "regions": regions.count, "representatives": representatives.count,
+            "distributors": distributors.count, "news": news.count,
+        ]
+    }
+}

@@ -1,0 +1,39 @@
+import AgroDomain
+import Foundation
+
+/// One thing wrong with the catalog sources, with the file and the entry it is in.
+public struct ContentProblem: Sendable, Hashable, CustomStringConvertible {
+    /// Source file, relative to the sources directory.
+    public var file: String
+    /// The entry's id, or its position ("#3") when it has no usable id.
+    public var entry: String?
+    public var problem: String
+
+    public init(file: String, entry: String?, problem: String) {
+        self.file = file
+        self.entry = entry
+        self.problem = problem
+    }
+
+    /// "uses.json: entry u-0042: unknown product \"xyz\"".
+    public var description: String {
+        if let entry { return "\(file): entry \(entry): \(problem)" }
+        return "\(file): \(problem)"
+    }
+}
+
+/// The catalog sources cannot be built; every problem found is listed.
+public struct ContentBuildError: UserFacingError {
+    public var problems: [ContentProblem]
+
+    public init(problems: [ContentProblem]) {
+        self.problems = problems
+    }
+
+    public var message: String {
+        guard let first = problems.first else { return "catalog sources are invalid" }
+        return problems.count == 1 ? first.description : "\(first) (and \(problems.count - 1) more problems)"
+    }
+
+    public var exitStatus: ExitStatus { .badContent }
+}

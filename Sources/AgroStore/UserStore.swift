@@ -1,0 +1,137 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+/// What the user keeps between runs: favorites, recent searches, settings.
+///
+/// Lives in its own database file, apart from the catalog, and refers to catalog entities by
+/// their stable ids only, so it survives every replacement of the catalog file.
+public final class UserStore: Sendable {
+    private let queue: DatabaseQueue
+
+    /// Opens (creating if needed) the user database at `path`.
+    public init(path: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            queue = try DatabaseQueue(path: path)
+            try Self.migrator.migrate(queue)
+        } catch let error as DatabaseError {
+            throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "favorite") { t in
+                t.column("kind", .text).notNull()
+                t.column("entityId", .text).notNull()
+                t.column("addedAt", .datetime).notNull()
+                t.primaryKey(["kind", "entityId"])
+            }
+            try db.create(table: "recentSearch") { t in
+                t.primaryKey("text", .text)
+                t.column("searchedAt", .datetime).notNull()
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    // MARK: Favorites
+
+    /// A favorite entity, by kind and stable id.
+    public struct Favorite: Sendable, Hashable, Codable {
+        public var kind: EntityKind
+        public var id: EntityID
+        public var addedAt: Date
+    }
+
+    /// Adds a favorite; adding it twice keeps the first date. Returns whether it was new.
+    @discardableResult
+    public func addFavorite(kind: EntityKind, id: EntityID, at date: Date = Date()) throws -> Bool {
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO favorite(kind, entityId, addedAt) VALUES (?, ?, ?)",
+                arguments: [kind.rawValue, id, date])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Removes a favorite. Returns whether there was one.
+    @discardableResult
+    public func removeFavorite(kind: EntityKind, id: EntityID) throws -> Bool {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM favorite WHERE kind = ? AND entityId = ?", arguments: [kind.rawValue, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Favorites, most recently added first.
+    public func favorites() throws -> [Favorite] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT kind, entityId, addedAt FROM favorite ORDER BY addedAt DESC, kind, entityId")
+                .compactMap { row in
+                    guard let kind = EntityKind(rawValue: row["kind"]) else { return nil }
+                    return Favorite(kind: kind, id: row["entityId"], addedAt: row["addedAt"])
+                }
+        }
+    }
+
+    // MARK: Recent searches
+
+    /// Remembers a search text; keeps the newest `limit` ones.
+    public func recordSearch(_ text: String, at date: Date = Date(), limit: Int = 50) throws {
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO recentSearch(text, searchedAt) VALUES (?, ?)", arguments: [text, date])
+            try db.execute(
+                sql: """
+                    DELETE FROM recentSearch WHERE text NOT IN
+                      (SELECT text FROM recentSearch ORDER BY searchedAt DESC LIMIT ?)
+                    """,
+                arguments: [limit])
+        }
+    }
+
+    /// Recent search texts, newest first.
+    public func recentSearches() throws -> [String] {
+        try queue.read { db in
+            try String.fetchAll(db, sql: "SELECT text FROM recentSearch ORDER BY searchedAt DESC")
+        }
+    }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) throws -> String? {
+        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, to value: String?) throws {
+        try queue.write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+}
+
+/// Failures of the user database.
+public enum UserStoreError: UserFacingError {
+    case unusable(path: String, reason: String)
+
+    public var message: String {
+        switch self {
+        case let .unusable(path, reason):
+            return "user data at \(path) cannot be opened (\(reason)); move the file away to start afresh"
+        }
+    }
+
+    public var exitStatus: ExitStatus { .ioError }
+}

@@ -1,0 +1,254 @@
+import AgroDomain
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A source of current weather and forecasts for a point.
+///
+/// `OpenWeatherMapClient` talks to the service; `CachedWeatherService` wraps any service with the
+/// cache policy. Tests point the real client at a loopback server instead of mocking this.
+public protocol WeatherService: Sendable {
+    /// Current conditions at `point` (/data/2.5/weather).
+    /// - Parameter lang: language code for condition descriptions ("ru", "fr"), nil for English.
+    func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather
+    /// 5-day forecast in 3-hour slots at `point` (/data/2.5/forecast).
+    func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast
+}
+
+/// Where and how to reach OpenWeatherMap.
+public struct OpenWeatherMapConfiguration: Sendable, Hashable {
+    /// OpenWeatherMap's own API host.
+    public static let defaultBaseURL = URL(string: "https://api.openweathermap.org")!
+    /// Environment variable holding the API key.
+    public static let apiKeyVariable = "OPENWEATHER_API_KEY"
+    /// Environment variable overriding the base URL (tests, proxies).
+    public static let baseURLVariable = "AGRO_OPENWEATHER_URL"
+
+    /// Scheme, host, port and optional path prefix; "/data/2.5/..." is appended.
+    public var baseURL: URL
+    public var apiKey: String
+    /// Seconds to wait for an answer before giving up (rounded up to whole seconds by the client).
+    public var timeout: TimeInterval
+
+    public init(baseURL: URL = Self.defaultBaseURL, apiKey: String, timeout: TimeInterval = 15) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.timeout = timeout
+    }
+
+    /// The configuration from the environment, falling back to the config file's key.
+    ///
+    /// The key comes from OPENWEATHER_API_KEY, else `configFileKey`; the base URL from
+    /// AGRO_OPENWEATHER_URL, else OpenWeatherMap's own.
+    /// - Throws: `WeatherError.noAPIKey`, `WeatherError.invalidBaseURL`.
+    public static func resolve(
+        environment: [String: String], configFileKey: String?, timeout: TimeInterval = 15
+    ) throws -> OpenWeatherMapConfiguration {
+        let fromEnvironment = environment[apiKeyVariable]?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let fromFile = configFileKey?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let key = [fromEnvironment, fromFile].compactMap({ $0 }).first(where: { !$0.isEmpty }) else {
+            throw WeatherError.noAPIKey
+        }
+        var base = defaultBaseURL
+        if let text = environment[baseURLVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https", url.host != nil
+            else {
+                throw WeatherError.invalidBaseURL(KeyRedactor(key: key).redact(text))
+            }
+            base = url
+        }
+        return OpenWeatherMapConfiguration(baseURL: base, apiKey: key, timeout: timeout)
+    }
+}
+
+/// The two OpenWeatherMap endpoints the program uses.
+public enum WeatherEndpoint: String, Sendable, Codable, CaseIterable, Hashable {
+    case current = "weather"
+    case forecast = "forecast"
+}
+
+/// OpenWeatherMap client on URLSession (libcurl through FoundationNetworking on Linux).
+///
+/// A class so that its session is released with it (a URLSession lives until invalidated).
+public final class OpenWeatherMapClient: WeatherService {
+    public let configuration: OpenWeatherMapConfiguration
+    private let session: URLSession
+    private let redactor: KeyRedactor
+
+    public init(configuration: OpenWeatherMapConfiguration) {
+        var configuration = configuration
+        // FoundationNetworking hands libcurl whole seconds: 0.5 s would become 0 and time out at
+        // once. Round up so the timeout in force is the one reported in errors.
+        configuration.timeout = max(1, configuration.timeout.rounded(.up))
+        self.configuration = configuration
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        sessionConfiguration.timeoutIntervalForResource = configuration.timeout
+        // Our own cache decides freshness; a second, HTTP-level cache would only confuse it.
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: sessionConfiguration)
+        redactor = KeyRedactor(key: configuration.apiKey)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
+        let data = try await fetch(.current, at: point, units: units, lang: lang)
+        return try decode(CurrentWeather.self, from: data)
+    }
+
+    public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
+        let data = try await fetch(.forecast, at: point, units: units, lang: lang)
+        return try decode(Forecast.self, from: data)
+    }
+
+    /// The request URL with the key in it; never print it, use `displayURL` instead.
+    public func url(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) -> URL {
+        var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
+        let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = prefix + "/data/2.5/" + endpoint.rawValue
+        var items = [
+            URLQueryItem(name: "lat", value: Self.number(point.latitude)),
+            URLQueryItem(name: "lon", value: Self.number(point.longitude)),
+            URLQueryItem(name: "units", value: units.rawValue),
+        ]
+        if let lang, !lang.isEmpty { items.append(URLQueryItem(name: "lang", value: lang)) }
+        items.append(URLQueryItem(name: "appid", value: configuration.apiKey))
+        components.queryItems = items
+        // URLComponents leaves "+" alone in queries; a key or lang with "+" must not turn into a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?
+            .replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    /// The request URL as it may be shown: the key masked.
+    public func displayURL(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) -> String {
+        redactor.redact(url(for: endpoint, at: point, units: units, lang: lang).absoluteString)
+    }
+
+    /// Checked body of one request: HTTP errors and transport failures become `WeatherError`.
+    func fetch(_ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Data {
+        let url = url(for: endpoint, at: point, units: units, lang: lang)
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.timeoutInterval = configuration.timeout
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch {
+            throw transportError(error, url: url)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw WeatherError.malformedAnswer(detail: "not an HTTP answer")
+        }
+        if http.statusCode == 200 { return data }
+        throw httpError(status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        // OpenWeatherMap sometimes answers 200 with an error body ({"cod":"404",...}).
+        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data),
+            let code = body.cod?.value, code != 200, code >= 400
+        {
+            throw httpError(status: code, body: data, retryAfter: nil)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw WeatherError.malformedAnswer(detail: redactor.redact(Self.describe(error)))
+        } catch {
+            throw WeatherError.malformedAnswer(detail: redactor.redact(String(describing: error)))
+        }
+    }
+
+    private func httpError(status: Int, body: Data, retryAfter: String?) -> WeatherError {
+        let serverMessage = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.message
+            .map { redactor.redact($0) }
+        switch status {
+        case 401: return .keyRejected(serverMessage: serverMessage)
+        case 404: return .notFound(serverMessage: serverMessage)
+        case 429: return .rateLimited(retryAfter: retryAfter.flatMap { Self.retryAfterSeconds($0) }, serverMessage: serverMessage)
+        case 500...599: return .serverError(status: status)
+        default: return .requestRefused(status: status, serverMessage: serverMessage)
+        }
+    }
+
+    private func transportError(_ error: any Error, url: URL) -> WeatherError {
+        let shown = redactor.redact(Self.hostAndPath(url))
+        guard let urlError = error as? URLError else {
+            return .noNetwork(reason: redactor.redact(error.localizedDescription), url: shown)
+        }
+        switch urlError.code {
+        case .timedOut:
+            return .timeout(seconds: configuration.timeout, url: shown)
+        case .cannotConnectToHost:
+            return .noNetwork(reason: "connection refused", url: shown)
+        case .cannotFindHost, .dnsLookupFailed:
+            return .noNetwork(reason: "unknown host", url: shown)
+        case .notConnectedToInternet:
+            return .noNetwork(reason: "no network connection", url: shown)
+        case .networkConnectionLost:
+            return .noNetwork(reason: "the connection broke off before the answer was complete", url: shown)
+        case .unknown:
+            // What FoundationNetworking makes of libcurl's "partial file" (a body cut short).
+            return .noNetwork(reason: "the connection failed or broke off before the answer was complete", url: shown)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return .noNetwork(reason: "TLS failure (\(urlError.code.rawValue))", url: shown)
+        default:
+            return .noNetwork(reason: "network error \(urlError.code.rawValue)", url: shown)
+        }
+    }
+
+    /// Scheme, host, port and path: enough to tell which server failed, never the query (the key).
+    private static func hostAndPath(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.query = nil
+        components?.fragment = nil
+        return components?.string ?? "the weather server"
+    }
+
+    /// Retry-After as seconds: delta-seconds or an HTTP date (RFC 9110, 10.2.3).
+    static func retryAfterSeconds(_ text: String, now: Date = Date()) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let seconds = Int(trimmed), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+    }
+
+    private static func number(_ value: Double) -> String {
+        // Six decimals are ~0.1 m: plenty, and avoids "1e-05" forms the server may not parse.
+        var text = String(format: "%.6f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text == "-0" ? "0" : text
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return text.isEmpty ? "top level" : String(text.drop(while: { $0 == "." }))
+        }
+        switch error {
+        case let .dataCorrupted(context):
+            if context.codingPath.isEmpty { return "not valid JSON (truncated or not JSON at all)" }
+            return "bad value at \(path(context.codingPath))"
+        case let .keyNotFound(key, context):
+            return "missing \"\(key.stringValue)\" at \(path(context.codingPath))"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "unexpected value at \(path(context.codingPath))"
+        @unknown default:
+            return "cannot decode"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import AgroDomain
+import Foundation
+
+/// What `--format json` prints for the weather commands: the raw OpenWeatherMap values as
+/// received (same keys and units), where they came from, and the derived results.
+public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
+    /// The point asked about.
+    public var point: Coordinates
+    public var units: WeatherUnits
+    public var lang: String?
+    /// "network" or "cache".
+    public var source: String
+    /// Age of a cached answer, seconds; nil for a fresh fetch.
+    public var ageSeconds: Double?
+    /// Set when a cached answer stands in for a failed fetch.
+    public var warning: String?
+    public var region: RegionDistance?
+    public var representative: RepresentativeDistance?
+    /// The answer: `CurrentWeather` or `Forecast`.
+    public var weather: Value
+    /// Spray verdicts, for `--spray`.
+    public var spray: SprayReport?
+
+    public init(
+        point: Coordinates, units: WeatherUnits, lang: String?, answer: WeatherAnswer<Value>,
+        region: RegionDistance? = nil, representative: RepresentativeDistance? = nil, spray: SprayReport? = nil
+    ) {
+        self.point = point
+        self.units = units
+        self.lang = lang
+        switch answer.source {
+        case .network:
+            source = "network"
+            ageSeconds = nil
+        case let .cache(age):
+            source = "cache"
+            ageSeconds = age
+        }
+        warning = answer.warning
+        self.region = region
+        self.representative = representative
+        weather = answer.value
+        self.spray = spray
+    }
+}
+
+/// The one JSON style of the weather output: sorted keys, pretty, ISO 8601 dates.
+public enum WeatherJSON {
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        // Gusts or visibility can be absent, but a NaN never comes from the decoder; guard anyway.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(value)
+    }
+}
+
+extension SprayAdvisor {
+    /// The spray report for a forecast in any units.
+    /// - Parameter rainfastHours: the product's rain-fast period; nil uses the rules' default.
+    public static func report(
+        forecast: Forecast, units: WeatherUnits, rules: SprayRules = SprayRules(), rainfastHours: Double? = nil
+    ) -> SprayReport {
+        report(slots: SpraySlot.slots(from: forecast, units: units, rules: rules), rules: rules, rainfastHours: rainfastHours)
+    }
+}

@@ -1,0 +1,382 @@
+import AgroDomain
+import Foundation
+
+/// Plain-text renderings for the terminal: current conditions, the forecast table and chart,
+/// and the spray report. Times are shown in the place's local time (the answer's UTC offset).
+public enum WeatherText {
+    // MARK: - Current conditions
+
+    /// Current conditions, the region and the nearest representative, one fact per line.
+    /// Absent values are left out, not shown as zero.
+    public static func current(
+        _ weather: CurrentWeather, units: WeatherUnits, region: RegionDistance? = nil,
+        representative: RepresentativeDistance? = nil, source: AnswerSource? = nil, warning: String? = nil
+    ) -> String {
+        var lines: [String] = []
+        if let warning { lines.append("warning: \(warning)") }
+        let offset = weather.timezone
+        var title = [weather.name, weather.sys?.country].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: ", ")
+        if let point = weather.coord?.coordinates {
+            title += (title.isEmpty ? "" : " ") + "(\(degrees(point.latitude)), \(degrees(point.longitude)))"
+        }
+        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + "observed \(dateTime(date, offset: offset)) \(zoneName(offset))" }
+        if !title.isEmpty { lines.append(title) }
+        if case let .cache(age)? = source { lines.append("(cached answer, \(formatAge(age)) old)") }
+        if let description = weather.condition?.description ?? weather.condition?.main {
+            lines.append(capitalizedFirst(description))
+        }
+        var rows: [(String, String)] = []
+        let t = units.temperatureSymbol
+        if let main = weather.main {
+            var text = main.temp.map { "\(one($0)) \(t)" } ?? ""
+            if let feels = main.feelsLike { text += (text.isEmpty ? "" : " ") + "(feels like \(one(feels)) \(t))" }
+            if let low = main.tempMin, let high = main.tempMax { text += ", min \(one(low)), max \(one(high))" }
+            if !text.isEmpty { rows.append(("Temperature", text)) }
+            if let humidity = main.humidity { rows.append(("Humidity", "\(whole(humidity)) %")) }
+            if let pressure = main.pressure { rows.append(("Pressure", "\(whole(pressure)) hPa")) }
+        }
+        if let wind = weather.wind, let speed = wind.speed {
+            var text = "\(one(speed)) \(units.speedSymbol)"
+            if let deg = wind.deg { text += " from \(compass(deg)) (\(whole(deg))°)" }
+            if let gust = wind.gust { text += ", gusts \(one(gust)) \(units.speedSymbol)" }
+            rows.append(("Wind", text))
+        }
+        if let clouds = weather.clouds?.all { rows.append(("Clouds", "\(whole(clouds)) %")) }
+        if let visibility = weather.visibility {
+            rows.append(("Visibility", visibility >= 1000 ? "\(one(visibility / 1000)) km" : "\(whole(visibility)) m"))
+        }
+        for (label, block) in [("Rain", weather.rain), ("Snow", weather.snow)] {
+            guard let block else { continue }
+            var parts: [String] = []
+            if let hour = block.oneHour { parts.append("\(amount(hour)) mm in the last hour") }
+            if let three = block.threeHours { parts.append("\(amount(three)) mm in the last 3 hours") }
+            if !parts.isEmpty { rows.append((label, parts.joined(separator: ", "))) }
+        }
+        if let sunrise = weather.sys?.sunrise, let sunset = weather.sys?.sunset {
+            let rise = time(Date(timeIntervalSince1970: TimeInterval(sunrise)), offset: offset)
+            let set = time(Date(timeIntervalSince1970: TimeInterval(sunset)), offset: offset)
+            rows.append(("Sun", "rises \(rise), sets \(set) (\(zoneName(offset)))"))
+        }
+        if let region {
+            rows.append(("Region", "\(region.region.name) (\(region.region.id)), \(distance(region.distanceKm)) from its centre"))
+        }
+        if let representative {
+            let person = representative.representative
+            var text = [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
+            if let km = representative.distanceKm { text += " (\(distance(km)) away)" }
+            rows.append(("Representative", text))
+        }
+        // One label width for every answer, so outputs line up from run to run.
+        let labelWidth = max("Representative".count, rows.map(\.0.count).max() ?? 0)
+        lines += rows.map { pad($0.0, labelWidth) + "  " + $0.1 }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Forecast table
+
+    /// The forecast as a table, one row per slot, with a blank line between days. The
+    /// conditions column is cut to fit `width`; when fewer than 8 columns are left it is
+    /// dropped. The numeric columns need about 92 columns and are never cut.
+    public static func forecastTable(_ forecast: Forecast, units: WeatherUnits, width: Int = 100) -> String {
+        let offset = forecast.city?.timezone
+        let speed = units.speedSymbol
+        var header = ["Time", "Temp \(units.temperatureSymbol)", "Feels", "Wind \(speed)", "Gust", "Dir", "Rain mm", "Snow mm", "PoP %", "Hum %", "Cloud %"]
+        var rows: [[String]] = forecast.list.sorted { $0.dt < $1.dt }.map { slot in
+            [
+                dayTime(slot.date, offset: offset),
+                slot.main?.temp.map(one) ?? "-",
+                slot.main?.feelsLike.map(one) ?? "-",
+                slot.wind?.speed.map(one) ?? "-",
+                slot.wind?.gust.map(one) ?? "-",
+                slot.wind?.deg.map(compass) ?? "-",
+                (slot.rain?.threeHours).map(amount) ?? "",
+                (slot.snow?.threeHours).map(amount) ?? "",
+                slot.pop.map { whole($0 * 100) } ?? "-",
+                slot.main?.humidity.map(whole) ?? "-",
+                slot.clouds?.all.map(whole) ?? "-",
+                slot.condition?.description ?? "",
+            ]
+        }
+        header.append("Conditions")
+        let fixed = header.indices.dropLast().map { column in
+            max(header[column].count, rows.map { $0[column].count }.max() ?? 0)
+        }
+        let used = fixed.reduce(0, +) + 2 * fixed.count
+        let room = width - used
+        let showConditions = room >= 8
+        if showConditions {
+            rows = rows.map { row in row.enumerated().map { $0.offset == row.count - 1 ? cut($0.element, room) : $0.element } }
+        } else {
+            header.removeLast()
+            rows = rows.map { Array($0.dropLast()) }
+        }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                if column < fixed.count {
+                    // Text columns left, numbers right.
+                    return column == 0 || column == 5 ? pad(cell, fixed[column]) : padLeft(cell, fixed[column])
+                }
+                return cell
+            }.joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        var output = [line(header)]
+        var previousDay: String?
+        for (row, slot) in zip(rows, forecast.list.sorted { $0.dt < $1.dt }) {
+            let day = self.day(slot.date, offset: offset)
+            if let previousDay, previousDay != day { output.append("") }
+            previousDay = day
+            output.append(line(row))
+        }
+        var title = "Forecast"
+        if let name = forecast.city?.name, !name.isEmpty { title += " for \(name)" }
+        title += ", times in \(zoneName(offset))"
+        output += wrap("Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation.", width: max(40, width))
+        return ([title] + output).joined(separator: "\n")
+    }
+
+    // MARK: - Chart
+
+    /// Temperature, wind (and gusts) and precipitation over the forecast as three text charts
+    /// sharing one time axis, fitted to `width` columns.
+    public static func forecastChart(_ forecast: Forecast, units: WeatherUnits, width: Int = 80, height: Int = 6) -> String {
+        let slots = forecast.list.sorted { $0.dt < $1.dt }
+        guard !slots.isEmpty else { return "No forecast slots to chart." }
+        let offset = forecast.city?.timezone
+        let labelWidth = 8
+        let plotWidth = max(10, width - labelWidth - 2)
+        let columns = TextChart.columns(count: slots.count, width: plotWidth)
+        let times = slots.map(\.date)
+        let temperature = TextChart.render(
+            title: "Temperature, \(units.temperatureSymbol)", values: slots.map { $0.main?.temp }, columns: columns,
+            height: height, labelWidth: labelWidth, style: .line)
+        let wind = TextChart.render(
+            title: "Wind (*) and gusts (+), \(units.speedSymbol)", values: slots.map { $0.wind?.speed },
+            extra: slots.map { $0.wind?.gust }, columns: columns, height: height, labelWidth: labelWidth, style: .line, floor: 0)
+        let rain = TextChart.render(
+            title: "Rain and snow, mm per 3 h", values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
+            columns: columns, height: max(3, height / 2), labelWidth: labelWidth, style: .bars, floor: 0)
+        let axis = TextChart.timeAxis(times: times, columns: columns, labelWidth: labelWidth) { day($0, offset: offset) }
+        return [temperature, wind, rain, axis, "Days start at midnight, \(zoneName(offset))."].joined(separator: "\n")
+    }
+
+    // MARK: - Spray report
+
+    /// Windows first (good ones longest first), then every slot with its verdict and reasons.
+    /// - Parameter timeZoneOffset: the forecast city's UTC offset, seconds.
+    public static func sprayReport(_ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil) -> String {
+        var lines: [String] = []
+        let rainfast = "rain-fast period \(SprayAdvisor.f(report.rainfastHours)) h"
+            + (report.rainfastIsDefault ? " (default: the catalog gives none for this product)" : "")
+        lines += wrap(
+            "Spray windows\(productName.map { " for \($0)" } ?? ""), \(rainfast); times in \(zoneName(timeZoneOffset))",
+            width: max(20, width))
+        if report.windows.isEmpty {
+            lines.append("  none: every slot of the forecast is to be avoided")
+        }
+        for window in report.windows {
+            let hours = SprayAdvisor.f(window.duration / 3600)
+            lines.append("  \(pad(window.verdict.rawValue, 8)) \(dayTime(window.start, offset: timeZoneOffset)) - "
+                         + "\(dayTime(window.end, offset: timeZoneOffset))  \(hours) h")
+        }
+        lines.append("")
+        lines.append("By slot:")
+        let indent = 2 + 12 + 2 + 8 + 1
+        for assessment in report.slots {
+            let head = "  \(pad(dayTime(assessment.slot.start, offset: timeZoneOffset), 12))  \(pad(assessment.verdict.rawValue, 8)) "
+            let reasons = assessment.reasons.map(\.text)
+            let wrapped = wrap(reasons.joined(separator: "; "), width: max(20, width - indent))
+            if wrapped.isEmpty {
+                lines.append(head.trimmingTrailingSpaces())
+            } else {
+                lines.append(head + wrapped[0])
+                lines += wrapped.dropFirst().map { String(repeating: " ", count: indent) + $0 }
+            }
+        }
+        lines.append("")
+        lines += wrap(
+            "Forecast wind is for 10 m; judged at \(SprayAdvisor.f(report.rules.boomHeightMetres)) m boom height "
+                + "(× \(String(format: "%.2f", report.rules.windHeightFactor))). Check conditions on site before spraying.",
+            width: max(20, width))
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Pieces
+
+    /// 16-point compass name for a direction in degrees.
+    public static func compass(_ degrees: Double) -> String {
+        let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+        let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return names[Int((normalized / 22.5).rounded()) % 16]
+    }
+
+    static func formatter(_ format: String, offset: Int?) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    static func dateTime(_ date: Date, offset: Int?) -> String { formatter("yyyy-MM-dd HH:mm", offset: offset).string(from: date) }
+    static func dayTime(_ date: Date, offset: Int?) -> String { formatter("EEE dd HH:mm", offset: offset).string(from: date) }
+    static func day(_ date: Date, offset: Int?) -> String { formatter("EEE dd", offset: offset).string(from: date) }
+    static func time(_ date: Date, offset: Int?) -> String { formatter("HH:mm", offset: offset).string(from: date) }
+
+    /// "UTC", "UTC+3", "UTC-4", "UTC+5:30".
+    static func zoneName(_ offset: Int?) -> String {
+        guard let offset, offset != 0 else { return "UTC" }
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return minutes % 60 == 0 ? "UTC\(sign)\(minutes / 60)" : String(format: "UTC%@%d:%02d", sign, minutes / 60, minutes % 60)
+    }
+
+    static func one(_ value: Double) -> String {
+        let text = String(format: "%.1f", value)
+        return text == "-0.0" ? "0.0" : text
+    }
+
+    static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
+
+    static func amount(_ value: Double) -> String { SprayAdvisor.f2(value) }
+
+    static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    static func distance(_ km: Double) -> String { km < 10 ? String(format: "%.1f km", km) : "\(Int(km.rounded())) km" }
+
+    static func capitalizedFirst(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    static func cut(_ text: String, _ width: Int) -> String {
+        guard text.count > width, width > 1 else { return text }
+        return String(text.prefix(width - 1)) + "…"
+    }
+
+    /// Words onto lines of at most `width` characters (a longer word gets its own line).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            if current.isEmpty {
+                current = String(word)
+            } else if current.count + 1 + word.count <= width {
+                current += " " + word
+            } else {
+                lines.append(current)
+                current = String(word)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}
+
+/// Text charts on a character grid.
+enum TextChart {
+    enum Style { case line, bars }
+
+    /// How many plot columns each value gets: one value spread over `k` columns, or several
+    /// values folded into one column when they do not fit. Returns, per column, the value
+    /// indices it shows.
+    static func columns(count: Int, width: Int) -> [[Int]] {
+        guard count > 0, width > 0 else { return [] }
+        if count <= width {
+            let each = max(1, width / count)
+            return (0..<count).flatMap { index in Array(repeating: [index], count: each) }
+        }
+        return (0..<width).map { column in
+            let from = column * count / width
+            let to = max(from + 1, (column + 1) * count / width)
+            return Array(from..<to)
+        }
+    }
+
+    static func render(
+        title: String, values: [Double?], extra: [Double?]? = nil, columns: [[Int]], height: Int, labelWidth: Int,
+        style: Style, floor: Double? = nil
+    ) -> String {
+        // A folded column shows the mean for lines and the maximum for bars (peaks matter for rain).
+        func folded(_ series: [Double?], _ indices: [Int]) -> Double? {
+            let present = indices.compactMap { series[$0] }
+            guard !present.isEmpty else { return nil }
+            return style == .bars ? present.max() : present.reduce(0, +) / Double(present.count)
+        }
+        let main = columns.map { folded(values, $0) }
+        let second = extra.map { series in columns.map { folded(series, $0) } }
+        let all = (main + (second ?? [])).compactMap { $0 }
+        guard var low = all.min(), var high = all.max() else { return "\(title): no data" }
+        if let floor { low = min(low, floor) }
+        if high - low < 1e-9 { high = low + 1 }
+        let rows = max(2, height)
+        func row(_ value: Double) -> Int { Int(((value - low) / (high - low) * Double(rows - 1)).rounded()) }
+        var grid = Array(repeating: Array(repeating: Character(" "), count: columns.count), count: rows)
+        for (column, value) in main.enumerated() {
+            guard let value else { continue }
+            let r = row(value)
+            switch style {
+            case .line:
+                grid[r][column] = "*"
+            case .bars:
+                if value > 0 { for level in 0...max(0, r) { grid[level][column] = "#" } }
+            }
+        }
+        if let second {
+            for (column, value) in second.enumerated() {
+                guard let value else { continue }
+                let r = row(value)
+                if grid[r][column] == " " { grid[r][column] = "+" }
+            }
+        }
+        var lines = [title]
+        for r in stride(from: rows - 1, through: 0, by: -1) {
+            let label: String
+            if r == rows - 1 {
+                label = WeatherText.one(high)
+            } else if r == 0 {
+                label = WeatherText.one(low)
+            } else {
+                label = ""
+            }
+            lines.append(WeatherText.padLeft(label, labelWidth) + " |" + String(grid[r]).trimmingTrailingSpaces())
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A ruler with "|" where a new day begins and the day's name after it when it fits.
+    static func timeAxis(times: [Date], columns: [[Int]], labelWidth: Int, day: (Date) -> String) -> String {
+        var ruler = Array(repeating: Character("-"), count: columns.count)
+        var labels = Array(repeating: Character(" "), count: columns.count + 12)
+        var previous: String?
+        var nextFree = 0
+        for (column, indices) in columns.enumerated() {
+            guard let first = indices.first else { continue }
+            let name = day(times[first])
+            if name != previous {
+                if previous != nil { ruler[column] = "|" }
+                if column >= nextFree {
+                    for (offset, character) in name.enumerated() where column + offset < labels.count {
+                        labels[column + offset] = character
+                    }
+                    nextFree = column + name.count + 1
+                }
+                previous = name
+            }
+        }
+        let pad = String(repeating: " ", count: labelWidth)
+        return pad + " +" + String(ruler) + "\n" + pad + "  " + String(labels).trimmingTrailingSpaces()
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,70 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+
+struct CultureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "culture",
+        abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Culture id or name.") var culture: String
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let id = try catalog.resolve(culture, kind: .culture, locale: environment.language).id
+        try Self.show(id: id, catalog: catalog, environment: environment)
+    }
+
+    struct Document: Encodable {
+        var culture: Culture
+        var products: [ProductSummary]
+        var pests: [Pest]
+        var schemes: [ProtectionScheme]
+    }
+
+    static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
+        let locale = environment.language
+        guard let culture = try catalog.culture(id: id, locale: locale) else {
+            throw CatalogError.notFound(kind: .culture, id: id)
+        }
+        let products = try catalog.products(ProductFilter(culture: id), page: .all, locale: locale).items
+        let pests = try catalog.pests(PestFilter(culture: id), page: .all, locale: locale).items
+        let schemes = try catalog.schemes(cultureID: id, locale: locale)
+        switch environment.format {
+        case .json:
+            try environment.printJSON(Document(culture: culture, products: products, pests: pests, schemes: schemes))
+        case .csv:
+            environment.output.write(CSV.line(["kind", "id", "name"]) + "\n")
+            for product in products { environment.output.write(CSV.line(["product", product.id, product.name]) + "\n") }
+            for pest in pests { environment.output.write(CSV.line(["pest", pest.id, pest.name]) + "\n") }
+        case .table:
+            let s = environment.strings
+            var facts = [(s("field.id"), culture.id)]
+            if let latin = culture.latinName { facts.append((s("field.latin"), latin)) }
+            if !culture.parents.isEmpty { facts.append((s("field.groups"), culture.parents.map(\.name).joined(separator: ", "))) }
+            if !culture.children.isEmpty { facts.append((s("field.members"), culture.children.map(\.name).joined(separator: ", "))) }
+            var lines = [environment.bold(culture.name), ""] + Card.facts(facts)
+            if let description = culture.description {
+                lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")
+            }
+            if !culture.growthStages.isEmpty {
+                lines += ["", environment.bold(s("section.stages"))]
+                lines += culture.growthStages.map { "  \($0.bbch.label)  \($0.name)" }
+            }
+            for scheme in schemes {
+                lines += ["", environment.bold(s("section.scheme", scheme.title))]
+                lines += scheme.stages.map { stage in
+                    "  \(stage.bbch.label)  \(stage.name): " + stage.treatments.map(\.product.name).joined(separator: ", ")
+                }
+            }
+            lines += ["", environment.bold(s("section.pests", pests.count))]
+            lines += pests.map { "  • \($0.name)" + ($0.latinName.map { " (\($0))" } ?? "") }
+            lines += ["", environment.bold(s("section.products", products.count))]
+            lines += products.map { "  • \($0.name) — \(environment.name(of: $0.category))" }
+            environment.print(lines)
+        }
+    }
+}

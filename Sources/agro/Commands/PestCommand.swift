@@ -1,0 +1,60 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+
+struct PestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pest", abstract: "Show a pest and the products registered against it.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Pest id, name or Latin name.") var pest: String
+    @Option(help: "Only uses on this culture or its groups (id or name).") var culture: String?
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let id = try catalog.resolve(pest, kind: .pest, locale: environment.language).id
+        let cultureID = try environment.resolve(culture, .culture, in: catalog)
+        try Self.show(id: id, cultureID: cultureID, catalog: catalog, environment: environment)
+    }
+
+    struct Document: Encodable {
+        var pest: Pest
+        var uses: [Use]
+    }
+
+    static func show(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws {
+        let locale = environment.language
+        guard let pest = try catalog.pest(id: id, locale: locale) else { throw CatalogError.notFound(kind: .pest, id: id) }
+        let uses = try catalog.uses(UseFilter(pest: id, culture: cultureID), locale: locale)
+        switch environment.format {
+        case .json:
+            try environment.printJSON(Document(pest: pest, uses: uses))
+        case .csv:
+            UsesTable.printCSV(uses, environment: environment)
+        case .table:
+            let s = environment.strings
+            var facts = [(s("field.id"), pest.id), (s("field.kind"), environment.name(of: pest.kind))]
+            if let latin = pest.latinName { facts.append((s("field.latin"), latin)) }
+            var lines = [environment.bold(pest.name), ""] + Card.facts(facts)
+            if let description = pest.description {
+                lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")
+            }
+            lines += ["", environment.bold(s("section.productsAgainst", Set(uses.map(\.product.id)).count))]
+            let rows = uses.map { use in
+                [use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
+                 use.preHarvestIntervalDays.map { s("use.days", $0) } ?? "", use.bbch?.label ?? ""]
+            }
+            if rows.isEmpty {
+                lines.append("  " + s("list.empty"))
+            } else {
+                lines += TextTable(
+                    headers: [s("column.product"), s("column.cultures"), s("column.dose"), s("column.phi"), "BBCH"],
+                    rows: rows
+                ).render(width: environment.tableWidth - 2).map { "  " + $0 }
+            }
+            environment.print(lines)
+        }
+    }
+}

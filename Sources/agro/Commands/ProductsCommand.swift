@@ -1,0 +1,73 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+import Foundation
+
+struct ProductsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "products",
+        abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
+        discussion: """
+            Each filter takes an id or a name in any catalog language, case-insensitive. A culture also \
+            matches products registered on the groups it belongs to (winter wheat -> wheat -> cereals).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var pages: PageOptions
+
+    @Option(help: "Pest (id or name).") var pest: String?
+    @Option(help: "Culture (id or name); uses on its groups count.") var culture: String?
+    @Option(help: "Active substance (id or name).") var substance: String?
+    @Option(help: "Category: herbicide, fungicide, insecticide, ...") var category: String?
+    @Option(help: "Company (id or name).") var company: String?
+    @Option(help: "First letter of the name.") var letter: String?
+    @Flag(help: "List the first letters that occur instead of the products.") var letters = false
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        var filter = ProductFilter(
+            pest: try environment.resolve(pest, .pest, in: catalog),
+            culture: try environment.resolve(culture, .culture, in: catalog),
+            substance: try environment.resolve(substance, .substance, in: catalog),
+            category: try environment.category(category),
+            company: try environment.resolve(company, .company, in: catalog))
+        if let letter {
+            guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
+                throw ValidationError("--letter takes one letter or digit")
+            }
+            filter.letter = letter
+        }
+        let locale = environment.language
+        if letters {
+            let found = try catalog.productLetters(filter, locale: locale).map { IndexLetter(id: $0, name: $0) }
+            try ListPresenter(
+                environment: environment, columns: [Column(header: environment.strings("column.letter")) { $0.name }],
+                load: { Page(slicing: found, $0) }
+            ).show(pages)
+            return
+        }
+        try ListPresenter(
+            environment: environment, columns: Self.columns(environment),
+            load: { try catalog.products(filter, page: $0, locale: locale) },
+            open: { try ProductCommand.show(id: $0.id, catalog: catalog, environment: environment) }
+        ).show(pages)
+    }
+
+    static func columns(_ environment: Environment) -> [Column<ProductSummary>] {
+        let s = environment.strings
+        return [
+            Column(header: s("column.name")) { $0.name },
+            Column(header: s("column.category")) { environment.name(of: $0.category) },
+            Column(header: s("column.ingredients")) { environment.label($0.ingredients) },
+            Column(header: s("column.registration")) { $0.registrationNumber ?? "" },
+            Column(header: s("column.id")) { $0.id },
+        ]
+    }
+}
+
+/// An entry of the alphabet index.
+struct IndexLetter: Encodable, Sendable {
+    var id: String
+    var name: String
+}

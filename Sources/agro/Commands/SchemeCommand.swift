@@ -1,0 +1,109 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+
+struct SchemeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scheme",
+        abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Culture id or name.") var culture: String
+    @Option(help: "Only the stages that include this BBCH growth stage (0-99).") var stage: Int?
+
+    func validate() throws {
+        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
+    }
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let match = try catalog.resolve(culture, kind: .culture, locale: environment.language)
+        var schemes = try catalog.schemes(cultureID: match.id, locale: environment.language)
+        guard !schemes.isEmpty else {
+            let available = try catalog.culturesWithSchemes(locale: environment.language).map(\.name)
+            throw SchemeError.none(culture: match.name, available: available)
+        }
+        if let stage {
+            for index in schemes.indices {
+                schemes[index].stages = schemes[index].stages.filter { $0.bbch.contains(stage) }
+            }
+        }
+        switch environment.format {
+        case .json:
+            try environment.printJSON(schemes)
+        case .csv:
+            environment.output.write(CSV.line(["scheme", "bbch_from", "bbch_to", "stage", "product", "dose", "pests"]) + "\n")
+            for scheme in schemes {
+                for stage in scheme.stages {
+                    for treatment in stage.treatments {
+                        environment.output.write(CSV.line([
+                            scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
+                            treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
+                        ]) + "\n")
+                    }
+                }
+            }
+        case .table:
+            for scheme in schemes { environment.print(Self.timeline(scheme, marker: stage, environment: environment)) }
+        }
+    }
+
+    /// The scheme drawn over the BBCH scale: an axis 0-99, one bar per stage, then what to
+    /// apply at each stage.
+    static func timeline(_ scheme: ProtectionScheme, marker: Int?, environment: Environment) -> [String] {
+        let s = environment.strings
+        let columns = environment.output.size.columns
+        let scale = max(40, min(100, columns - 8))
+        let position = { (bbch: Int) in min(scale - 1, bbch * scale / 100) }
+        var lines = [environment.bold(scheme.title) + " — " + scheme.culture.name]
+        if let description = scheme.description { lines += DisplayWidth.wrap(description, width: columns) }
+        lines.append("")
+        var axis = Array(repeating: Character(" "), count: scale + 2)
+        var ticks = Array(repeating: Character("─"), count: scale)
+        for bbch in stride(from: 0, through: 90, by: 10) {
+            let column = position(bbch)
+            ticks[column] = "┼"
+            for (offset, digit) in String(bbch).enumerated() where column + offset < axis.count { axis[column + offset] = digit }
+        }
+        if let marker { ticks[position(marker)] = "▼" }
+        lines.append("      " + String(axis))
+        lines.append("BBCH  " + String(ticks))
+        for (index, stage) in scheme.stages.enumerated() {
+            let from = position(stage.bbch.from), to = max(position(stage.bbch.to), from)
+            let bar = String(repeating: " ", count: from) + String(repeating: "█", count: to - from + 1)
+            let number = String(index + 1)
+            lines.append(String(repeating: " ", count: max(0, 4 - number.count)) + number + "  " + bar)
+        }
+        lines.append("")
+        for (index, stage) in scheme.stages.enumerated() {
+            lines.append(environment.bold("\(index + 1). \(stage.name)") + " (\(stage.bbch.label))")
+            for treatment in stage.treatments {
+                var line = "   • \(treatment.product.name)"
+                if !treatment.dose.isEmpty { line += " — " + environment.label(treatment.dose) }
+                if !treatment.pests.isEmpty {
+                    line += "; " + s("scheme.against", treatment.pests.map(\.name).joined(separator: ", "))
+                }
+                lines += DisplayWidth.wrap(line, width: columns, indent: "", hanging: "     ")
+                if let note = treatment.note { lines += DisplayWidth.wrap(note, width: columns, indent: "     ") }
+            }
+        }
+        if scheme.stages.isEmpty { lines.append(s("scheme.noStage")) }
+        lines.append("")
+        return lines
+    }
+}
+
+enum SchemeError: UserFacingError {
+    case none(culture: String, available: [String])
+
+    var message: String {
+        switch self {
+        case let .none(culture, available):
+            return "no protection scheme for \(culture); schemes exist for: \(available.joined(separator: ", "))"
+        }
+    }
+
+    var exitStatus: ExitStatus { .notFound }
+}

@@ -1,0 +1,57 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search products, substances, cultures, pests and news.",
+        discussion: """
+            Words match by prefix, case- and diacritic-insensitive, in every catalog language. Quotes, \
+            stars, parentheses and words like AND or OR are searched as plain words.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var pages: PageOptions
+
+    @Argument(help: "Words to search for.") var words: [String]
+    @Option(help: "Only hits of this kind: product, substance, culture, pest, news.") var kind: EntityKind?
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let text = words.joined(separator: " ")
+        let kinds = kind.map { Set([$0]) }
+        // Recent searches are a convenience: failing to record one must not fail the search.
+        try? environment.openUserStore().recordSearch(text)
+        let s = environment.strings
+        try ListPresenter(
+            environment: environment,
+            columns: [
+                Column(header: s("column.kind")) { environment.name(of: $0.kind) },
+                Column(header: s("column.name")) { $0.name },
+                Column(header: s("column.detail")) { hit in
+                    switch hit.kind {
+                    case .product: return ProductCategory(rawValue: hit.detail ?? "").map(environment.name(of:)) ?? ""
+                    default: return hit.detail ?? ""
+                    }
+                },
+                Column(header: s("column.id")) { $0.id },
+            ],
+            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.language) },
+            open: { hit in try Self.open(hit, catalog: catalog, environment: environment) }
+        ).show(pages)
+    }
+
+    static func open(_ hit: SearchHit, catalog: some Catalog, environment: Environment) throws {
+        switch hit.kind {
+        case .product: try ProductCommand.show(id: hit.id, catalog: catalog, environment: environment)
+        case .substance: try SubstanceCommand.show(id: hit.id, catalog: catalog, environment: environment)
+        case .culture: try CultureCommand.show(id: hit.id, catalog: catalog, environment: environment)
+        case .pest: try PestCommand.show(id: hit.id, cultureID: nil, catalog: catalog, environment: environment)
+        case .news, .region, .company: environment.print("\(hit.name) (\(hit.id))")
+        }
+    }
+}
+
+extension EntityKind: ExpressibleByArgument {}

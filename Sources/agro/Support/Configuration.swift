@@ -1,0 +1,43 @@
+import AgroDomain
+import Foundation
+
+/// The user's `config.json` (in `$XDG_CONFIG_HOME/agro`). Every field is optional; flags and
+/// environment variables take precedence.
+struct Configuration: Codable, Sendable {
+    /// Default catalog file instead of the bundled or installed one.
+    var catalog: String?
+    /// Default language.
+    var lang: String?
+
+    static func load(from url: URL) throws -> Configuration {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return Configuration() }
+        do {
+            return try JSONDecoder().decode(Configuration.self, from: data)
+        } catch {
+            throw ConfigurationError.unreadable(path: url.path, reason: Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context),
+             let DecodingError.valueNotFound(_, context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        default:
+            return "not valid JSON"
+        }
+    }
+}
+
+enum ConfigurationError: UserFacingError {
+    case unreadable(path: String, reason: String)
+
+    var message: String {
+        switch self {
+        case let .unreadable(path, reason): return "configuration \(path) cannot be read: \(reason)"
+        }
+    }
+
+    var exitStatus: ExitStatus { .usage }
+}

@@ -1,0 +1,83 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// Everything a command needs from the outside world, built once from the global options and
+/// passed down; there are no singletons.
+struct Environment: Sendable {
+    let paths: Paths
+    let configuration: Configuration
+    /// Language of data and interface.
+    let language: String
+    let strings: Localizer
+    let format: OutputFormat
+    let output: Terminal
+    /// An explicit catalog file (--catalog, or the config file), if any.
+    let catalogPath: String?
+    let processEnvironment: [String: String]
+
+    init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.processEnvironment = processEnvironment
+        paths = Paths(environment: processEnvironment)
+        configuration = try Configuration.load(from: paths.configFile)
+        var language = options.resolvedLanguage(environment: processEnvironment)
+        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.lang {
+            language = LocaleChain.normalize(configured)
+        }
+        self.language = language
+        strings = Localizer(language: language, directory: paths.localizable)
+        format = options.format
+        output = .standardOutput
+        catalogPath = options.catalog ?? configuration.catalog
+    }
+
+    /// Whether the user is at a terminal on both ends, so the pager may prompt.
+    var isInteractive: Bool {
+        output.isInteractive && isatty(STDIN_FILENO) == 1
+    }
+
+    /// Whether to style output with ANSI escapes: on a terminal, unless NO_COLOR is set.
+    var usesStyles: Bool {
+        output.isInteractive && (processEnvironment["NO_COLOR"] ?? "").isEmpty && processEnvironment["TERM"] != "dumb"
+    }
+
+    /// Columns a table may use: the terminal's width, or no limit when output goes to a pipe
+    /// or a file (so nothing is cut off for grep).
+    var tableWidth: Int { output.isInteractive ? output.size.columns : Int.max / 4 }
+
+    /// Opens the catalog to read: --catalog, else the config file's, else the bundled one.
+    func openCatalog() throws -> SQLiteCatalog {
+        if let catalogPath { return try SQLiteCatalog(path: catalogPath) }
+        guard let bundled = paths.bundledCatalog else {
+            throw CatalogError.missing(path: "Database/catalog.sqlite (no AGRO_HOME and no resources beside the program)")
+        }
+        return try SQLiteCatalog(path: bundled.path)
+    }
+
+    /// Opens the user database (favorites, recent searches, settings).
+    func openUserStore() throws -> UserStore {
+        try UserStore(path: paths.userDatabase.path)
+    }
+
+    /// Prints lines of content.
+    func print(_ lines: [String]) {
+        for line in lines { output.line(line) }
+    }
+
+    func print(_ line: String = "") {
+        output.line(line)
+    }
+
+    /// Text emphasised on a styled terminal.
+    func bold(_ text: String) -> String {
+        usesStyles ? "\u{1B}[1m\(Terminal.sanitize(text))\u{1B}[0m" : text
+    }
+
+    /// Writes a JSON document for `value`, keys sorted so output is stable.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        output.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+}

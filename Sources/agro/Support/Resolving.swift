@@ -1,0 +1,73 @@
+import AgroDomain
+import Foundation
+
+extension Environment {
+    /// Turns a user's id or name into one entity id, or throws a message naming the
+    /// candidates (ambiguous) or the closest names (unknown).
+    func resolve(_ text: String?, _ kind: EntityKind, in catalog: some LookupUseCase) throws -> EntityID? {
+        guard let text else { return nil }
+        return try catalog.resolve(text, kind: kind, locale: language).id
+    }
+
+    /// A dose or concentration as labels print it, its unit in the interface language
+    /// ("l/ha" reads "л/га" in Russian) when Localizable has it.
+    func label(_ dose: Dose) -> String {
+        guard let unit = dose.unit else { return dose.label }
+        let key = "unit.\(unit)"
+        let localized = strings(key)
+        return Dose(from: dose.from, to: dose.to, unit: localized == key ? unit : localized).label
+    }
+
+    /// "Tebuconazole 250 g/l + Prothioconazole 125 g/l".
+    func label(_ ingredients: [ActiveIngredient]) -> String {
+        ingredients.map { ingredient in
+            let amount = label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+            return amount.isEmpty ? ingredient.substance.name : "\(ingredient.substance.name) \(amount)"
+        }.joined(separator: " + ")
+    }
+
+    /// "GHS07 (Exclamation mark)": a pictogram code with its name from `Assets/ghs-pictograms.json`
+    /// in the interface language, or the code alone when the asset lacks it.
+    func pictogram(_ code: String) -> String {
+        guard let file = paths.assets?.appendingPathComponent("ghs-pictograms.json"),
+              let data = FileManager.default.contents(atPath: file.path),
+              let names = try? JSONDecoder().decode([String: [String: String]].self, from: data)[code]
+        else { return code }
+        guard let name = strings.chain.lazy.compactMap({ names[$0] }).first else { return code }
+        return "\(code) (\(name))"
+    }
+
+    /// Localized name of a product category.
+    func name(of category: ProductCategory) -> String { strings("category.\(category.rawValue)") }
+
+    /// Localized name of a pest kind.
+    func name(of kind: PestKind) -> String { strings("pestKind.\(kind.rawValue)") }
+
+    /// Localized name of an entity kind.
+    func name(of kind: EntityKind) -> String { strings("kind.\(kind.rawValue)") }
+
+    /// Parses a category typed by the user: its code (`seed_treatment`, `seed-treatment`,
+    /// `seed treatment`) or its name in the interface language, case-insensitive.
+    func category(_ text: String?) throws -> ProductCategory? {
+        guard let text else { return nil }
+        let folded = TextFolding.fold(text).replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+        if let category = ProductCategory.allCases.first(where: {
+            $0.rawValue == folded || TextFolding.fold(name(of: $0)).replacingOccurrences(of: " ", with: "_") == folded
+        }) {
+            return category
+        }
+        let valid = ProductCategory.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CatalogError.invalidArgument("unknown category \"\(text)\"; expected one of \(valid)")
+    }
+
+    /// Parses a pest kind typed by the user: its code or its name in the interface language.
+    func pestKind(_ text: String?) throws -> PestKind? {
+        guard let text else { return nil }
+        let folded = TextFolding.fold(text)
+        if let kind = PestKind.allCases.first(where: { $0.rawValue == folded || TextFolding.fold(name(of: $0)) == folded }) {
+            return kind
+        }
+        let valid = PestKind.allCases.map(\.rawValue).joined(separator: ", ")
+        throw CatalogError.invalidArgument("unknown pest kind \"\(text)\"; expected one of \(valid)")
+    }
+}

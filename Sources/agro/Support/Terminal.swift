@@ -1,0 +1,63 @@
+import AgroDomain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A place the program prints to: standard output or standard error.
+///
+/// Everything printed passes through `sanitize`, so catalog content cannot carry escape
+/// sequences or other control characters to the user's terminal.
+struct Terminal: Sendable {
+    let fileDescriptor: Int32
+
+    static let standardOutput = Terminal(fileDescriptor: STDOUT_FILENO)
+    static let standardError = Terminal(fileDescriptor: STDERR_FILENO)
+
+    /// Whether this is an interactive terminal (not a pipe or a file).
+    var isInteractive: Bool { isatty(fileDescriptor) == 1 }
+
+    /// Rows and columns of the terminal, else from LINES/COLUMNS, else 24 x 80.
+    var size: (rows: Int, columns: Int) {
+        var window = winsize()
+        if isInteractive, ioctl(fileDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
+            return (Int(window.ws_row), Int(window.ws_col))
+        }
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["LINES"].flatMap(Int.init) ?? 24, environment["COLUMNS"].flatMap(Int.init) ?? 80)
+    }
+
+    /// Writes `text` as it is; callers sanitize content first.
+    func write(_ text: String) {
+        var data = Array(text.utf8)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeMutableBytes { buffer in
+                Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        data.removeAll()
+    }
+
+    /// Writes one line of content, control characters removed.
+    func line(_ text: String = "") {
+        write(Terminal.sanitize(text) + "\n")
+    }
+
+    /// Content with control characters removed; newlines and tabs kept.
+    static func sanitize(_ text: String) -> String {
+        TextFolding.removingControlCharacters(text)
+    }
+
+    /// Content for one table cell or one line: control characters removed, line breaks and
+    /// tabs turned into spaces.
+    static func singleLine(_ text: String) -> String {
+        TextFolding.removingControlCharacters(text, keepNewlines: false)
+            .replacingOccurrences(of: "\u{2028}", with: " ")
+    }
+}

@@ -1,2 +1,0 @@
-import AgroDomain
-print("agro")

@@ -1,0 +1,126 @@
+import AgroDomain
+import AgroStore
+import GRDB
+import XCTest
+
+final class PaginationTests: StoreTestCase {
+    func testPagesOfAList() throws {
+        let first = try catalog.products(ProductFilter(), page: PageRequest(page: 1, perPage: 3), locale: "en")
+        XCTAssertEqual(first.items.count, 3)
+        XCTAssertEqual(first.total, 4)
+        XCTAssertEqual(first.pageCount, 2)
+        let last = try catalog.products(ProductFilter(), page: PageRequest(page: 2, perPage: 3), locale: "en")
+        XCTAssertEqual(last.items.map(\.id), ["p-tebu"], "the fourth product by English name")
+        XCTAssertEqual(Set(first.items.map(\.id) + last.items.map(\.id)).count, 4, "pages do not overlap")
+    }
+
+    func testPagePastTheEnd() throws {
+        let past = try catalog.products(ProductFilter(), page: PageRequest(page: 9, perPage: 3), locale: "en")
+        XCTAssertEqual(past.items, [])
+        XCTAssertEqual(past.total, 4)
+        XCTAssertEqual(past.page, 9)
+    }
+
+    func testEmptyList() throws {
+        let empty = try catalog.products(ProductFilter(pest: "beetle", culture: "wheat"), page: PageRequest(page: 1, perPage: 5), locale: "en")
+        XCTAssertEqual(empty.items, [])
+        XCTAssertEqual(empty.total, 0)
+        XCTAssertEqual(empty.pageCount, 1)
+    }
+
+    func testEverything() throws {
+        let all = try catalog.pests(PestFilter(), page: .all, locale: "en")
+        XCTAssertEqual(all.items.count, FixtureCatalog.pests.count)
+        XCTAssertEqual(all.perPage, FixtureCatalog.pests.count)
+        XCTAssertEqual(all.pageCount, 1)
+    }
+
+    func testSlicingInMemoryMatchesTheStore() {
+        let list = Array(1...10)
+        XCTAssertEqual(Page(slicing: list, PageRequest(page: 4, perPage: 3)).items, [10])
+        XCTAssertEqual(Page(slicing: list, PageRequest(page: 5, perPage: 3)).items, [])
+        XCTAssertEqual(Page(slicing: [Int](), PageRequest(page: 1, perPage: 3)).pageCount, 1)
+    }
+}
+
+final class CatalogFileTests: XCTestCase {
+    func testSameRecordsGiveTheSameBytes() throws {
+        let a = try FixtureCatalog.write(), b = try FixtureCatalog.write()
+        XCTAssertEqual(FileManager.default.contents(atPath: a), FileManager.default.contents(atPath: b))
+    }
+
+    func testACycleInCultureParentsIsRefused() throws {
+        XCTAssertThrowsError(try FixtureCatalog.write { writer in
+            try writer.add(CatalogRecord.Culture(id: "a", name: ["en": "A"], parentIDs: ["b"]))
+            try writer.add(CatalogRecord.Culture(id: "b", name: ["en": "B"], parentIDs: ["a"]))
+        }) { error in
+            XCTAssertEqual((error as? CatalogWriterError)?.exitStatus, .badContent)
+        }
+    }
+
+    func testDanglingReferenceFailsTheBuild() {
+        XCTAssertThrowsError(try FixtureCatalog.write { writer in
+            try writer.add(CatalogRecord.Use(
+                id: "bad", productID: "no-such-product", cultureIDs: ["wheat"], pests: [],
+                dose: Dose(from: 1, to: 1, unit: "l/ha")))
+        })
+    }
+
+    func testMissingAndCorruptFilesSaySo() throws {
+        XCTAssertThrowsError(try SQLiteCatalog(path: "/nonexistent/catalog.sqlite")) { error in
+            XCTAssertEqual((error as? CatalogError)?.exitStatus, .catalogUnavailable)
+        }
+        let junk = FileManager.default.temporaryDirectory.appendingPathComponent("junk-\(UUID()).sqlite").path
+        _ = FileManager.default.createFile(atPath: junk, contents: Data(repeating: 0x41, count: 8192))
+        XCTAssertThrowsError(try SQLiteCatalog(path: junk)) { error in
+            guard case .corrupt = error as? CatalogError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testANewerSchemaIsRefused() throws {
+        let path = try FixtureCatalog.write()
+        try rewriteMetadata(path, key: "schema_version", value: String(CatalogSchema.version + 1))
+        XCTAssertThrowsError(try SQLiteCatalog(path: path)) { error in
+            XCTAssertEqual(error as? CatalogError, .schemaTooNew(path: path, found: CatalogSchema.version + 1, supported: CatalogSchema.version))
+        }
+    }
+}
+
+final class UserStoreTests: XCTestCase {
+    func testFavoritesSurviveACatalogReplacement() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("agro-user-\(UUID())")
+        let store = try UserStore(path: directory.appendingPathComponent("user.sqlite").path)
+        XCTAssertTrue(try store.addFavorite(kind: .product, id: "p-tebu", at: Date(timeIntervalSince1970: 1)))
+        XCTAssertFalse(try store.addFavorite(kind: .product, id: "p-tebu", at: Date(timeIntervalSince1970: 5)))
+        XCTAssertTrue(try store.addFavorite(kind: .pest, id: "rust", at: Date(timeIntervalSince1970: 2)))
+        XCTAssertEqual(try store.favorites().map(\.id), ["rust", "p-tebu"], "newest first")
+
+        // A new catalog version replaces the file; favorites refer to stable ids and still resolve.
+        let v2 = try SQLiteCatalog(path: FixtureCatalog.write(version: 2))
+        for favorite in try store.favorites() where favorite.kind == .product {
+            XCTAssertNotNil(try v2.product(id: favorite.id, locale: "en"))
+        }
+        let reopened = try UserStore(path: directory.appendingPathComponent("user.sqlite").path)
+        XCTAssertEqual(try reopened.favorites().count, 2)
+        XCTAssertTrue(try reopened.removeFavorite(kind: .pest, id: "rust"))
+        XCTAssertFalse(try reopened.removeFavorite(kind: .pest, id: "rust"))
+    }
+
+    func testRecentSearchesKeepTheNewest() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("agro-user-\(UUID()).sqlite").path
+        let store = try UserStore(path: path)
+        for index in 0..<5 { try store.recordSearch("q\(index)", at: Date(timeIntervalSince1970: Double(index)), limit: 3) }
+        XCTAssertEqual(try store.recentSearches(), ["q4", "q3", "q2"])
+        try store.setSetting("lang", to: "kk")
+        XCTAssertEqual(try store.setting("lang"), "kk")
+        try store.setSetting("lang", to: nil)
+        XCTAssertNil(try store.setting("lang"))
+    }
+}
+
+/// Changes a catalog's metadata behind the writer's back, as a damaged or foreign file would.
+func rewriteMetadata(_ path: String, key: String, value: String) throws {
+    try DatabaseQueue(path: path).write { db in
+        try db.execute(sql: "UPDATE catalog_metadata SET value = ? WHERE key = ?", arguments: [value, key])
+    }
+}
