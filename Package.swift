@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "AgroStoreTests",

@@ -191,7 +191,9 @@ public struct CatalogStore: Sendable {
                 if full {
                     let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check(5)")
                     guard problems == ["ok"] else {
-                        throw CatalogError.corrupt(path: path, reason: "integrity check: " + problems.joined(separator: "; "))
+                        // One line: SQLite's report may span several.
+                        let report = problems.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+                        throw CatalogError.corrupt(path: path, reason: "integrity check: " + report)
                     }
                 }
             }
