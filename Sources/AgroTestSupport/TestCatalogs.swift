@@ -16,10 +16,11 @@ public enum TestCatalogs {
             header: CatalogHeader(
                 identity: identity, version: version, builtAt: "2026-11-21T00:00:00Z",
                 locales: LocaleChain(locales: ["en", "ru"]), title: ["en": "Test catalog \(identity)"]))
-        let filler = padding > 0 ? syntheticText(bytes: padding, seed: version) : nil
         for index in 0..<products {
             var sections: [CatalogRecord.Section] = []
-            if let filler {
+            if padding > 0 {
+                // Different text per product, so the file compresses like real content.
+                let filler = syntheticText(bytes: padding, seed: version &* 1_000_003 &+ index)
                 sections.append(CatalogRecord.Section(
                     title: ["en": "Label"], body: ["en": "\(index) " + filler, "ru": "\(index) " + filler]))
             }
@@ -30,20 +31,29 @@ public enum TestCatalogs {
         try writer.finish()
     }
 
-    /// Text that compresses about as well as real label text: words drawn from a fixed list
-    /// by a deterministic generator.
+    /// Text that compresses about as well as real label text (about 3:1 with gzip): common
+    /// words mixed with made-up ones and numbers, drawn by a deterministic generator.
     public static func syntheticText(bytes: Int, seed: Int) -> String {
         let words = ["apply", "before", "emergence", "wheat", "barley", "dose", "litre", "hectare", "weeds",
                      "broadleaf", "spray", "water", "volume", "interval", "days", "harvest", "protective",
                      "gloves", "avoid", "drift", "rain", "fast", "tank", "mix", "compatible", "stage", "BBCH"]
+        let syllables = ["ka", "ro", "mi", "sul", "fen", "tra", "zol", "ine", "pyr", "ox", "am", "et", "clo", "dia",
+                         "mes", "tri", "flu", "ben", "pro", "the", "nil", "cyp", "hex", "az", "or", "ul", "qui", "vex"]
         var state = UInt64(truncatingIfNeeded: seed) &* 6364136223846793005 &+ 1442695040888963407
-        var text = ""
-        text.reserveCapacity(bytes + 16)
-        while text.utf8.count < bytes {
+        func next() -> UInt64 {
             state = state &* 6364136223846793005 &+ 1442695040888963407
-            text += words[Int((state >> 33) % UInt64(words.count))]
-            text += (state >> 20) % 11 == 0 ? ". " : " "
-            if (state >> 40) % 7 == 0 { text += String(state % 100_000) + " " }
+            return state >> 29
+        }
+        var text = ""
+        text.reserveCapacity(bytes + 32)
+        while text.utf8.count < bytes {
+            switch next() % 10 {
+            case 0..<5: text += words[Int(next() % UInt64(words.count))]
+            case 5..<9:
+                for _ in 0..<(2 + next() % 3) { text += syllables[Int(next() % UInt64(syllables.count))] }
+            default: text += String(next() % 100_000)
+            }
+            text += next() % 12 == 0 ? ". " : " "
         }
         return text
     }

@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Every query runs on the catalog current when it starts. `swap(to:)` makes the next query
 /// see the new catalog; queries in flight finish on the old one, which closes when the last
-/// of them ends. No query fails because of a swap, and a swap waits for no query.
+/// of them ends (the closing itself runs on a private queue). No query fails because of a
+/// swap, and a swap waits for no query.
 public final class LiveCatalog: @unchecked Sendable {
     /// One open catalog and the queries running on it.
     private final class Generation {
@@ -22,6 +23,7 @@ public final class LiveCatalog: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Generation
     private let onClose: (@Sendable (SQLiteCatalog) -> Void)?
+    private let closer = DispatchQueue(label: "agro.live-catalog.close")
 
     /// - Parameter onClose: called after a replaced catalog has been closed (tests, logs).
     public init(_ catalog: SQLiteCatalog, onClose: (@Sendable (SQLiteCatalog) -> Void)? = nil) {
@@ -84,8 +86,13 @@ public final class LiveCatalog: @unchecked Sendable {
             return true
         }
         guard close else { return }
-        try? generation.catalog.close()
-        onClose?(generation.catalog)
+        // Closing takes a while (every connection of the pool); it happens off the thread of
+        // the query that drained the catalog, so that query returns at once.
+        let catalog = generation.catalog, onClose = self.onClose
+        closer.async {
+            try? catalog.close()
+            onClose?(catalog)
+        }
     }
 }
 

@@ -44,6 +44,7 @@ final class LiveCatalogTests: XCTestCase {
         XCTAssertGreaterThan(sawV1.value, 0)
         XCTAssertGreaterThan(sawV2.value, 0)
         // Every replaced catalog was closed once its last query ended.
+        closed.wait(for: 1000)
         XCTAssertEqual(closed.value, 1000)
         XCTAssertEqual(try live.catalogInfo().version, 1)
     }
@@ -63,6 +64,7 @@ final class LiveCatalogTests: XCTestCase {
             XCTAssertEqual(page.items.first?.name, "Product 0 v1")
             XCTAssertEqual(try live.catalogInfo().version, 2)
         }
+        closed.wait(for: 1)
         XCTAssertEqual(closed.value, 1)
     }
 
@@ -86,4 +88,9 @@ final class Counter: @unchecked Sendable {
     private var count = 0
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+    /// Waits up to 10 s for the count to reach `target`.
+    func wait(for target: Int) {
+        let deadline = Date().addingTimeInterval(10)
+        while value < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
 }
