@@ -269,11 +269,9 @@ public struct CatalogStore: Sendable {
     func install(checkedFile: String, sha256: String, events: (InstallStep) -> Void = { _ in }) throws {
         let name = sha256 + ".sqlite"
         let final = catalogsDirectory + "/" + name
-        if FileManager.default.fileExists(atPath: final) {
-            try? FileManager.default.removeItem(atPath: checkedFile)
-        } else {
-            try FileSystem.rename(checkedFile, to: final)
-        }
+        // Renamed over a file of the same name too: that one may have been damaged since it
+        // was installed, and processes reading it keep their open copy.
+        try FileSystem.rename(checkedFile, to: final)
         try FileSystem.fsync(directory: catalogsDirectory)
         events(.fileInPlace)
         let oldCurrent = FileSystem.readSymlink(currentLink)

@@ -64,6 +64,23 @@ public final class LiveCatalog: @unchecked Sendable {
         return true
     }
 
+    /// Watches the store and swaps when the installed catalog changes (another process ran
+    /// `agro db update` or `agro db rollback`). Cancel the task to stop watching.
+    ///
+    /// Each poll reads one symbolic link; the catalog is opened only when it changed.
+    public func watch(_ store: CatalogStore, every interval: Duration = .seconds(2)) -> Task<Void, Never> {
+        Task.detached { [self] in
+            var seen = store.installedPath
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let now = store.installedPath
+                guard now != seen else { continue }
+                // On failure (a file being replaced, say) the next poll tries again.
+                if (try? reload(from: store)) != nil { seen = now }
+            }
+        }
+    }
+
     /// Runs `body` on the current catalog, keeping that catalog open until it returns.
     public func read<T>(_ body: (SQLiteCatalog) throws -> T) rethrows -> T {
         let generation: Generation = lock.withLock {

@@ -83,6 +83,34 @@ final class LiveCatalogTests: XCTestCase {
     }
 }
 
+final class WatchTests: XCTestCase {
+    func testWatchSwapsAfterAnUpdateAndARollback() async throws {
+        let fixture = try Fixture()
+        let (live, _) = try LiveCatalog.open(fixture.store)
+        let watcher = live.watch(fixture.store, every: .milliseconds(20))
+        defer { watcher.cancel() }
+        try fixture.publish(version: 2)
+        let server = try await RunningServer.start(directory: fixture.publishDirectory)
+        defer { Task { await server.stop() } }
+        let client = try fixture.client(server.url)
+        _ = try await client.update()
+        try await waitForVersion(live, 2)
+        try fixture.publish(version: 3)
+        _ = try await client.update()
+        try await waitForVersion(live, 3)
+        _ = try client.rollback()
+        try await waitForVersion(live, 2)
+    }
+
+    private func waitForVersion(_ live: LiveCatalog, _ version: Int, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let deadline = Date().addingTimeInterval(5)
+        while try live.catalogInfo().version != version, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(try live.catalogInfo().version, version, file: file, line: line)
+        let page = try live.products(ProductFilter(), page: PageRequest(perPage: 1), locale: "en")
+        XCTAssertEqual(page.items.first?.name, "Product 0 v\(version)", file: file, line: line)
+    }
+}
+
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0

@@ -104,6 +104,27 @@ final class UpdateTests: XCTestCase {
         XCTAssertEqual(ranges, [nil, "bytes=\(cut)-"])
     }
 
+    func testResumeAgainstAServerIgnoringRangeStartsOver() async throws {
+        let fixture = try Fixture()
+        let manifest = try fixture.publish(version: 2)
+        let directory = fixture.publishDirectory
+        let cutOnce = Flag()
+        let server = try FaultyHTTPServer { request in
+            var plain = request
+            plain.headers["range"] = nil  // this server knows nothing of ranges
+            guard request.path.hasSuffix(".gz"), case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(plain, in: directory)
+            else { return FaultyHTTPServer.file(request, in: directory) }
+            return .respond(status: status, headers: headers, body: body, closeAfter: cutOnce.setOnce() ? 500 : nil)
+        }
+        defer { server.stop() }
+        let client = try fixture.client(server.url)
+        let error = await updateError(client)
+        XCTAssertEqual(error, .truncated(expected: manifest.file.compressed.size, received: 500))
+        _ = try await client.update()
+        try fixture.assertCurrent(version: 2, source: .installed)
+        XCTAssertEqual(server.requests.filter { $0.path.hasSuffix(".gz") }.last?.headers["range"], "bytes=500-")
+    }
+
     func testUserDataSurvivesUpdateAndRollback() async throws {
         let fixture = try Fixture()
         try FileManager.default.createDirectory(atPath: fixture.dataDirectory, withIntermediateDirectories: true)
@@ -144,6 +165,43 @@ final class UpdateTests: XCTestCase {
         let missing = try fixture.store.select()
         XCTAssertEqual(missing.source, .bundled)
         XCTAssertNotNil(missing.warning)
+    }
+
+    func testUpdateAfterInstalledFileWasDamagedInstallsAFreshCopy() async throws {
+        let fixture = try Fixture()
+        try fixture.publish(version: 2)
+        let server = try await RunningServer.start(directory: fixture.publishDirectory)
+        defer { Task { await server.stop() } }
+        let client = try fixture.client(server.url)
+        _ = try await client.update()
+        let installed = try XCTUnwrap(fixture.store.installedPath)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: installed))
+        try handle.truncate(atOffset: 4096)
+        try handle.close()
+        XCTAssertEqual(try fixture.store.select().source, .bundled)
+        XCTAssertThrowsError(try client.verify())
+        // The same version again, over the damaged file of the same name.
+        _ = try await client.update()
+        try fixture.assertCurrent(version: 2, source: .installed)
+    }
+
+    func testASecondUpdaterIsToldToWait() async throws {
+        let fixture = try Fixture()
+        try fixture.publish(version: 2)
+        let server = try await RunningServer.start(directory: fixture.publishDirectory)
+        defer { Task { await server.stop() } }
+        let held = try fixture.store.lock()
+        await assertThrows(.busy(path: fixture.store.catalogsDirectory)) { try await fixture.client(server.url).update() }
+        try fixture.assertCurrent(version: 1, source: .bundled)
+        held.unlock()
+        _ = try await fixture.client(server.url).update()
+        try fixture.assertCurrent(version: 2, source: .installed)
+    }
+
+    func testRollbackWithoutPreviousCatalog() async throws {
+        let fixture = try Fixture()
+        XCTAssertThrowsError(try fixture.store.rollback()) { XCTAssertEqual($0 as? UpdateError, .noPreviousCatalog) }
+        try fixture.assertCurrent(version: 1, source: .bundled)
     }
 
     func testBundledNewerThanInstalledWinsButInstalledOtherIdentityWinsOverDemo() async throws {
