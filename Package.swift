@@ -81,6 +81,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // Benchmarks of the catalog core (Benchmarks/README.md); not part of the test suite.
+        .executableTarget(
+            name: "agro-bench",
+            dependencies: [
+                "AgroDomain", "AgroStore", "AgroContent",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/CatalogBench",
+            swiftSettings: strict),
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
@@ -92,7 +101,7 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
     ]
 )

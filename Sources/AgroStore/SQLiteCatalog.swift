@@ -16,20 +16,32 @@ public final class SQLiteCatalog: Sendable {
 
     /// Opens the catalog at `path` read-only.
     ///
+    /// `traceStatements`, when given, receives the SQL of every statement the catalog runs,
+    /// with its bound values written in (for benchmarks that replay the queries elsewhere).
+    ///
     /// - Throws: `CatalogError.missing` when there is no file, `.corrupt` when it is not a
     ///   catalog, `.schemaTooNew` when it needs a newer program.
-    public init(path: String, maximumReaders: Int = 4) throws {
+    public init(
+        path: String, maximumReaders: Int = 4, traceStatements: (@Sendable (String) -> Void)? = nil
+    ) throws {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { throw CatalogError.missing(path: path) }
         var configuration = Configuration()
         configuration.readonly = true
         configuration.maximumReaderCount = maximumReaders
         configuration.label = "catalog"
+        if let traceStatements {
+            configuration.prepareDatabase { db in
+                db.trace(options: .statement) { event in
+                    if case let .statement(statement) = event { traceStatements(statement.expandedSQL) }
+                }
+            }
+        }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             info = try pool.read { db in try Self.readInfo(db) }
-        } catch let error as CatalogError {
-            throw error
+        } catch let CatalogError.corrupt(_, reason) {
+            throw CatalogError.corrupt(path: path, reason: reason)
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
@@ -46,7 +58,7 @@ public final class SQLiteCatalog: Sendable {
     /// Reads the metadata of an open catalog file.
     static func readInfo(_ db: Database) throws -> CatalogInfo {
         guard try db.tableExists("catalog_metadata") else {
-            throw CatalogError.corrupt(path: db.configuration.label ?? "", reason: "not an agro catalog")
+            throw CatalogError.corrupt(path: "", reason: "not an agro catalog")
         }
         let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")
         var metadata: [String: String] = [:]

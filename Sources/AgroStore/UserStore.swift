@@ -13,8 +13,15 @@ public final class UserStore: Sendable {
     public init(path: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // WAL with normal sync: recording a search must not cost several disk syncs on every
+        // command, and a lost last search after a power cut is harmless.
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         do {
-            queue = try DatabaseQueue(path: path)
+            queue = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(queue)
         } catch let error as DatabaseError {
             throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroWeather
 import Foundation
 
 /// The user's `config.json` (in `$XDG_CONFIG_HOME/agro`). Every field is optional; flags and
@@ -8,6 +9,8 @@ struct Configuration: Codable, Sendable {
     var catalog: String?
     /// Default language.
     var lang: String?
+    /// `agro weather`: key, units and spray thresholds.
+    var weather: WeatherSettings?
 
     static func load(from url: URL) throws -> Configuration {
         guard let data = FileManager.default.contents(atPath: url.path) else { return Configuration() }
@@ -28,6 +31,28 @@ struct Configuration: Codable, Sendable {
             return "not valid JSON"
         }
     }
+}
+
+/// The `weather` section of config.json:
+///
+///     "weather": {"apiKey": "...", "units": "imperial", "spray": {"windGoodMaxKmh": 12}}
+///
+/// `spray` takes any subset of `SprayRules`' fields; the rest keep their documented defaults.
+struct WeatherSettings: Codable, Sendable {
+    /// OpenWeatherMap API key; OPENWEATHER_API_KEY takes precedence.
+    var apiKey: String?
+    /// Default units; --units takes precedence.
+    var units: WeatherUnitsChoice?
+    /// Spray-threshold overrides.
+    var spray: SprayRules?
+}
+
+/// The units a user may ask for. OpenWeatherMap also has "standard" (Kelvin), which no one
+/// judging a field wants, so it is not offered.
+enum WeatherUnitsChoice: String, Codable, Sendable, CaseIterable {
+    case metric, imperial
+
+    var units: WeatherUnits { self == .metric ? .metric : .imperial }
 }
 
 enum ConfigurationError: UserFacingError {
