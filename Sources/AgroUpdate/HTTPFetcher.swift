@@ -38,7 +38,12 @@ final class HTTPFetcher: Sendable {
         var request = URLRequest(url: url)
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         let collector = DataCollector()
-        let result = try await run(request, offset: 0, limit: Int64(Manifest.maximumSize), sink: collector)
+        let result: Result
+        do {
+            result = try await run(request, offset: 0, limit: Int64(Manifest.maximumSize), sink: collector)
+        } catch UpdateError.tooLarge {
+            throw UpdateError.manifestInvalid("larger than \(Manifest.maximumSize) bytes")
+        }
         switch result.status {
         case 304: return .notModified
         case 200:

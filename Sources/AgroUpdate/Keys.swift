@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An Ed25519 key pair for signing manifests.
 ///
@@ -33,11 +36,17 @@ public struct KeyPair: Sendable {
         for path in [privatePath, publicPath] where FileManager.default.fileExists(atPath: path) {
             throw UpdateError.keyFile(path: path, reason: "file exists; remove it first or choose another prefix")
         }
-        let secret = "agro-ed25519-private \(privateKey.rawRepresentation.base64EncodedString())\n"
-        // Created with 0600 from the start, so the secret is never readable by others.
-        guard FileManager.default.createFile(
-            atPath: privatePath, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
-        else { throw UpdateError.keyFile(path: privatePath, reason: "cannot create the file") }
+        let secret = Array("agro-ed25519-private \(privateKey.rawRepresentation.base64EncodedString())\n".utf8)
+        // Created with mode 0600 by open(2) itself, so the secret is never readable by others,
+        // and O_EXCL refuses a file that appeared since the check above.
+        let fd = open(privatePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw UpdateError.keyFile(path: privatePath, reason: FileSystem.errnoText()) }
+        let written = secret.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == secret.count, synced else {
+            throw UpdateError.keyFile(path: privatePath, reason: "cannot write the file")
+        }
         do {
             try publicKey.fileText.write(toFile: publicPath, atomically: true, encoding: .utf8)
         } catch {

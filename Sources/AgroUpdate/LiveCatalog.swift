@@ -54,14 +54,29 @@ public final class LiveCatalog: @unchecked Sendable {
     }
 
     /// Swaps to the store's selected catalog if it is another file than the current one
-    /// (after `agro db update` or `rollback` in another process).
+    /// (after `agro db update` or `rollback` in another process). The new catalog is warmed
+    /// first (see `warm(_:readers:)`), so readers do not pay for opening it.
     /// - Returns: true when it swapped.
     @discardableResult
     public func reload(from store: CatalogStore) throws -> Bool {
         let selection = try store.select()
         guard selection.path != catalog.path else { return false }
-        swap(to: try SQLiteCatalog(path: selection.path))
+        let next = try SQLiteCatalog(path: selection.path)
+        Self.warm(next)
+        swap(to: next)
         return true
+    }
+
+    /// Prepares a catalog before it becomes current: runs a small query on `readers` threads
+    /// at once, so that the connections are open, the schema parsed and the first pages cached
+    /// before any reader arrives. Without it, each reader's first query on a new catalog pays
+    /// for that (a few milliseconds).
+    public static func warm(_ catalog: SQLiteCatalog, readers: Int = 4) {
+        let locale = catalog.info.locales.defaultLocale
+        DispatchQueue.concurrentPerform(iterations: readers) { _ in
+            _ = try? catalog.products(ProductFilter(), page: PageRequest(perPage: 1), locale: locale)
+            _ = try? catalog.product(id: "", locale: locale)
+        }
     }
 
     /// Watches the store and swaps when the installed catalog changes (another process ran

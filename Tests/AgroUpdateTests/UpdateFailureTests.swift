@@ -72,6 +72,14 @@ final class UpdateFailureTests: XCTestCase {
         try await assertFails(.httpStatus(url: server.url.absoluteString + "/manifest.json", status: 500), server: server.url)
     }
 
+    func testHugeManifestIsNotRead() async throws {
+        let server = try server { request, _ in
+            request.path == "/manifest.json" ? .respond(status: 200, body: Data(count: 3 << 20)) : nil
+        }
+        defer { server.stop() }
+        try await assertFails(.manifestInvalid("larger than \(Manifest.maximumSize) bytes"), server: server.url)
+    }
+
     func testCatalogFileMissingOnServer() async throws {
         try FileManager.default.removeItem(atPath: fixture.publishDirectory + "/" + v3.file.path)
         let server = try server { _, _ in nil }
