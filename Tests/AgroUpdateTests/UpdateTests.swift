@@ -128,9 +128,13 @@ final class UpdateTests: XCTestCase {
     func testUserDataSurvivesUpdateAndRollback() async throws {
         let fixture = try Fixture()
         try FileManager.default.createDirectory(atPath: fixture.dataDirectory, withIntermediateDirectories: true)
-        let userFile = fixture.dataDirectory + "/user.sqlite"
-        let favorites = Data("favorites: p1, p3".utf8)
-        try favorites.write(to: URL(fileURLWithPath: userFile))
+        let userPath = fixture.dataDirectory + "/user.sqlite"
+        do {
+            let user = try UserStore(path: userPath)
+            XCTAssertTrue(try user.addFavorite(kind: .product, id: "p1"))
+            XCTAssertTrue(try user.addFavorite(kind: .product, id: "p3"))
+            try user.recordSearch("glyphosate")
+        }
         try fixture.publish(version: 2)
         let server = try await RunningServer.start(directory: fixture.publishDirectory)
         defer { Task { await server.stop() } }
@@ -139,7 +143,13 @@ final class UpdateTests: XCTestCase {
         try fixture.publish(version: 3)
         _ = try await client.update()
         _ = try client.rollback()
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userFile)), favorites)
+        try fixture.assertCurrent(version: 2, source: .installed)
+        let user = try UserStore(path: userPath)
+        XCTAssertEqual(Set(try user.favorites().map(\.id)), ["p1", "p3"])
+        XCTAssertEqual(try user.recentSearches(), ["glyphosate"])
+        // Favorites name entities by stable id, which the new catalog still has.
+        let catalog = try SQLiteCatalog(path: try fixture.store.select().path)
+        XCTAssertEqual(try catalog.product(id: "p3", locale: "en")?.name, "Product 3 v2")
     }
 
     func testStartupFallsBackToBundledWhenInstalledIsMissingOrCorrupt() async throws {
