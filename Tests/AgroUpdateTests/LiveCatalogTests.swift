@@ -56,6 +56,9 @@ final class LiveCatalogTests: XCTestCase {
         try TestCatalogs.make(at: b, version: 2)
         let closed = Counter()
         let live = LiveCatalog(try SQLiteCatalog(path: a)) { _ in closed.increment() }
+        // The program passes it wherever a catalog is expected.
+        let asCatalog: any Catalog = live
+        XCTAssertEqual(try asCatalog.catalogInfo().version, 1)
         try live.read { old in
             live.swap(to: try SQLiteCatalog(path: b))
             // Still open: this query started before the swap.
