@@ -72,8 +72,9 @@ public struct UpdateClient: Sendable {
 
     /// Installs the server's catalog if it is newer than the one in use.
     ///
-    /// - Parameter progress: called from the updating thread as work proceeds; it may be
-    ///   called often while downloading.
+    /// - Parameter progress: called as work proceeds, on the calling task or, while
+    ///   downloading, on URLSession's delegate queue (often: once per chunk received); it must
+    ///   return quickly, since the download waits for it.
     public func update(progress: @escaping @Sendable (UpdateProgress) -> Void = { _ in }) async throws -> UpdateOutcome {
         let lock = try store.lock()
         defer { lock.unlock() }
