@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
         .library(name: "AgroWeather", targets: ["AgroWeather"]),
+        .library(name: "AgroHTML", targets: ["AgroHTML"]),
+        .library(name: "AgroNews", targets: ["AgroNews"]),
         .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
     ],
@@ -71,15 +73,21 @@ let package = Package(
             path: "Benchmarks/update/Sources",
             swiftSettings: strict),
         .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        .target(name: "AgroHTML", dependencies: ["CLibXML2"], swiftSettings: strict),
+        .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
         // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
         // test catalogs); no product exposes it.
         .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather",
+                "AgroDomain", "AgroStore", "AgroContent", "AgroWeather", "AgroHTML", "AgroNews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict),
+        // Throughput benchmark for the HTML renderer (Benchmarks/html/run.sh); not a test.
+        .executableTarget(
+            name: "agro-html-bench", dependencies: ["AgroHTML"], path: "Benchmarks/html/Sources",
             swiftSettings: strict),
         // Benchmarks of the catalog core (Benchmarks/README.md); not part of the test suite.
         .executableTarget(
@@ -103,5 +111,7 @@ let package = Package(
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
         .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML"]),
+        .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
     ]
 )

@@ -17,7 +17,7 @@ struct Agro: AsyncParsableCommand {
             ProductsCommand.self, ProductCommand.self, SubstancesCommand.self, SubstanceCommand.self,
             CulturesCommand.self, CultureCommand.self, PestsCommand.self, PestCommand.self,
             SchemeCommand.self, SearchCommand.self, RegionsCommand.self, ContactsCommand.self,
-            WeatherCommand.self, FavoritesCommand.self, CatalogCommand.self,
+            WeatherCommand.self, FavoritesCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -1,3 +1,4 @@
+import AgroHTML
 import Foundation
 
 /// Columns of text, aligned for a terminal of a given width.
@@ -41,44 +42,14 @@ struct TextTable {
     }
 }
 
-/// Width of text in terminal columns: East Asian wide characters take two, combining marks
-/// and other zero-width characters none.
+/// Width of text in terminal columns, as the HTML renderer measures it (East Asian wide
+/// characters take two columns, combining marks none), and text cut or wrapped to a width.
 enum DisplayWidth {
-    static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + of($1) }
-    }
-
-    static func of(_ scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
-        if v == 0 { return 0 }
-        if v < 0x300 { return 1 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if v == 0x200B || (0x1160...0x11FF).contains(v) { return 0 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) && v != 0x303F
-            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
-            || (0x1F900...0x1F9FF).contains(v) || (0x20000...0x3FFFD).contains(v) {
-            return 2
-        }
-        return 1
-    }
+    static func of(_ text: String) -> Int { TerminalWidth.width(of: text) }
 
     /// `text` cut to at most `width` columns, ending with "…" when cut.
     static func truncate(_ text: String, to width: Int) -> String {
-        guard of(text) > width else { return text }
-        guard width > 1 else { return width == 1 ? "…" : "" }
-        var result = String.UnicodeScalarView()
-        var used = 0
-        for scalar in text.unicodeScalars {
-            let w = of(scalar)
-            if used + w > width - 1 { break }
-            result.append(scalar)
-            used += w
-        }
-        return String(result) + "…"
+        TerminalWidth.truncated(text, to: width)
     }
 
     /// Words of `text` re-flowed into lines of at most `width` columns, each line after
