@@ -25,10 +25,15 @@ let package = Package(
         .library(name: "AgroWeather", targets: ["AgroWeather"]),
         .library(name: "AgroHTML", targets: ["AgroHTML"]),
         .library(name: "AgroNews", targets: ["AgroNews"]),
+        .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
+        .library(name: "AgroServer", targets: ["AgroServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
@@ -45,11 +50,40 @@ let package = Package(
         .executableTarget(
             name: "agro-import-bench", dependencies: ["AgroDomain", "AgroStore", "AgroImport"],
             path: "Benchmarks/import/Sources", swiftSettings: strict),
+        // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "AgroUpdate",
+            dependencies: [
+                "AgroDomain", "AgroStore", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict),
+        .target(
+            name: "AgroServer",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // A child process the update tests kill with SIGKILL at chosen instants.
+        .executableTarget(
+            name: "AgroUpdateTestHelper",
+            dependencies: ["AgroUpdate", "AgroStore"],
+            swiftSettings: strict),
+        // `swift run -c release AgroUpdateBenchmark`; see Benchmarks/update/README.md.
+        .executableTarget(
+            name: "AgroUpdateBenchmark",
+            dependencies: ["AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport"],
+            path: "Benchmarks/update/Sources",
+            swiftSettings: strict),
         .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
         .target(name: "AgroHTML", dependencies: ["CLibXML2"], swiftSettings: strict),
         .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
-        // Test helpers only (a loopback HTTP server); no product exposes it.
-        .target(name: "AgroTestSupport", swiftSettings: strict),
+        // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
+        // test catalogs); no product exposes it.
+        .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
@@ -71,6 +105,13 @@ let package = Package(
             path: "Benchmarks/CatalogBench",
             swiftSettings: strict),
         .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
+        .testTarget(
+            name: "AgroUpdateTests",
+            dependencies: [
+                "AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),

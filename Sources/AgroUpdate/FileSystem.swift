@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The few POSIX calls atomic installation needs and Foundation does not offer.
+enum FileSystem {
+    /// Flushes a file's data and metadata to the disk.
+    static func fsync(file path: String) throws {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        guard posixFsync(fd) == 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
+    }
+
+    /// Flushes a directory, so that renames and links in it survive a power cut.
+    static func fsync(directory path: String) throws {
+        let fd = open(path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
+        defer { close(fd) }
+        guard posixFsync(fd) == 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
+    }
+
+    /// Atomically replaces `destination` with `source` (same file system).
+    static func rename(_ source: String, to destination: String) throws {
+        guard posixRename(source, destination) == 0 else {
+            throw UpdateError.io(path: destination, reason: errnoText())
+        }
+    }
+
+    /// Points the symbolic link `link` at `target` atomically: a new link beside, renamed over.
+    static func replaceSymlink(_ link: String, target: String) throws {
+        let temporary = link + ".new-\(getpid())"
+        unlink(temporary)
+        guard symlink(target, temporary) == 0 else { throw UpdateError.io(path: temporary, reason: errnoText()) }
+        try rename(temporary, to: link)
+    }
+
+    /// The target of a symbolic link, nil when `path` is not one.
+    static func readSymlink(_ path: String) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+    }
+
+    static func size(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// sha256 and size of a file, read in 1 MiB pieces.
+    static func digest(of path: String) throws -> Manifest.Digest {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw UpdateError.io(path: path, reason: "cannot read")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        while true {
+            let data = handle.readData(ofLength: 1 << 20)
+            if data.isEmpty { break }
+            hasher.update(data: data)
+            size += Int64(data.count)
+        }
+        return Manifest.Digest(sha256: hasher.finalize().hexString, size: size)
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}
+
+/// An exclusive advisory lock on a file, held until `unlock()` or the end of the process:
+/// the kernel drops it when a killed process's descriptors close, so it never goes stale.
+final class FileLock {
+    private let fd: Int32
+
+    /// Takes the lock, or throws `UpdateError.busy` at once when another process holds it.
+    init(path: String, directory: String) throws {
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw UpdateError.io(path: path, reason: FileSystem.errnoText()) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            throw UpdateError.busy(path: directory)
+        }
+    }
+
+    func unlock() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
+
+// File-scope wrappers: inside `FileSystem` the names `fsync` and `rename` are its own.
+private func posixFsync(_ fd: Int32) -> Int32 { fsync(fd) }
+private func posixRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

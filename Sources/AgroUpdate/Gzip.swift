@@ -1,0 +1,109 @@
+import CZlib
+import Foundation
+
+/// gzip through the system zlib.
+///
+/// gzip rather than xz: zlib is on every system, inflating runs at several hundred MB/s (the
+/// update must stay close to a plain download), and any static server or CDN knows the type.
+/// SQLite files compress to about a third either way.
+enum Gzip {
+    /// Compresses the file at `source` into `destination` (gzip, level 9), streaming.
+    static func compress(file source: String, to destination: String) throws {
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            throw UpdateError.io(path: source, reason: "cannot read")
+        }
+        defer { try? input.close() }
+        _ = FileManager.default.createFile(atPath: destination, contents: nil)
+        guard let output = FileHandle(forWritingAtPath: destination) else {
+            throw UpdateError.io(path: destination, reason: "cannot create")
+        }
+        defer { try? output.close() }
+        var stream = z_stream()
+        // windowBits 15 + 16 selects the gzip wrapper.
+        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { throw UpdateError.io(path: destination, reason: "zlib cannot start") }
+        defer { deflateEnd(&stream) }
+        let chunk = 1 << 20
+        var out = [UInt8](repeating: 0, count: chunk)
+        var status: Int32 = Z_OK
+        while true {
+            let data = input.readData(ofLength: chunk)
+            let flush = data.isEmpty ? Z_FINISH : Z_NO_FLUSH
+            try data.withUnsafeBytes { raw in
+                stream.next_in = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
+                stream.avail_in = uInt(raw.count)
+                repeat {
+                    let produced = out.withUnsafeMutableBufferPointer { buffer -> Int in
+                        stream.next_out = buffer.baseAddress
+                        stream.avail_out = uInt(chunk)
+                        status = deflate(&stream, flush)
+                        return chunk - Int(stream.avail_out)
+                    }
+                    guard status != Z_STREAM_ERROR else { throw UpdateError.io(path: destination, reason: "zlib failed") }
+                    if produced > 0 { output.write(Data(out[0..<produced])) }
+                } while stream.avail_out == 0
+            }
+            if data.isEmpty { break }
+        }
+        guard status == Z_STREAM_END else { throw UpdateError.io(path: destination, reason: "zlib did not finish") }
+        try output.synchronize()
+    }
+}
+
+/// Streaming gzip decompression with a hard cap on the output.
+final class GzipInflater {
+    private var stream = z_stream()
+    private var buffer = [UInt8](repeating: 0, count: 1 << 18)
+    private(set) var finished = false
+    /// Bytes produced so far.
+    private(set) var produced: Int64 = 0
+    private let limit: Int64
+
+    /// - Parameter limit: the most bytes the output may have; one more is an error, so an
+    ///   archive that inflates beyond what the manifest declares is never written out.
+    init(limit: Int64) throws {
+        self.limit = limit
+        guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw UpdateError.decompression("zlib cannot start")
+        }
+    }
+
+    deinit { inflateEnd(&stream) }
+
+    /// Inflates `input`, passing each piece of output to `sink`.
+    func feed(_ input: UnsafeRawBufferPointer, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard input.count > 0 else { return }
+        if finished { throw UpdateError.decompression("data after the end of the gzip stream") }
+        stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)
+        stream.avail_in = uInt(input.count)
+        let capacity = buffer.count
+        while stream.avail_in > 0 || stream.avail_out == 0 {
+            var status: Int32 = Z_OK
+            let count = buffer.withUnsafeMutableBufferPointer { out -> Int in
+                stream.next_out = out.baseAddress
+                stream.avail_out = uInt(capacity)
+                status = inflate(&stream, Z_NO_FLUSH)
+                return capacity - Int(stream.avail_out)
+            }
+            switch status {
+            case Z_OK, Z_STREAM_END, Z_BUF_ERROR: break
+            default:
+                throw UpdateError.decompression(stream.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+            }
+            if count > 0 {
+                produced += Int64(count)
+                if produced > limit {
+                    throw UpdateError.sizeMismatch(what: "uncompressed catalog", expected: limit, actual: produced)
+                }
+                try buffer.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            }
+            if status == Z_STREAM_END {
+                finished = true
+                if stream.avail_in > 0 { throw UpdateError.decompression("data after the end of the gzip stream") }
+                break
+            }
+            if status == Z_BUF_ERROR && count == 0 { break }
+        }
+    }
+}

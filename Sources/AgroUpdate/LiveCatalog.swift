@@ -1,0 +1,215 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// A catalog that can be replaced while it is being read: the handle a long-running process
+/// (the pager, `agro serve`, any program using the library) keeps.
+///
+/// Every query runs on the catalog current when it starts. `swap(to:)` makes the next query
+/// see the new catalog; queries in flight finish on the old one, which closes when the last
+/// of them ends (the closing itself runs on a private queue). No query fails because of a
+/// swap, and a swap waits for no query.
+public final class LiveCatalog: @unchecked Sendable {
+    /// One open catalog and the queries running on it.
+    private final class Generation {
+        let catalog: SQLiteCatalog
+        var inFlight = 0
+        var retired = false
+        init(_ catalog: SQLiteCatalog) { self.catalog = catalog }
+    }
+
+    // Guards `current` and every generation's counters; held for a few instructions only,
+    // never during a query.
+    private let lock = NSLock()
+    private var current: Generation
+    private let onClose: (@Sendable (SQLiteCatalog) -> Void)?
+    private let closer = DispatchQueue(label: "agro.live-catalog.close")
+
+    /// - Parameter onClose: called after a replaced catalog has been closed (tests, logs).
+    public init(_ catalog: SQLiteCatalog, onClose: (@Sendable (SQLiteCatalog) -> Void)? = nil) {
+        current = Generation(catalog)
+        self.onClose = onClose
+    }
+
+    /// Opens the catalog the store selects at start-up.
+    /// - Returns: the live catalog and the selection's warning, if any.
+    public static func open(_ store: CatalogStore) throws -> (catalog: LiveCatalog, selection: CatalogSelection) {
+        let selection = try store.select()
+        return (LiveCatalog(try SQLiteCatalog(path: selection.path)), selection)
+    }
+
+    /// The catalog new queries go to.
+    public var catalog: SQLiteCatalog { lock.withLock { current.catalog } }
+
+    /// Makes `catalog` current. Returns at once; the old catalog closes when its last
+    /// query ends.
+    public func swap(to catalog: SQLiteCatalog) {
+        let old: Generation = lock.withLock {
+            let old = current
+            current = Generation(catalog)
+            old.retired = true
+            return old
+        }
+        closeIfDrained(old)
+    }
+
+    /// Swaps to the store's selected catalog if it is another file than the current one
+    /// (after `agro db update` or `rollback` in another process). The new catalog is warmed
+    /// first (see `warm(_:readers:)`), so readers do not pay for opening it.
+    /// - Returns: true when it swapped.
+    @discardableResult
+    public func reload(from store: CatalogStore) throws -> Bool {
+        let selection = try store.select()
+        guard selection.path != catalog.path else { return false }
+        let next = try SQLiteCatalog(path: selection.path)
+        Self.warm(next)
+        swap(to: next)
+        return true
+    }
+
+    /// Prepares a catalog before it becomes current: runs a small query on `readers` threads
+    /// at once, so that the connections are open, the schema parsed and the first pages cached
+    /// before any reader arrives. Without it, each reader's first query on a new catalog pays
+    /// for that (a few milliseconds).
+    public static func warm(_ catalog: SQLiteCatalog, readers: Int = 4) {
+        let locale = catalog.info.locales.defaultLocale
+        DispatchQueue.concurrentPerform(iterations: readers) { _ in
+            _ = try? catalog.products(ProductFilter(), page: PageRequest(perPage: 1), locale: locale)
+            _ = try? catalog.product(id: "", locale: locale)
+        }
+    }
+
+    /// Watches the store and swaps when the installed catalog changes (another process ran
+    /// `agro db update` or `agro db rollback`). Cancel the task to stop watching.
+    ///
+    /// Each poll reads one symbolic link; the catalog is opened only when it changed.
+    public func watch(_ store: CatalogStore, every interval: Duration = .seconds(2)) -> Task<Void, Never> {
+        Task.detached { [self] in
+            var seen = store.installedPath
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let now = store.installedPath
+                guard now != seen else { continue }
+                // On failure (a file being replaced, say) the next poll tries again.
+                if (try? reload(from: store)) != nil { seen = now }
+            }
+        }
+    }
+
+    /// Runs `body` on the current catalog, keeping that catalog open until it returns.
+    public func read<T>(_ body: (SQLiteCatalog) throws -> T) rethrows -> T {
+        let generation: Generation = lock.withLock {
+            current.inFlight += 1
+            return current
+        }
+        defer {
+            lock.withLock { generation.inFlight -= 1 }
+            closeIfDrained(generation)
+        }
+        return try body(generation.catalog)
+    }
+
+    private func closeIfDrained(_ generation: Generation) {
+        // Exactly one caller sees the retired generation drained, because the check and the
+        // mark happen under the lock.
+        let close: Bool = lock.withLock {
+            guard generation.retired, generation.inFlight == 0 else { return false }
+            generation.retired = false
+            return true
+        }
+        guard close else { return }
+        // Closing takes a while (every connection of the pool); it happens off the thread of
+        // the query that drained the catalog, so that query returns at once.
+        let catalog = generation.catalog, onClose = self.onClose
+        closer.async {
+            try? catalog.close()
+            onClose?(catalog)
+        }
+    }
+}
+
+extension LiveCatalog: CatalogInfoUseCase {
+    public func catalogInfo() throws -> CatalogInfo { try read { try $0.catalogInfo() } }
+}
+
+extension LiveCatalog: ProductsUseCase {
+    public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
+        try read { try $0.products(filter, page: page, locale: locale) }
+    }
+    public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
+        try read { try $0.productLetters(filter, locale: locale) }
+    }
+    public func product(id: EntityID, locale: String) throws -> Product? {
+        try read { try $0.product(id: id, locale: locale) }
+    }
+    public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
+        try read { try $0.uses(filter, locale: locale) }
+    }
+}
+
+extension LiveCatalog: SubstancesUseCase {
+    public func substances(page: PageRequest, locale: String) throws -> Page<Substance> {
+        try read { try $0.substances(page: page, locale: locale) }
+    }
+    public func substance(id: EntityID, locale: String) throws -> Substance? {
+        try read { try $0.substance(id: id, locale: locale) }
+    }
+}
+
+extension LiveCatalog: CulturesUseCase {
+    public func cultures(locale: String) throws -> [CultureNode] { try read { try $0.cultures(locale: locale) } }
+    public func culture(id: EntityID, locale: String) throws -> Culture? {
+        try read { try $0.culture(id: id, locale: locale) }
+    }
+    public func cultureAncestry(id: EntityID) throws -> [EntityID] { try read { try $0.cultureAncestry(id: id) } }
+}
+
+extension LiveCatalog: PestsUseCase {
+    public func pests(_ filter: PestFilter, page: PageRequest, locale: String) throws -> Page<Pest> {
+        try read { try $0.pests(filter, page: page, locale: locale) }
+    }
+    public func pest(id: EntityID, locale: String) throws -> Pest? { try read { try $0.pest(id: id, locale: locale) } }
+}
+
+extension LiveCatalog: SchemesUseCase {
+    public func schemes(cultureID: EntityID, locale: String) throws -> [ProtectionScheme] {
+        try read { try $0.schemes(cultureID: cultureID, locale: locale) }
+    }
+    public func culturesWithSchemes(locale: String) throws -> [EntityRef] {
+        try read { try $0.culturesWithSchemes(locale: locale) }
+    }
+}
+
+extension LiveCatalog: ContactsUseCase {
+    public func regions(locale: String) throws -> [Region] { try read { try $0.regions(locale: locale) } }
+    public func contacts(regionID: EntityID, locale: String) throws -> RegionContacts? {
+        try read { try $0.contacts(regionID: regionID, locale: locale) }
+    }
+    public func representatives(locale: String) throws -> [Representative] {
+        try read { try $0.representatives(locale: locale) }
+    }
+}
+
+extension LiveCatalog: NewsUseCase {
+    public func news(kind: NewsKind?, page: PageRequest, locale: String) throws -> Page<NewsSummary> {
+        try read { try $0.news(kind: kind, page: page, locale: locale) }
+    }
+    public func newsItem(id: EntityID, locale: String) throws -> NewsItem? {
+        try read { try $0.newsItem(id: id, locale: locale) }
+    }
+}
+
+extension LiveCatalog: SearchUseCase {
+    public func search(_ text: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
+        try read { try $0.search(text, kinds: kinds, page: page, locale: locale) }
+    }
+}
+
+extension LiveCatalog: LookupUseCase {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+        try read { try $0.lookup(text, kind: kind, locale: locale) }
+    }
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+        try read { try $0.closestNames(to: text, kind: kind, locale: locale, limit: limit) }
+    }
+}

@@ -1,0 +1,142 @@
+import AgroDomain
+import Foundation
+
+extension ExitStatus {
+    /// The update server could not be reached or answered with an error.
+    public static let updateServerUnreachable = ExitStatus(rawValue: 90)
+    /// A downloaded manifest or catalog failed a check (signature, key, size, hash, integrity).
+    public static let updateRejected = ExitStatus(rawValue: 91)
+    /// The server offers an older catalog than the installed one (a replayed manifest).
+    public static let updateNotNewer = ExitStatus(rawValue: 92)
+    /// The server's manifest is past its expiry time.
+    public static let manifestExpired = ExitStatus(rawValue: 93)
+    /// The update settings are missing or unsafe (no server, no trusted key, plain http).
+    public static let updateConfiguration = ExitStatus(rawValue: 94)
+    /// There is no previous catalog to return to.
+    public static let noPreviousCatalog = ExitStatus(rawValue: 95)
+    /// The installed catalog failed `agro db verify`.
+    public static let verificationFailed = ExitStatus(rawValue: 96)
+}
+
+/// Failures of publishing, checking, downloading, installing and verifying catalogs.
+///
+/// Each case carries what the message needs; whatever happened, an update that throws has
+/// left the current catalog as it was.
+public enum UpdateError: UserFacingError, Equatable {
+    // Configuration
+    case noServer
+    case noTrustedKeys
+    case insecureServer(url: String)
+    case invalidServerURL(String)
+    case keyFile(path: String, reason: String)
+    // Network
+    case unreachable(url: String, reason: String)
+    case timedOut(url: String)
+    case httpStatus(url: String, status: Int)
+    // Manifest
+    case manifestInvalid(String)
+    case unsigned
+    case untrustedKey(keyID: String)
+    case badSignature(keyID: String)
+    case expired(expiresAt: String)
+    case notNewer(identity: String, offered: Int, installed: Int)
+    case identityMismatch(offered: String, installed: String)
+    case schemaTooNew(found: Int, supported: Int)
+    // Download and content
+    case truncated(expected: Int64, received: Int64)
+    case tooLarge(declared: Int64)
+    case checksumMismatch(what: String, expected: String, actual: String)
+    case sizeMismatch(what: String, expected: Int64, actual: Int64)
+    case decompression(String)
+    case catalogRejected(String)
+    // Local store
+    case noCatalog(String)
+    case noPreviousCatalog
+    case verificationFailed(path: String, reason: String)
+    case io(path: String, reason: String)
+    case busy(path: String)
+    // Publishing
+    case notGreaterThanPublished(version: Int, newest: Int)
+    case publishIdentityMismatch(catalog: String, published: String)
+
+    public var message: String {
+        switch self {
+        case .noServer:
+            return "no update server configured: pass --server URL, set AGRO_UPDATE_SERVER or set update.server in the config file"
+        case .noTrustedKeys:
+            return "no trusted publisher key configured: pass --trust FILE.pub, set AGRO_TRUST or set update.trust in the config file"
+        case let .insecureServer(url):
+            return "refusing plain http to \(url): use https, a loopback address, or pass --insecure"
+        case let .invalidServerURL(text):
+            return "\"\(text)\" is not an http or https URL"
+        case let .keyFile(path, reason):
+            return "cannot use key file \(path): \(reason)"
+        case let .unreachable(url, reason):
+            return "update server unreachable at \(url): \(reason); the current catalog stays in use"
+        case let .timedOut(url):
+            return "update server at \(url) did not answer in time; the current catalog stays in use"
+        case let .httpStatus(url, status):
+            return "update server answered HTTP \(status) for \(url); the current catalog stays in use"
+        case let .manifestInvalid(reason):
+            return "the server's manifest is invalid (\(reason)); nothing was changed"
+        case .unsigned:
+            return "the server's manifest is not signed; nothing was changed"
+        case let .untrustedKey(keyID):
+            return "the server's manifest is signed by key \(keyID), which is not trusted; nothing was changed (add its .pub with --trust if you trust it)"
+        case let .badSignature(keyID):
+            return "the server's manifest signature does not verify with key \(keyID): it was altered; nothing was changed"
+        case let .expired(expiresAt):
+            return "the server's manifest expired at \(expiresAt): the publisher must publish again; nothing was changed"
+        case let .notNewer(identity, offered, installed):
+            return "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"
+        case let .identityMismatch(offered, installed):
+            return "the server offers catalog \(offered) but the installed catalog is \(installed); versions of different catalogs do not compare, nothing was changed"
+        case let .schemaTooNew(found, supported):
+            return "the server's catalog has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro; nothing was changed"
+        case let .truncated(expected, received):
+            return "download ended after \(received) of \(expected) bytes; run the update again to resume; nothing was changed"
+        case let .tooLarge(declared):
+            return "the server sent more than the \(declared) bytes the manifest declares: download stopped; nothing was changed"
+        case let .checksumMismatch(what, expected, actual):
+            return "the \(what) has sha256 \(actual.prefix(16))…, the manifest says \(expected.prefix(16))…: download corrupted or altered; nothing was changed"
+        case let .sizeMismatch(what, expected, actual):
+            return "the \(what) is \(actual) bytes, the manifest says \(expected); nothing was changed"
+        case let .decompression(reason):
+            return "the downloaded catalog cannot be decompressed (\(reason)); nothing was changed"
+        case let .catalogRejected(reason):
+            return "the downloaded catalog is unusable (\(reason)); nothing was changed"
+        case let .noCatalog(reason):
+            return "no usable catalog: \(reason)"
+        case .noPreviousCatalog:
+            return "there is no previous catalog to return to"
+        case let .verificationFailed(path, reason):
+            return "catalog at \(path) failed verification: \(reason)"
+        case let .io(path, reason):
+            return "cannot write \(path): \(reason)"
+        case let .busy(path):
+            return "another agro is updating the catalogs in \(path); try again when it has finished"
+        case let .notGreaterThanPublished(version, newest):
+            return "version \(version) is not greater than the newest published version \(newest): give the catalog a higher version"
+        case let .publishIdentityMismatch(catalog, published):
+            return "the catalog is \(catalog) but the directory publishes \(published): publish it to another directory"
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .noServer, .noTrustedKeys, .insecureServer, .invalidServerURL, .keyFile: return .updateConfiguration
+        case .unreachable, .timedOut, .httpStatus: return .updateServerUnreachable
+        case .manifestInvalid, .unsigned, .untrustedKey, .badSignature, .identityMismatch, .truncated, .tooLarge,
+             .checksumMismatch, .sizeMismatch, .decompression, .catalogRejected:
+            return .updateRejected
+        case .expired: return .manifestExpired
+        case .notNewer: return .updateNotNewer
+        case .schemaTooNew: return .catalogTooNew
+        case .noCatalog: return .catalogUnavailable
+        case .noPreviousCatalog: return .noPreviousCatalog
+        case .verificationFailed: return .verificationFailed
+        case .io, .busy: return .cannotWrite
+        case .notGreaterThanPublished, .publishIdentityMismatch: return .usage
+        }
+    }
+}
