@@ -27,7 +27,12 @@ public struct ContentBuilder: Sendable {
     public func build(to path: String) throws -> Report {
         let content = try load()
         let temporary = path + ".building"
-        let writer = try CatalogWriter(path: temporary, header: content.header)
+        let writer: CatalogWriter
+        do {
+            writer = try CatalogWriter(path: temporary, header: content.header)
+        } catch let CatalogWriterError.cannotWrite(_, reason) {
+            throw CatalogWriterError.cannotWrite(path: path, reason: reason)
+        }
         do {
             try content.companies.forEach(writer.add)
             try content.statements.forEach(writer.add)
@@ -54,6 +59,12 @@ public struct ContentBuilder: Sendable {
 
     /// Reads and checks every source without writing anything.
     public func load() throws -> CatalogContent {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: sourceDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ContentBuildError(problems: [
+                ContentProblem(file: sourceDirectory.path, entry: nil, problem: "no such folder of catalog sources"),
+            ])
+        }
         let reader = SourceReader(directory: sourceDirectory)
         let content = reader.read()
         if !reader.problems.problems.isEmpty {

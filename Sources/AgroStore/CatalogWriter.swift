@@ -24,7 +24,11 @@ public final class CatalogWriter {
         configuration.journalMode = .default
         // One transaction spans every add(_:) call, from init to finish().
         configuration.allowsUnsafeTransactions = true
-        queue = try DatabaseQueue(path: path, configuration: configuration)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
         try queue.inDatabase { db in
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA journal_mode = OFF")
@@ -386,14 +390,21 @@ public final class CatalogWriter {
 /// Failures while writing a catalog that the content itself causes.
 public enum CatalogWriterError: UserFacingError, Equatable {
     case cultureCycle(cultureID: EntityID)
+    case cannotWrite(path: String, reason: String)
 
     public var message: String {
         switch self {
         case let .cultureCycle(id): return "culture \(id) is its own ancestor: culture parents must not form a cycle"
+        case let .cannotWrite(path, reason): return "cannot write a catalog at \(path) (\(reason))"
         }
     }
 
-    public var exitStatus: ExitStatus { .badContent }
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .cultureCycle: return .badContent
+        case .cannotWrite: return .cannotWrite
+        }
+    }
 }
 
 /// The folded form of a name used for sorting, index letters and lookups.

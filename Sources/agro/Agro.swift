@@ -25,22 +25,37 @@ struct Agro: AsyncParsableCommand {
     /// Runs the command line, turning every failure into one line on stderr and a documented
     /// exit status, never a stack trace.
     static func main() async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot()
+        } catch {
+            // Help, version and usage errors: swift-argument-parser prints them and picks the status.
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch let error as any UserFacingError {
-            Terminal.standardError.line("agro: " + error.message)
-            Foundation.exit(error.exitStatus.rawValue)
+            fail(error.message, error.exitStatus)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
-            Terminal.standardError.line("agro: file not found: \(error.filePath ?? "")")
-            Foundation.exit(ExitStatus.ioError.rawValue)
-        } catch {
-            // Help, version, and usage errors: swift-argument-parser prints and picks the status.
+            fail("file not found: \(error.filePath ?? "")", .ioError)
+        } catch let error as ValidationError {
             exit(withError: error)
+        } catch let error as CleanExit {
+            exit(withError: error)
+        } catch let error as ExitCode {
+            exit(withError: error)
+        } catch {
+            // Anything else still gets one line, not a trace.
+            fail(String(describing: error), .failure)
         }
+    }
+
+    private static func fail(_ message: String, _ status: ExitStatus) -> Never {
+        Terminal.standardError.line("agro: " + message.split(separator: "\n").joined(separator: " "))
+        Foundation.exit(status.rawValue)
     }
 }

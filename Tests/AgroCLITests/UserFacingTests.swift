@@ -59,6 +59,19 @@ final class UserFacingTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("uses.json: entry u1: unknown product \"p9\""), result.stderr)
         XCTAssertTrue(result.stderr.contains("uses.json: entry u1: field \"dose\": from (3) is greater than to (1)"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("c.sqlite").path))
+        // Where nothing can be written, and from where nothing can be read: one line each.
+        let unwritable = try cli.run(["catalog", "build", try writeSources(version: 1).path, "--out", "/nonexistent/dir/c.sqlite"])
+        XCTAssertEqual(unwritable.status, 73)
+        XCTAssertEqual(unwritable.stderr.lines, ["agro: cannot write a catalog at /nonexistent/dir/c.sqlite (unable to open database file)"])
+        let nowhere = try cli.run(["catalog", "build", "/nonexistent/sources", "--out", cli.home.appendingPathComponent("d.sqlite").path])
+        XCTAssertEqual(nowhere.status, 65)
+        XCTAssertEqual(nowhere.stderr.lines.count, 1)
+    }
+
+    func testHugePageNumbersDoNotCrash() throws {
+        let result = try cli.run(["products", "--page", "99999999999999", "--per-page", "99999999999999", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.isEmpty)
     }
 
     func testControlCharactersInContentNeverReachTheTerminal() throws {

@@ -35,6 +35,15 @@ final class PaginationTests: StoreTestCase {
         XCTAssertEqual(all.pageCount, 1)
     }
 
+    func testHugePagesAreClampedNotOverflowed() throws {
+        let request = PageRequest(page: Int.max, perPage: Int.max)
+        XCTAssertEqual(request.page, PageRequest.limit)
+        XCTAssertEqual(request.perPage, PageRequest.limit)
+        let page = try catalog.products(ProductFilter(), page: request, locale: "en")
+        XCTAssertEqual(page.items, [])
+        XCTAssertEqual(page.total, FixtureCatalog.products.count)
+    }
+
     func testSlicingInMemoryMatchesTheStore() {
         let list = Array(1...10)
         XCTAssertEqual(Page(slicing: list, PageRequest(page: 4, perPage: 3)).items, [10])

@@ -6,9 +6,13 @@ public struct PageRequest: Sendable, Hashable, Codable {
     /// Items per page; nil reads everything.
     public var perPage: Int?
 
+    /// Largest page size and page number accepted; larger values are clamped so that
+    /// offsets can never overflow.
+    public static let limit = 1_000_000
+
     public init(page: Int = 1, perPage: Int?) {
-        self.page = max(1, page)
-        self.perPage = perPage.map { max(1, $0) }
+        self.page = min(max(1, page), Self.limit)
+        self.perPage = perPage.map { min(max(1, $0), Self.limit) }
     }
 
     /// Every item at once.
