@@ -112,6 +112,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The process-start floor of a Swift program using Foundation (Benchmarks/README.md).
+        .executableTarget(name: "agro-floor", path: "Benchmarks/Floor", swiftSettings: strict),
         .testTarget(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),

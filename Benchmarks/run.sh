@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # One product per invocation: given several --product options, `swift build` builds only the last.
-swift build -c release --product agro
-swift build -c release --product agro-bench
+# The Swift runtime and Foundation are linked statically: that is how a release would ship, and
+# it takes a third off every start-up. agro-floor is built the same way, for the floor.
+for product in agro agro-floor agro-bench; do
+  swift build -c release --static-swift-stdlib --product "$product"
+done
 
-exec .build/release/agro-bench run --agro .build/release/agro "$@"
+exec .build/release/agro-bench run --agro .build/release/agro --floor .build/release/agro-floor "$@"

@@ -55,6 +55,8 @@ struct Run: ParsableCommand {
     @Option(help: "The agro program (default .build/release/agro if present, else .build/debug/agro).")
     var agro: String?
     @Option(help: "The sqlite3 program.") var sqlite3: String = "/usr/bin/sqlite3"
+    @Option(help: "A Swift program that only starts Foundation (agro-floor), built like agro: the process-start floor.")
+    var floor: String?
     @Option(help: "The bundled catalog.") var bundled: String = "Database/catalog.sqlite"
     @Option(help: "Content sources for the generated catalog.") var content: String = "Database/content"
     @Option(help: "Size factor of the generated catalog.") var factor: Int = 20
@@ -116,6 +118,27 @@ struct Run: ParsableCommand {
             rows += try measure(file: file, agroPath: agroPath, environment: environment)
         }
         printTable(rows)
+        if let floor, !noProcess { try printFloor(floor, environment: environment, rows: rows) }
+    }
+
+    /// Whole-process time has a floor that no query work can go below: starting the Swift
+    /// runtime and Foundation. Measured here with sqlite3 interleaved, so both see the same load.
+    private func printFloor(_ floor: String, environment: [String: String], rows: [Row]) throws {
+        let sqliteCommand = [sqlite3, "-readonly", bundled, "SELECT count(*) FROM products"]
+        var floorTimes: [Double] = [], sqliteTimes: [Double] = []
+        for _ in 0..<processRuns {
+            floorTimes.append(try ProcessRunner.run([floor], environment: environment))
+            sqliteTimes.append(try ProcessRunner.run(sqliteCommand, environment: environment))
+        }
+        let floorMedian = Sample(floorTimes).median, sqliteMedian = Sample(sqliteTimes).median
+        print("")
+        print(String(format: "process floor: %@ %.3f ms, sqlite3 (count of products) %.3f ms: the floor alone is %.2fx sqlite3",
+                     floor, floorMedian, sqliteMedian, floorMedian / sqliteMedian))
+        for row in rows {
+            guard let agro = row.agro, let sqlite = row.sqlite else { continue }
+            print(String(format: "  %@ %@: agro %.2fx sqlite3, %.2fx the floor",
+                         row.catalog, row.query, agro / sqlite, agro / floorMedian))
+        }
     }
 
     private func measure(file: String, agroPath: String, environment: [String: String]) throws -> [Row] {
