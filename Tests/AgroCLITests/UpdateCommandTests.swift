@@ -144,7 +144,8 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertEqual(fallback.status, 0, fallback.stderr)
         XCTAssertEqual(fallback.stderr.lines.count, 1, fallback.stderr)
         XCTAssertTrue(fallback.stderr.hasPrefix("agro: warning: the installed catalog"), fallback.stderr)
-        XCTAssertFalse(fallback.stdout.contains("Alpha"), fallback.stdout)
+        XCTAssertFalse(fallback.stdout.contains("Alpha Two"), fallback.stdout)
+        XCTAssertTrue(fallback.stdout.contains("KZ-DEMO-"), "the bundled catalog answers")
         XCTAssertEqual(try cli.run(["db", "status", "--format", "json"]).status, 0)
         try refused(["db", "verify"], status: 96, containing: "failed verification")
     }
