@@ -90,6 +90,8 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertEqual(state["source"] as? String, "installed")
         XCTAssertEqual((state["info"] as? [String: Any])?["version"] as? Int, 1)
         XCTAssertNotNil(state["lastCheck"] as? String)
+        XCTAssertTrue(server.log.wait(for: "/manifest.json"), "access log: \(server.log.text)")
+        XCTAssertTrue(server.log.text.contains("status=200"), server.log.text)
         XCTAssertEqual(try productNames(), ["Alpha One"])
         XCTAssertTrue(try ok(["db", "check"] + trust).stdout.contains("Up to date: test.update version 1"))
         XCTAssertEqual(try ok(["favorites", "add", "Alpha One"]).status, 0)
@@ -148,6 +150,45 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertTrue(fallback.stdout.contains("KZ-DEMO-"), "the bundled catalog answers")
         XCTAssertEqual(try cli.run(["db", "status", "--format", "json"]).status, 0)
         try refused(["db", "verify"], status: 96, containing: "failed verification")
+    }
+
+    /// On a terminal (util-linux `script`): `db update` draws a progress bar, and the pager
+    /// switches to a catalog another process installed, between two pages.
+    func testProgressBarAndPagerPickUpAnUpdate() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        let key = path("release"), site = path("site")
+        try ok(["keys", "generate", "--out", key])
+        try ok(["catalog", "publish", try build(version: 1, productName: "Alpha One"), "--to", site, "--key", key + ".key"])
+        let server = try ServeProcess(binary: CLIRunner.binary, directory: site, environment: cli.environment)
+        defer { server.stop() }
+        let update = "\(CLIRunner.binary.path) db update --server \(server.url) --trust \(key).pub"
+        let bar = try cli.run(["-q", "-c", update, "/dev/null"], executable: "/usr/bin/script")
+        XCTAssertTrue(bar.stdout.contains("] 100% "), bar.stdout)
+        XCTAssertTrue(bar.stdout.contains("Installed test.update version 1"), bar.stdout)
+        let v2 = try build(version: 2, productName: "Alpha Two")
+        try ok(["catalog", "publish", v2, "--to", site, "--key", key + ".key"])
+
+        let pager = Process()
+        pager.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        pager.arguments = ["-q", "-c", "\(CLIRunner.binary.path) products --per-page 3 --lang en", "/dev/null"]
+        pager.environment = cli.environment
+        let input = Pipe(), output = Pipe()
+        pager.standardInput = input
+        pager.standardOutput = output
+        pager.standardError = FileHandle.nullDevice
+        try pager.run()
+        defer { if pager.isRunning { pager.terminate() } }
+        let screen = Screen(output.fileHandleForReading)
+        XCTAssertTrue(screen.wait(for: "Alpha One"), screen.text)
+        // Piped: plain lines, no bar.
+        let plain = try ok(["db", "update", "--server", server.url, "--trust", key + ".pub"])
+        XCTAssertTrue(plain.stdout.contains("Downloading"), plain.stdout)
+        XCTAssertFalse(plain.stdout.contains("%"), plain.stdout)
+        Thread.sleep(forTimeInterval: 2.5)
+        input.fileHandleForWriting.write(Data("n\n".utf8))
+        XCTAssertTrue(screen.wait(for: "Alpha Two"), screen.text)
+        input.fileHandleForWriting.write(Data("q\n".utf8))
+        pager.waitUntilExit()
     }
 
     func testRollbackWithNothingInstalled() throws {
@@ -220,32 +261,23 @@ final class UpdateCommandTests: XCTestCase {
 final class ServeProcess {
     let process = Process()
     let url: String
+    /// Its standard error: the access log.
+    let log: Screen
 
     init(binary: URL, directory: String, environment: [String: String]) throws {
         process.executableURL = binary
         process.arguments = ["serve", directory, "--port", "0"]
         process.environment = environment
-        let output = Pipe()
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
-        let found = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var text = ""
-        let reader = output.fileHandleForReading
-        DispatchQueue.global().async {
-            while true {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-                if text.contains("\n") { break }
-            }
-            found.signal()
-        }
-        guard found.wait(timeout: .now() + 30) == .success,
-              let range = text.range(of: #"http://[^ \n]+"#, options: .regularExpression)
-        else {
+        log = Screen(errors.fileHandleForReading)
+        let screen = Screen(output.fileHandleForReading)
+        let text = screen.wait(for: "/\n") ? screen.text : ""
+        guard let range = text.range(of: #"http://[^ \n]+"#, options: .regularExpression) else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "agro serve did not report its address: \(text)"])
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "agro serve did not report its address: \(screen.text)"])
         }
         url = String(text[range])
     }
@@ -254,5 +286,33 @@ final class ServeProcess {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+/// What a child process has printed so far, read on a background queue.
+final class Screen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { return }
+                lock.withLock { buffer += String(decoding: chunk, as: UTF8.self) }
+            }
+        }
+    }
+
+    var text: String { lock.withLock { buffer } }
+
+    /// Waits up to `seconds` for `needle` to appear.
+    func wait(for needle: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if text.contains(needle) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
     }
 }
