@@ -104,7 +104,9 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertTrue(fromEnvironment.stdout.contains("Update available: test.update version 2"), fromEnvironment.stdout)
         let config = cli.home.appendingPathComponent("config/agro")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let settings: [String: Any] = ["update": ["server": server.url, "trust": [key + ".pub"]]]
+        // A relative key path is relative to the config directory.
+        try FileManager.default.copyItem(atPath: key + ".pub", toPath: config.appendingPathComponent("release.pub").path)
+        let settings: [String: Any] = ["update": ["server": server.url, "trust": ["release.pub"]]]
         try JSONSerialization.data(withJSONObject: settings).write(to: config.appendingPathComponent("config.json"))
         let updated = try ok(["db", "update"])
         XCTAssertTrue(updated.stdout.contains("Installed test.update version 2 (was test.update version 1)"), updated.stdout)
