@@ -88,7 +88,9 @@ let package = Package(
             name: "agro",
             dependencies: [
                 "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML", "AgroNews",
+                "AgroUpdate", "AgroServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // Throughput benchmark for the HTML renderer (Benchmarks/html/run.sh); not a test.

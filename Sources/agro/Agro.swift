@@ -18,6 +18,7 @@ struct Agro: AsyncParsableCommand {
             CulturesCommand.self, CultureCommand.self, PestsCommand.self, PestCommand.self,
             SchemeCommand.self, SearchCommand.self, RegionsCommand.self, ContactsCommand.self,
             WeatherCommand.self, FavoritesCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
+            DbCommand.self, KeysCommand.self, ServeCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

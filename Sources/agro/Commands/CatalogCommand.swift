@@ -7,9 +7,10 @@ import Foundation
 struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "Build and inspect catalog files.",
+        abstract: "Build, import, publish and inspect catalog files.",
         subcommands: [
-            CatalogBuildCommand.self, CatalogImportCommand.self, CatalogInfoCommand.self, CatalogSchemaCommand.self,
+            CatalogBuildCommand.self, CatalogImportCommand.self, CatalogPublishCommand.self, CatalogInfoCommand.self,
+            CatalogSchemaCommand.self,
         ])
 }
 

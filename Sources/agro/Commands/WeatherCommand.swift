@@ -132,7 +132,7 @@ struct WeatherCommand: AsyncParsableCommand {
     }
 
     /// The point asked about: --at, or the centre of --region; exactly one of them.
-    private func place(regions: [Region], catalog: SQLiteCatalog, language: String) throws -> Coordinates {
+    private func place(regions: [Region], catalog: some Catalog, language: String) throws -> Coordinates {
         switch (at, region) {
         case let (at?, nil):
             return try Self.coordinates(at, longitude)

@@ -11,6 +11,8 @@ struct Configuration: Codable, Sendable {
     var lang: String?
     /// `agro weather`: key, units and spray thresholds.
     var weather: WeatherSettings?
+    /// `agro db check|update`: update server and trusted publisher keys.
+    var update: UpdateSettings?
 
     static func load(from url: URL) throws -> Configuration {
         guard let data = FileManager.default.contents(atPath: url.path) else { return Configuration() }
@@ -45,6 +47,30 @@ struct WeatherSettings: Codable, Sendable {
     var units: WeatherUnitsChoice?
     /// Spray-threshold overrides.
     var spray: SprayRules?
+}
+
+/// The `update` section of config.json:
+///
+///     "update": {"server": "https://example.org/agro/", "trust": ["/etc/agro/release.pub"], "insecure": false}
+///
+/// Flags (`--server`, `--trust`, `--insecure`) and the environment (`AGRO_UPDATE_SERVER`,
+/// `AGRO_TRUST`, `AGRO_INSECURE`) take precedence.
+struct UpdateSettings: Codable, Sendable {
+    /// The publishing directory's URL (where `manifest.json` is).
+    var server: String?
+    /// Public key files (`PREFIX.pub`) whose signatures are trusted.
+    var trust: [String]?
+    /// Allows plain http to hosts other than loopback.
+    var insecure: Bool?
+
+    /// The values as `UpdateConfiguration.resolve` takes them from a config file.
+    var fileValues: [String: String] {
+        var values: [String: String] = [:]
+        if let server { values["update.server"] = server }
+        if let trust { values["update.trust"] = trust.joined(separator: ",") }
+        if insecure == true { values["update.insecure"] = "true" }
+        return values
+    }
 }
 
 /// The units a user may ask for. OpenWeatherMap also has "standard" (Kelvin), which no one

@@ -1,5 +1,6 @@
 import AgroDomain
 import AgroStore
+import AgroUpdate
 import Foundation
 
 /// Everything a command needs from the outside world, built once from the global options and
@@ -45,13 +46,40 @@ struct Environment: Sendable {
     /// or a file (so nothing is cut off for grep).
     var tableWidth: Int { output.isInteractive ? output.size.columns : Int.max / 4 }
 
-    /// Opens the catalog to read: --catalog, else the config file's, else the bundled one.
-    func openCatalog() throws -> SQLiteCatalog {
-        if let catalogPath { return try SQLiteCatalog(path: catalogPath) }
-        guard let bundled = paths.bundledCatalog else {
-            throw CatalogError.missing(path: "Database/catalog.sqlite (no AGRO_HOME and no resources beside the program)")
+    /// The installed catalogs (in the data directory) and the bundled one.
+    var catalogStore: CatalogStore {
+        CatalogStore(dataDirectory: paths.data.path, bundledPath: paths.bundledCatalog?.path)
+    }
+
+    /// Opens the catalog to read: --catalog, else the config file's, else the newest valid one
+    /// among the bundled and the installed catalogs (see `CatalogStore.select()`).
+    ///
+    /// A missing or corrupt installed catalog falls back to the bundled one with a one-line
+    /// warning on stderr. The catalog is hot-swappable: in an interactive session (the pager)
+    /// a catalog installed or rolled back by another process is picked up between two pages.
+    func openCatalog() throws -> LiveCatalog {
+        if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath)) }
+        let store = catalogStore
+        let (live, selection) = try LiveCatalog.open(store)
+        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+        // One-shot commands end before a poll would matter; the pager lives for minutes.
+        if isInteractive { _ = live.watch(store) }
+        return live
+    }
+
+    /// The update server and trusted keys: flags, else the environment (AGRO_UPDATE_SERVER,
+    /// AGRO_TRUST, AGRO_INSECURE), else config.json's `update` section.
+    ///
+    /// The config file's key paths are passed as a list (a path may hold a comma); relative
+    /// ones are relative to the config directory.
+    func updateConfiguration(server: String?, trust: [String], insecure: Bool) throws -> UpdateConfiguration {
+        var trust = trust
+        if trust.isEmpty, (processEnvironment["AGRO_TRUST"] ?? "").isEmpty, let configured = configuration.update?.trust {
+            trust = configured.map { $0.hasPrefix("/") ? $0 : paths.config.appendingPathComponent($0).path }
         }
-        return try SQLiteCatalog(path: bundled.path)
+        return try UpdateConfiguration.resolve(
+            server: server, trust: trust, insecure: insecure, environment: processEnvironment,
+            file: configuration.update?.fileValues ?? [:])
     }
 
     /// Opens the user database (favorites, recent searches, settings).
@@ -80,4 +108,11 @@ struct Environment: Sendable {
         let data = try encoder.encode(value)
         output.write(String(decoding: data, as: UTF8.self) + "\n")
     }
+}
+
+extension LiveCatalog {
+    /// Metadata of the catalog in use.
+    var info: CatalogInfo { catalog.info }
+    /// The file of the catalog in use.
+    var path: String { catalog.path }
 }
