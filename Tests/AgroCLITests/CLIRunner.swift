@@ -47,8 +47,8 @@ struct CLIRunner {
         process.arguments = arguments
         process.environment = environment.merging(extraEnvironment) { $1 }
         let out = home.appendingPathComponent("stdout-\(UUID())"), err = home.appendingPathComponent("stderr-\(UUID())")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let inputFile = home.appendingPathComponent("stdin-\(UUID())")
         try Data(input.utf8).write(to: inputFile)
         process.standardOutput = try FileHandle(forWritingTo: out)
