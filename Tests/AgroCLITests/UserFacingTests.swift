@@ -111,6 +111,12 @@ final class UserFacingTests: XCTestCase {
         XCTAssertTrue(text.contains("[q] quit"), text)
         // Item 11 (on page 4) was opened: a product card has a registration line.
         XCTAssertTrue(text.contains("Registered uses"), text)
+        // Emphasis on a terminal is a real escape sequence, never its printable remains.
+        XCTAssertTrue(text.contains("\u{1B}[1m"), text)
+        XCTAssertFalse(text.replacingOccurrences(of: "\u{1B}[1m", with: "").contains("[1m"), text)
+        let plain = try cli.run(["-q", "-c", command, "/dev/null"], input: "q\n", extraEnvironment: ["NO_COLOR": "1"],
+                                executable: "/usr/bin/script")
+        XCTAssertFalse(plain.stdout.contains("\u{1B}[1m"), "NO_COLOR turns emphasis off")
         // Piped, there is no prompt.
         let piped = try cli.run(["products", "--per-page", "3", "--lang", "en"], input: "q\n")
         XCTAssertFalse(piped.stdout.contains("[q] quit"))

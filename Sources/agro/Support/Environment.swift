@@ -87,18 +87,18 @@ struct Environment: Sendable {
         try UserStore(path: paths.userDatabase.path)
     }
 
-    /// Prints lines of content.
+    /// Prints lines of content: control characters removed, emphasis styled on a terminal.
     func print(_ lines: [String]) {
-        for line in lines { output.line(line) }
+        for line in lines { output.line(line, styles: usesStyles) }
     }
 
     func print(_ line: String = "") {
-        output.line(line)
+        output.line(line, styles: usesStyles)
     }
 
-    /// Text emphasised on a styled terminal.
+    /// Text emphasised on a styled terminal, plain elsewhere.
     func bold(_ text: String) -> String {
-        usesStyles ? "\u{1B}[1m\(Terminal.sanitize(text))\u{1B}[0m" : text
+        Terminal.bold(text)
     }
 
     /// Writes a JSON document for `value`, keys sorted so output is stable.

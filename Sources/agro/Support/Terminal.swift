@@ -44,9 +44,24 @@ struct Terminal: Sendable {
         data.removeAll()
     }
 
-    /// Writes one line of content, control characters removed.
-    func line(_ text: String = "") {
-        write(Terminal.sanitize(text) + "\n")
+    /// Writes one line of content, control characters removed. Emphasis marked by `bold(_:)`
+    /// becomes an ANSI style when `styles` is true and disappears otherwise: escape sequences
+    /// are added only after the content has been cleaned.
+    func line(_ text: String = "", styles: Bool = false) {
+        let clean = Terminal.sanitize(text)
+        let styled = styles
+            ? clean.replacingOccurrences(of: Terminal.boldOn, with: "\u{1B}[1m")
+                .replacingOccurrences(of: Terminal.boldOff, with: "\u{1B}[0m")
+            : clean.replacingOccurrences(of: Terminal.boldOn, with: "").replacingOccurrences(of: Terminal.boldOff, with: "")
+        write(styled + "\n")
+    }
+
+    /// Private-use characters marking emphasis until a line is printed.
+    static let boldOn = "\u{E000}", boldOff = "\u{E001}"
+
+    /// `text` marked for emphasis (see `line(_:styles:)`).
+    static func bold(_ text: String) -> String {
+        boldOn + text.replacingOccurrences(of: boldOn, with: "").replacingOccurrences(of: boldOff, with: "") + boldOff
     }
 
     /// Content with control characters removed; newlines and tabs kept.
