@@ -42,7 +42,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]),
         .target(
             name: "AgroStore",
-            dependencies: ["AgroDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "AgroDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),

@@ -5,8 +5,31 @@ public enum TextFolding {
     /// Case- and diacritic-insensitive form of `text` with whitespace collapsed:
     /// "Kartoffelkäfer" and "KARTOFFELKAFER" fold alike, as do "Ёж" and "еж".
     public static func fold(_ text: String) -> String {
+        if let folded = foldASCII(text) { return folded }
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// `fold` for pure ASCII text, where folding is lower-casing and collapsing the ASCII
+    /// whitespace (tab, line feed, vertical tab, form feed, carriage return, space): the same
+    /// result without Foundation's Unicode machinery. Nil for any other text.
+    static func foldASCII(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            if byte >= 0x80 { return nil }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !bytes.isEmpty
+                continue
+            }
+            if pendingSpace {
+                bytes.append(0x20)
+                pendingSpace = false
+            }
+            bytes.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The index letter of a name: its first letter or digit, folded and upper-cased.

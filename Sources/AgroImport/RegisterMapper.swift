@@ -309,7 +309,10 @@ struct RegisterMapper {
     private func number(_ text: String, field: String, of label: String, log: ErrorLog) -> Double? {
         let trimmed = text.trimmedASCIIWhitespace
         guard !trimmed.isEmpty else { return nil }
-        if let value = Double(trimmed.replacingOccurrences(of: ",", with: ".")), value.isFinite { return value }
+        // Foundation's replacingOccurrences only for the rare decimal comma: it was a tenth of
+        // the mapping time when run on every one of the 130 000 numbers.
+        let decimal = trimmed.utf8.contains(UInt8(ascii: ",")) ? trimmed.replacingOccurrences(of: ",", with: ".") : trimmed
+        if let value = Double(decimal), value.isFinite { return value }
         log.add("unparsable number", "\(label): \(field)=\"\(trimmed)\"")
         return nil
     }

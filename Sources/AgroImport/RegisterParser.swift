@@ -30,24 +30,25 @@ struct RegisterParser {
         enum TextTarget { case holderName, substanceType }
         var textTarget: TextTarget?
         var elements = 0
+        var attributes = XMLAttributes()
 
-        func end(_ name: String) {
+        func end(_ name: XMLName) {
             switch name {
-            case "MetaData": table = nil
-            case "Detail":
+            case .metaData: table = nil
+            case .detail:
                 if let finished = detail, let table { document.metadata[table, default: [:]][finished.key] = finished }
                 detail = nil
-            case "PermissionHolder":
+            case .permissionHolder:
                 if let finished = holder, product == nil { document.holders[finished.key] = finished }
                 holder = nil
-            case "Name", "SubstanceType": textTarget = nil
-            case "Ingredient":
+            case .nameElement, .substanceType: textTarget = nil
+            case .ingredient:
                 if let finished = ingredient { product?.ingredients.append(finished) }
                 ingredient = nil
-            case "Indication":
+            case .indication:
                 if let finished = indication { product?.indications.append(finished) }
                 indication = nil
-            case "Product", "Parallelimport":
+            case .product, .parallelimport:
                 if let finished = product {
                     if finished.isParallelImport { document.parallelImports.append(finished) }
                     else { document.products.append(finished) }
@@ -69,108 +70,108 @@ struct RegisterParser {
         while try next() {
             switch reader.kind {
             case .element:
-                let name = reader.name
+                let name = reader.knownName
                 let empty = reader.isEmptyElement
                 elements += 1
                 if elements % 200_000 == 0 { progress?(.reading(elements: elements)) }
                 if !sawRoot {
-                    guard name == "PublicationData" else {
+                    guard name == .publicationData else {
                         throw SRPPPImportError.notThisRegister(
-                            path: path, reason: "its root element is <\(name)>, not <PublicationData>")
+                            path: path, reason: "its root element is <\(reader.name)>, not <PublicationData>")
                     }
                     sawRoot = true
                     continue
                 }
-                let attributes = reader.attributes()
-                let key = Self.key(attributes["primaryKey"])
+                reader.readAttributes(into: &attributes)
+                let key = Self.key(attributes[.primaryKey])
                 if indication != nil {
                     switch name {
-                    case "Measure": indication?.measureKey = key
-                    case "TimeMeasure": indication?.timeMeasureKey = key
-                    case "ApplicationArea": indication?.applicationAreaKey = key
-                    case "ApplicationComment": indication?.commentKey = key
-                    case "CultureForm": indication?.cultureFormKeys.append(key)
-                    case "Culture":
-                        indication?.cultures.append(.init(key: key, additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"])))
-                    case "Pest":
+                    case .measure: indication?.measureKey = key
+                    case .timeMeasure: indication?.timeMeasureKey = key
+                    case .applicationArea: indication?.applicationAreaKey = key
+                    case .applicationComment: indication?.commentKey = key
+                    case .cultureForm: indication?.cultureFormKeys.append(key)
+                    case .culture:
+                        indication?.cultures.append(.init(key: key, additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey])))
+                    case .pest:
                         indication?.pests.append(.init(
-                            key: key, additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"]),
-                            type: attributes["type"] ?? ""))
-                    case "Obligation": indication?.obligationKeys.append(key)
+                            key: key, additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey]),
+                            type: attributes[.type] ?? ""))
+                    case .obligation: indication?.obligationKeys.append(key)
                     default: break
                     }
                 } else if ingredient != nil {
                     switch name {
-                    case "Substance": ingredient?.substanceKey = key
-                    case "SubstanceType":
-                        if let type = attributes["SubstanceType"] { ingredient?.type = type } else { textTarget = .substanceType }
+                    case .substance: ingredient?.substanceKey = key
+                    case .substanceType:
+                        if let type = attributes[.substanceType] { ingredient?.type = type } else { textTarget = .substanceType }
                     default: break
                     }
                 } else if product != nil {
                     switch name {
-                    case "ProductCategory": product?.categoryKeys.append(key)
-                    case "FormulationCode": product?.formulationKeys.append(key)
-                    case "DangerSymbol": product?.dangerSymbolKeys.append(key)
-                    case "SignalWords": product?.signalWordKeys.append(key)
-                    case "CodeR": product?.codeRKeys.append(key)
-                    case "CodeS": product?.codeSKeys.append(key)
-                    case "PermissionHolderKey": product?.holderKeys.append(key)
-                    case "Ingredient":
+                    case .productCategory: product?.categoryKeys.append(key)
+                    case .formulationCode: product?.formulationKeys.append(key)
+                    case .dangerSymbol: product?.dangerSymbolKeys.append(key)
+                    case .signalWords: product?.signalWordKeys.append(key)
+                    case .codeR: product?.codeRKeys.append(key)
+                    case .codeS: product?.codeSKeys.append(key)
+                    case .permissionHolderKey: product?.holderKeys.append(key)
+                    case .ingredient:
                         ingredient = .init(
-                            type: "", percent: attributes["inPercent"] ?? "",
-                            gramsPerLitre: attributes["inGrammPerLitre"] ?? "",
-                            additionalTextKey: Self.key(attributes["additionalTextPrimaryKey"]))
-                    case "Indication":
+                            type: "", percent: attributes[.inPercent] ?? "",
+                            gramsPerLitre: attributes[.inGrammPerLitre] ?? "",
+                            additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey]))
+                    case .indication:
                         indication = .init(
                             line: reader.line,
-                            dosageFrom: attributes["dosageFrom"] ?? "", dosageTo: attributes["dosageTo"] ?? "",
-                            expenditureFrom: attributes["expenditureForm"] ?? "",
-                            expenditureTo: attributes["expenditureTo"] ?? "",
-                            waitingPeriod: attributes["waitingPeriod"] ?? "")
+                            dosageFrom: attributes[.dosageFrom] ?? "", dosageTo: attributes[.dosageTo] ?? "",
+                            expenditureFrom: attributes[.expenditureForm] ?? "",
+                            expenditureTo: attributes[.expenditureTo] ?? "",
+                            waitingPeriod: attributes[.waitingPeriod] ?? "")
                     default: break
                     }
                 } else if holder != nil {
-                    if name == "Name" { textTarget = .holderName }
+                    if name == .nameElement { textTarget = .holderName }
                 } else if detail != nil {
                     switch name {
-                    case "Description":
-                        let language = attributes["language"] ?? ""
-                        let text = (attributes["value"] ?? "").trimmedASCIIWhitespace
+                    case .description:
+                        let language = attributes[.language] ?? ""
+                        let text = (attributes[.value] ?? "").trimmedASCIIWhitespace
                         // A description may repeat (2026): the first non-empty one counts.
                         if !text.isEmpty, detail?.texts[language] == nil { detail?.texts[language] = text }
-                    case "Code":
-                        let code = (attributes["value"] ?? "").trimmedASCIIWhitespace
+                    case .code:
+                        let code = (attributes[.value] ?? "").trimmedASCIIWhitespace
                         if !code.isEmpty, detail?.code == nil { detail?.code = code }
-                    case "Parent": if !key.isEmpty { detail?.parents.append(key) }
+                    case .parent: if !key.isEmpty { detail?.parents.append(key) }
                     default: break
                     }
                 } else {
                     switch name {
-                    case "MetaData": table = attributes["name"]
-                    case "Detail" where table != nil:
-                        let iupac = attributes["iupacName"]?.trimmedASCIIWhitespace
+                    case .metaData: table = attributes[.name]
+                    case .detail where table != nil:
+                        let iupac = attributes[.iupacName]?.trimmedASCIIWhitespace
                         detail = .init(key: key, iupacName: iupac?.isEmpty == false ? iupac : nil)
-                    case "PermissionHolder" where table != nil: holder = .init(key: key)
-                    case "Products": document.declaredProducts = attributes["numberOfProducts"].flatMap { Int($0) }
-                    case "Parallelimports":
-                        document.declaredParallelImports = attributes["numberOfParallelimports"].flatMap { Int($0) }
-                    case "Product", "Parallelimport":
-                        var started = RegisterDocument.Product(isParallelImport: name == "Parallelimport", line: reader.line)
-                        started.id = attributes["id"] ?? ""
-                        started.wNbr = attributes["wNbr"] ?? ""
-                        started.name = attributes["name"] ?? ""
-                        started.soldOutDeadline = attributes["soldoutDeadline"] ?? ""
-                        started.exhaustionDeadline = attributes["exhaustionDeadline"] ?? ""
-                        started.isSalePermission = attributes["isSalePermission"] == "true"
-                        started.admissionNumber = attributes["admissionnumber"] ?? ""
-                        started.producingCountryKey = Self.key(attributes["producingCountryPrimaryKey"])
+                    case .permissionHolder where table != nil: holder = .init(key: key)
+                    case .products: document.declaredProducts = attributes[.numberOfProducts].flatMap { Int($0) }
+                    case .parallelimports:
+                        document.declaredParallelImports = attributes[.numberOfParallelimports].flatMap { Int($0) }
+                    case .product, .parallelimport:
+                        var started = RegisterDocument.Product(isParallelImport: name == .parallelimport, line: reader.line)
+                        started.id = attributes[.id] ?? ""
+                        started.wNbr = attributes[.wNbr] ?? ""
+                        started.name = attributes[.name] ?? ""
+                        started.soldOutDeadline = attributes[.soldoutDeadline] ?? ""
+                        started.exhaustionDeadline = attributes[.exhaustionDeadline] ?? ""
+                        started.isSalePermission = attributes[.isSalePermission] == "true"
+                        started.admissionNumber = attributes[.admissionnumber] ?? ""
+                        started.producingCountryKey = Self.key(attributes[.producingCountryPrimaryKey])
                         product = started
                     default: break
                     }
                 }
                 if empty { end(name) }
             case .endElement:
-                end(reader.name)
+                end(reader.knownName)
             case .text:
                 switch textTarget {
                 case .holderName: holder?.name += reader.value

@@ -102,31 +102,123 @@ final class XMLStreamReader {
         return String(cString: value)
     }
 
-    /// Attributes of the current element by local name; the reader stays on the element.
-    func attributes() -> XMLAttributes {
-        var result = XMLAttributes()
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return result }
+    /// Local name of the current element or attribute, as one of the names the parser knows.
+    var knownName: XMLName {
+        guard let pointer = xmlTextReaderConstLocalName(reader) else { return .other }
+        return names.name(of: pointer)
+    }
+
+    /// Reads the attributes of the current element the parser knows into `attributes` (which
+    /// is cleared first); the reader stays on the element. Only known attributes become
+    /// strings.
+    func readAttributes(into attributes: inout XMLAttributes) {
+        attributes.clear()
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            if let name = xmlTextReaderConstLocalName(reader), let value = xmlTextReaderConstValue(reader) {
-                result.pairs.append((String(cString: name), String(cString: value)))
-            }
+            guard let pointer = xmlTextReaderConstLocalName(reader) else { continue }
+            let name = names.name(of: pointer)
+            guard name != .other, attributes[name] == nil, let value = xmlTextReaderConstValue(reader) else { continue }
+            attributes.set(name, String(cString: value))
         }
         xmlTextReaderMoveToElement(reader)
-        return result
     }
+
+    private let names = NameCache()
 
     /// Current line, for messages.
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
 }
 
-/// The attributes of one element. Elements carry a handful of attributes, so a linear search
-/// over pairs beats hashing them into a dictionary for every one of the million elements.
-struct XMLAttributes {
-    var pairs: [(name: String, value: String)] = []
+/// The element and attribute names the register parser looks at; every other name is
+/// `.other`. Elements and attributes share the list (`SubstanceType` is both).
+enum XMLName: Int, CaseIterable {
+    case other
+    // Elements.
+    case publicationData, metaData, detail, permissionHolder, nameElement, substanceType, ingredient, indication
+    case product, parallelimport, measure, timeMeasure, applicationArea, applicationComment, cultureForm, culture
+    case pest, obligation, substance, productCategory, formulationCode, dangerSymbol, signalWords, codeR, codeS
+    case permissionHolderKey, description, code, parent, products, parallelimports
+    // Attributes.
+    case primaryKey, additionalTextPrimaryKey, type, inPercent, inGrammPerLitre, dosageFrom, dosageTo
+    case expenditureForm, expenditureTo, waitingPeriod, language, value, iupacName, name, numberOfProducts
+    case numberOfParallelimports, id, wNbr, soldoutDeadline, exhaustionDeadline, isSalePermission
+    case admissionnumber, producingCountryPrimaryKey
 
-    subscript(name: String) -> String? {
-        for pair in pairs where pair.name == name { return pair.value }
-        return nil
+    /// The name as written in the XML.
+    var text: String {
+        switch self {
+        case .other: return ""
+        case .nameElement: return "Name"
+        case .metaData: return "MetaData"
+        case .codeR: return "CodeR"
+        case .codeS: return "CodeS"
+        case .publicationData, .detail, .permissionHolder, .substanceType, .ingredient, .indication, .product,
+             .parallelimport, .measure, .timeMeasure, .applicationArea, .applicationComment, .cultureForm, .culture,
+             .pest, .obligation, .substance, .productCategory, .formulationCode, .dangerSymbol, .signalWords,
+             .permissionHolderKey, .description, .code, .parent, .products, .parallelimports:
+            let label = "\(self)"
+            return label.prefix(1).uppercased() + label.dropFirst()
+        default: return "\(self)"
+        }
+    }
+
+    static let byText: [String: XMLName] = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })
+}
+
+/// Turns libxml2's name pointers into `XMLName`s without making a string per node. libxml2
+/// hands out names from its dictionary, so a name comes back at the same address: a small
+/// direct-mapped cache keyed by address answers most lookups, each hit checked with strcmp
+/// against a copy of the name (so a reused address can never give a wrong answer).
+private final class NameCache {
+    private struct Entry {
+        var pointer: UnsafePointer<xmlChar>?
+        var copy: UnsafeMutablePointer<CChar>?
+        var name: XMLName
+    }
+
+    private static let size = 256
+    private let entries: UnsafeMutablePointer<Entry>
+
+    init() {
+        entries = .allocate(capacity: Self.size)
+        entries.initialize(repeating: Entry(pointer: nil, copy: nil, name: .other), count: Self.size)
+    }
+
+    deinit {
+        for index in 0..<Self.size { free(entries[index].copy) }
+        entries.deinitialize(count: Self.size)
+        entries.deallocate()
+    }
+
+    func name(of pointer: UnsafePointer<xmlChar>) -> XMLName {
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: pointer) >> 3) & (Self.size - 1)
+        let characters = UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)
+        if entries[slot].pointer == pointer, let copy = entries[slot].copy, strcmp(copy, characters) == 0 {
+            return entries[slot].name
+        }
+        let name = XMLName.byText[String(cString: pointer)] ?? .other
+        free(entries[slot].copy)
+        entries[slot] = Entry(pointer: pointer, copy: strdup(characters), name: name)
+        return name
+    }
+}
+
+/// The known attributes of one element, by name. The parser reuses one value for every
+/// element, so reading attributes allocates only the value strings.
+struct XMLAttributes {
+    private var values = [String?](repeating: nil, count: XMLName.allCases.count)
+    private var present: [Int] = []
+
+    subscript(name: XMLName) -> String? { values[name.rawValue] }
+
+    mutating func set(_ name: XMLName, _ value: String) {
+        values[name.rawValue] = value
+        present.append(name.rawValue)
+    }
+
+    mutating func clear() {
+        for index in present { values[index] = nil }
+        present.removeAll(keepingCapacity: true)
     }
 }
 

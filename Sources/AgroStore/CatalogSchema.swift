@@ -322,6 +322,13 @@ public enum CatalogSchema {
         """,
     ]
 
+    /// The statements that create tables (and the search index), in order: a builder runs
+    /// these first and `indexStatements` once the rows are in.
+    public static var tableStatements: [String] { statements.filter { !$0.hasPrefix("CREATE INDEX") } }
+
+    /// The `CREATE INDEX` statements, in order.
+    public static var indexStatements: [String] { statements.filter { $0.hasPrefix("CREATE INDEX") } }
+
     /// `CREATE TABLE <entity>_i18n (<entity>_id, locale, fields...)`.
     static func i18n(_ entity: String, key: String = "TEXT", fields: String) -> String {
         let owner = ["news": "news", "company": "companies"][entity] ?? "\(entity)s"
