@@ -90,6 +90,15 @@ final class UserFacingTests: XCTestCase {
         XCTAssertTrue(json.stdout.contains("\\u001b"), json.stdout)
     }
 
+    func testProductItemsAlwaysCarryRegistrationNumber() throws {
+        // The test product has no registration: the key is there, as null.
+        let catalog = try build(writeSources(version: 1), to: "unregistered.sqlite")
+        let result = try cli.run(["--catalog", catalog, "products", "--format", "json"])
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let item = try XCTUnwrap((document["items"] as? [[String: Any]])?.first)
+        XCTAssertTrue(item["registrationNumber"] is NSNull, "\(item)")
+    }
+
     func testCatalogInfo() throws {
         let catalog = try build(writeSources(version: 7), to: "info.sqlite")
         let info = try XCTUnwrap(JSONSerialization.jsonObject(

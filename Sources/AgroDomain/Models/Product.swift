@@ -88,6 +88,23 @@ public struct ProductSummary: Sendable, Hashable, Codable, Identifiable {
         self.registrationNumber = registrationNumber
         self.ingredients = ingredients
     }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, category, formulation, company, registrationNumber, ingredients
+    }
+
+    /// `registrationNumber` is always present in JSON (null when the product has none), so
+    /// every product item carries the documented keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(category, forKey: .category)
+        try container.encodeIfPresent(formulation, forKey: .formulation)
+        try container.encodeIfPresent(company, forKey: .company)
+        try container.encode(registrationNumber, forKey: .registrationNumber)
+        try container.encode(ingredients, forKey: .ingredients)
+    }
 }
 
 /// An active substance in a product, with its concentration.
