@@ -7,6 +7,9 @@ final class SourceReader {
     let directory: URL
     let problems = ProblemLog()
     private var locales: Set<String> = []
+    /// The files in news/, listed once for all news entries.
+    private lazy var newsFiles: [String] =
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("news").path)) ?? []).sorted()
 
     init(directory: URL) {
         self.directory = directory
@@ -301,8 +304,7 @@ final class SourceReader {
         }
         var bodies: LocalizedText = [:]
         let newsDirectory = directory.appendingPathComponent("news")
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: newsDirectory.path)) ?? []
-        for file in files.sorted() where file.hasPrefix(id + ".") && file.hasSuffix(".html") {
+        for file in newsFiles where file.hasPrefix(id + ".") && file.hasSuffix(".html") {
             let locale = String(file.dropFirst(id.count + 1).dropLast(".html".count))
             guard !locale.contains(".") else { continue }
             guard locales.contains(locale) else {

@@ -72,9 +72,8 @@ struct RegisterDocument: Sendable {
     var holders: [String: Holder] = [:]
     var products: [Product] = []
     var parallelImports: [Product] = []
-    /// `numberOfProducts` and `numberOfParallelimports` as declared by the file.
+    /// `numberOfProducts` as declared by the file.
     var declaredProducts: Int?
-    var declaredParallelImports: Int?
 
     func table(_ name: String) -> [String: Detail] { metadata[name] ?? [:] }
 }

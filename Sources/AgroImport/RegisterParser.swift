@@ -153,8 +153,6 @@ struct RegisterParser {
                         detail = .init(key: key, iupacName: iupac?.isEmpty == false ? iupac : nil)
                     case .permissionHolder where table != nil: holder = .init(key: key)
                     case .products: document.declaredProducts = attributes[.numberOfProducts].flatMap { Int($0) }
-                    case .parallelimports:
-                        document.declaredParallelImports = attributes[.numberOfParallelimports].flatMap { Int($0) }
                     case .product, .parallelimport:
                         var started = RegisterDocument.Product(isParallelImport: name == .parallelimport, line: reader.line)
                         started.id = attributes[.id] ?? ""

@@ -11,11 +11,6 @@ import Logging
 /// goes to the access log. Because the directory is plain files, any static web server, CDN
 /// or object store can serve it the same way.
 public enum CatalogServer {
-    /// Serves `directory` until the task is cancelled or the process gets SIGINT/SIGTERM.
-    public static func run(directory: String, host: String = "127.0.0.1", port: Int = 8080, logger: Logger) async throws {
-        try await makeApplication(directory: directory, host: host, port: port, logger: logger).runService()
-    }
-
     /// The application, for callers that need to know when it listens and on which port
     /// (port 0 picks a free one).
     public static func makeApplication(

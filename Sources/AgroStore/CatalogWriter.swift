@@ -391,7 +391,7 @@ public final class CatalogWriter {
         try write { db in
             for statement in CatalogSchema.indexStatements { try db.execute(sql: statement) }
             try self.deriveCultureAncestors(db)
-            try SearchIndexBuilder(locales: self.header.locales.locales).build(db)
+            try SearchIndexBuilder().build(db)
             try self.checkReferences(db)
             try db.execute(sql: "COMMIT")
         }

@@ -30,17 +30,14 @@ extension SQLiteCatalog: SearchUseCase {
             SELECT kind, entity_id, MIN(score) AS rank FROM scored GROUP BY kind, entity_id
             """
         return try read { db in
-            let all = try db.rows(matches + " ORDER BY rank, kind, entity_id")
-            let total = all.count
-            let perPage = page.perPage ?? max(total, 1)
-            let rows = all.dropFirst(perPage * (page.page - 1)).prefix(perPage)
-            let items = try rows.map { row -> SearchHit in
-                let kind = EntityKind(rawValue: row["kind"]) ?? .product
-                let id: String = row["entity_id"]
-                let (name, detail) = try describe(db, kind: kind, id: id, texts: texts)
-                return SearchHit(kind: kind, id: id, name: name ?? id, detail: detail, rank: row["rank"])
+            // Every hit is ranked anyway; names are read only for the page shown.
+            let ranked = try db.rows(matches + " ORDER BY rank, kind, entity_id").map { row in
+                (kind: EntityKind(rawValue: row["kind"]) ?? .product, id: row["entity_id"] as String, rank: row["rank"] as Double)
             }
-            return Page(items: items, page: page.page, perPage: perPage, total: total)
+            return try Page(slicing: ranked, page).map { hit -> SearchHit in
+                let (name, detail) = try describe(db, kind: hit.kind, id: hit.id, texts: texts)
+                return SearchHit(kind: hit.kind, id: hit.id, name: name ?? hit.id, detail: detail, rank: hit.rank)
+            }
         }
     }
 
@@ -133,10 +130,9 @@ extension SQLiteCatalog: LookupUseCase {
     /// Display names of entities, in `locale` with fallback, sorted by name.
     private func names(_ db: Database, ids: [String], kind: EntityKind, locale: String) throws -> [NameMatch] {
         let texts = texts(locale)
-        let entity = Self.entity(kind)
         let field = kind == .news ? "title" : "name"
         return try db.rows("""
-            SELECT id, \(texts.field(entity, field, owner: "id")) AS name FROM \(sql: Self.table(kind))
+            SELECT id, \(texts.field(kind.rawValue, field, owner: "id")) AS name FROM \(sql: Self.table(kind))
             WHERE id IN \(ids) ORDER BY name, id
             """).map { NameMatch(id: $0["id"], name: $0["name"] ?? $0["id"]) }
     }
@@ -151,10 +147,6 @@ extension SQLiteCatalog: LookupUseCase {
         case .region: return "regions"
         case .company: return "companies"
         }
-    }
-
-    static func entity(_ kind: EntityKind) -> String {
-        kind == .news ? "news" : kind.rawValue
     }
 
     static func likeEscaped(_ text: String) -> String {

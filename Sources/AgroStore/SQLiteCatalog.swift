@@ -39,14 +39,9 @@ public final class SQLiteCatalog: Sendable {
         }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
-            info = try pool.read { db in try Self.readInfo(db) }
-        } catch let CatalogError.corrupt(_, reason) {
-            throw CatalogError.corrupt(path: path, reason: reason)
+            info = try pool.read { db in try Self.readInfo(db, path: path) }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
-        }
-        if info.schemaVersion > CatalogSchema.version {
-            throw CatalogError.schemaTooNew(path: path, found: info.schemaVersion, supported: CatalogSchema.version)
         }
     }
 
@@ -56,16 +51,28 @@ public final class SQLiteCatalog: Sendable {
     }
 
     /// Reads the metadata of an open catalog file.
-    static func readInfo(_ db: Database) throws -> CatalogInfo {
+    ///
+    /// - Throws: `CatalogError.corrupt` when the file is not a catalog, `.schemaTooNew` when it
+    ///   needs a newer program. Callers that only inspect a file use this on their own
+    ///   connection instead of opening a `SQLiteCatalog`.
+    public static func readInfo(_ db: Database, path: String) throws -> CatalogInfo {
+        let info = try readMetadata(db, path: path)
+        if info.schemaVersion > CatalogSchema.version {
+            throw CatalogError.schemaTooNew(path: path, found: info.schemaVersion, supported: CatalogSchema.version)
+        }
+        return info
+    }
+
+    private static func readMetadata(_ db: Database, path: String) throws -> CatalogInfo {
         guard try db.tableExists("catalog_metadata") else {
-            throw CatalogError.corrupt(path: "", reason: "not an agro catalog")
+            throw CatalogError.corrupt(path: path, reason: "not an agro catalog")
         }
         let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")
         var metadata: [String: String] = [:]
         for row in pairs { metadata[row[0]] = row[1] }
         guard let identity = metadata["identity"], let version = metadata["version"].flatMap(Int.init),
               let schemaVersion = metadata["schema_version"].flatMap(Int.init)
-        else { throw CatalogError.corrupt(path: "", reason: "catalog metadata incomplete") }
+        else { throw CatalogError.corrupt(path: path, reason: "catalog metadata incomplete") }
         let locales = (metadata["locales"] ?? "en").split(separator: ",").map(String.init)
         var fallbacks: [String: [String]] = [:]
         for (key, value) in metadata where key.hasPrefix("fallback.") {

@@ -10,35 +10,37 @@ import GRDB
 /// Texts are folded here with the same function the query side uses (`SearchQuery`), so
 /// "Kartoffelkafer" finds "Kartoffelkäfer" and "еж" finds "ёж" whatever the tokenizer knows.
 struct SearchIndexBuilder {
-    let locales: [String]
-
     func build(_ db: Database) throws {
         try indexNames(db)
         try indexTexts(db)
     }
 
     private func indexNames(_ db: Database) throws {
-        let sources: [(kind: EntityKind, sql: String)] = [
-            (.product, "SELECT product_id, name FROM product_i18n"),
-            (.product, "SELECT id, registration_number FROM products WHERE registration_number IS NOT NULL"),
-            (.substance, "SELECT substance_id, name FROM substance_i18n"),
-            (.culture, "SELECT culture_id, name FROM culture_i18n"),
-            (.culture, "SELECT id, latin_name FROM cultures WHERE latin_name IS NOT NULL"),
-            (.pest, "SELECT pest_id, name FROM pest_i18n"),
-            (.pest, "SELECT id, latin_name FROM pests WHERE latin_name IS NOT NULL"),
-            (.company, "SELECT company_id, name FROM company_i18n"),
-            (.region, "SELECT region_id, name FROM region_i18n"),
-            (.news, "SELECT news_id, title FROM news_i18n"),
+        // Names come with the key the writer already folded (`name_key`); the other texts are
+        // folded here.
+        let sources: [(kind: EntityKind, sql: String, folded: Bool)] = [
+            (.product, "SELECT product_id, name_key FROM product_i18n WHERE name_key IS NOT NULL", true),
+            (.product, "SELECT id, registration_number FROM products WHERE registration_number IS NOT NULL", false),
+            (.substance, "SELECT substance_id, name_key FROM substance_i18n WHERE name_key IS NOT NULL", true),
+            (.culture, "SELECT culture_id, name_key FROM culture_i18n WHERE name_key IS NOT NULL", true),
+            (.culture, "SELECT id, latin_name FROM cultures WHERE latin_name IS NOT NULL", false),
+            (.pest, "SELECT pest_id, name_key FROM pest_i18n WHERE name_key IS NOT NULL", true),
+            (.pest, "SELECT id, latin_name FROM pests WHERE latin_name IS NOT NULL", false),
+            (.company, "SELECT company_id, name_key FROM company_i18n WHERE name_key IS NOT NULL", true),
+            (.region, "SELECT region_id, name_key FROM region_i18n WHERE name_key IS NOT NULL", true),
+            (.news, "SELECT news_id, title FROM news_i18n", false),
         ]
         for source in sources {
             let rows = try Row.fetchAll(db, sql: source.sql)
             for row in rows {
-                guard let id: String = row[0], let name: String = row[1] else { continue }
-                let key = NameKey.make(name)
+                guard let id: String = row[0], let text: String = row[1] else { continue }
+                let key = source.folded ? text : NameKey.make(text)
                 guard !key.isEmpty else { continue }
-                try db.executeCached(
-                    sql: "INSERT OR IGNORE INTO name_index(kind, key, entity_id) VALUES (?, ?, ?)",
-                    arguments: [source.kind.rawValue, key, id])
+                try db.insert("INSERT OR IGNORE INTO name_index(kind, key, entity_id) VALUES (?, ?, ?)") { binder in
+                    binder.add(source.kind.rawValue)
+                    binder.add(key)
+                    binder.add(id)
+                }
             }
         }
     }
@@ -87,9 +89,13 @@ struct SearchIndexBuilder {
                 let title: String = row[2] ?? ""
                 var body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
                 if source.kind == .news { body = Self.plainText(fromHTML: body) }
-                try db.executeCached(
-                    sql: "INSERT INTO search_index(kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [source.kind.rawValue, id, locale, SearchQuery.fold(title), SearchQuery.fold(body)])
+                try db.insert("INSERT INTO search_index(kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?)") { binder in
+                    binder.add(source.kind.rawValue)
+                    binder.add(id)
+                    binder.add(locale)
+                    binder.add(SearchQuery.fold(title))
+                    binder.add(SearchQuery.fold(body))
+                }
             }
         }
         try db.execute(sql: "INSERT INTO search_index(search_index) VALUES ('optimize')")

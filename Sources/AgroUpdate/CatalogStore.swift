@@ -173,15 +173,15 @@ public struct CatalogStore: Sendable {
     /// Opens a catalog file and checks it: metadata, supported schema, file size against the
     /// page count and, when `full`, `PRAGMA integrity_check`.
     public static func inspect(_ path: String, full: Bool) throws -> CatalogInfo {
-        let catalog = try SQLiteCatalog(path: path, maximumReaders: 1)
-        let info = catalog.info
-        try? catalog.close()
+        guard FileManager.default.fileExists(atPath: path) else { throw CatalogError.missing(path: path) }
         var configuration = Configuration()
         configuration.readonly = true
         do {
+            // One connection for the metadata and the checks: this runs at every start-up.
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             defer { try? queue.close() }
-            try queue.read { db in
+            return try queue.read { db in
+                let info = try SQLiteCatalog.readInfo(db, path: path)
                 let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
                 let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
                 let size = FileSystem.size(path) ?? -1
@@ -196,11 +196,11 @@ public struct CatalogStore: Sendable {
                         throw CatalogError.corrupt(path: path, reason: "integrity check: " + report)
                     }
                 }
+                return info
             }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
-        return info
     }
 
     static func describe(_ error: any Error) -> String {

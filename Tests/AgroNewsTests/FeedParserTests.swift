@@ -175,6 +175,12 @@ final class FeedParserTests: XCTestCase {
         let feed = try FeedParser.parse(Data(xml.utf8), url: exampleURL)
         XCTAssertEqual(feed.title, "T ab")
         XCTAssertFalse(feed.items[0].title.unicodeScalars.contains { $0.value < 0x20 })
+        // libxml2 already drops a raw ESC; C1 controls arrive as character references and only
+        // the parser's own cleaning removes them.
+        let c1 = "<rss><channel><title>t</title><item><title>a&#x9B;31mred&#x85;b</title></item></channel></rss>"
+        let title = try FeedParser.parse(Data(c1.utf8), url: exampleURL).items[0].title
+        XCTAssertFalse(title.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, title)
+        XCTAssertTrue(title.contains("31mred"), title)
     }
 
     func testNewsItemMapping() throws {

@@ -29,9 +29,12 @@ final class LocaleFallbackTests: StoreTestCase {
         for locale in ["ru", "en", "kk", "de", "zz"] {
             for product in try catalog.products(ProductFilter(), page: .all, locale: locale).items {
                 XCTAssertFalse(product.name.isEmpty, "\(product.id) in \(locale)")
+                // A real name from some language, not the id the store falls back to.
+                XCTAssertNotEqual(product.name, product.id, "\(product.id) in \(locale)")
             }
             for pest in try catalog.pests(PestFilter(), page: .all, locale: locale).items {
                 XCTAssertFalse(pest.name.isEmpty, "\(pest.id) in \(locale)")
+                XCTAssertNotEqual(pest.name, pest.id, "\(pest.id) in \(locale)")
             }
         }
     }

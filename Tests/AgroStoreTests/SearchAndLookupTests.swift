@@ -120,5 +120,8 @@ final class InjectionTests: StoreTestCase {
     func testLikeWildcardsMatchLiterally() throws {
         XCTAssertEqual(try catalog.lookup("%", kind: .product, locale: "en"), [])
         XCTAssertEqual(try catalog.lookup("_", kind: .culture, locale: "en"), [])
+        // These reach the LIKE: unescaped, "_" and "%" would match "wheat".
+        XCTAssertEqual(try catalog.lookup("whe_t", kind: .culture, locale: "en"), [])
+        XCTAssertEqual(try catalog.lookup("wh%t", kind: .culture, locale: "en"), [])
     }
 }

@@ -59,7 +59,9 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(second.releases.first?.file, first.file)
         for file in [first.file, second.file] {
             let path = fixture.publishDirectory + "/" + file.path
-            XCTAssertEqual(try FileSystem.digest(of: path), file.compressed)
+            // Checked with Debian's sha256sum, not with the digest code that wrote the manifest.
+            XCTAssertEqual(try sha256sum(path), file.compressed.sha256)
+            XCTAssertEqual(Int64(try Data(contentsOf: URL(fileURLWithPath: path)).count), file.compressed.size)
             XCTAssertTrue(file.path.hasPrefix("catalogs/\(file.compressed.sha256)"))
         }
         XCTAssertLessThan(second.file.compressed.size, second.file.uncompressed.size)
@@ -120,4 +122,17 @@ final class ManifestTests: XCTestCase {
         XCTAssertThrowsError(try compressed.withUnsafeBytes { try capped.feed($0) { _ in } })
         XCTAssertLessThanOrEqual(capped.produced, 1000 + (1 << 18))
     }
+}
+
+/// The sha256 of a file as `sha256sum` prints it.
+func sha256sum(_ path: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    process.arguments = [path]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init) ?? ""
 }

@@ -19,9 +19,13 @@ final class UpdateTests: XCTestCase {
         XCTAssertEqual(check.availability, .available)
         XCTAssertEqual(check.downloadSize, check.manifest.file.compressed.size)
 
+        let bundled = try SQLiteCatalog(path: fixture.bundled).info
         let progress = ProgressLog()
         let outcome = try await client.update { progress.append($0) }
-        XCTAssertEqual(outcome, .installed(from: try fixture.store.select().info.with(version: 1), to: try fixture.store.select().info))
+        guard case let .installed(from, to) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertEqual(from, bundled)
+        XCTAssertEqual(to.identity, "test.agro")
+        XCTAssertEqual(to.version, 2)
         try fixture.assertCurrent(version: 2, source: .installed)
         XCTAssertTrue(progress.events.contains(.installing(.currentLinked)))
         XCTAssertEqual(progress.events.last, .installing(.currentLinked))

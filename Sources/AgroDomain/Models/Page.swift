@@ -17,8 +17,6 @@ public struct PageRequest: Sendable, Hashable, Codable {
 
     /// Every item at once.
     public static let all = PageRequest(page: 1, perPage: nil)
-
-    public var offset: Int { perPage.map { ($0) * (page - 1) } ?? 0 }
 }
 
 /// A slice of a list with the list's total size.

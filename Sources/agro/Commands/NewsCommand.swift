@@ -111,13 +111,11 @@ struct NewsShowCommand: ParsableCommand {
         } else {
             throw CatalogError.notFound(kind: .news, id: id)
         }
-        let options = environment.renderOptions(width: width, base: item.source)
-        let body = HTMLRenderer.render(html: item.bodyHTML, options: options)
+        var options = environment.renderOptions(width: width, base: item.source)
         switch environment.format {
         case .json:
-            var plain = options
-            plain.ansiStyles = false
-            try environment.printJSON(Document(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: plain)))
+            options.ansiStyles = false
+            try environment.printJSON(Document(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
         case .csv:
             environment.output.write(CSV.line(["id", "date", "title", "source"]) + "\n")
             environment.output.write(CSV.line([item.id, item.date, item.title, item.source ?? ""]) + "\n")
@@ -126,7 +124,7 @@ struct NewsShowCommand: ParsableCommand {
             environment.print([String(item.date.prefix(10)), item.source].compactMap { $0 }.joined(separator: " · "))
             environment.print()
             // The renderer removes control characters itself and adds only its own styles.
-            environment.output.write(body)
+            environment.output.write(HTMLRenderer.render(html: item.bodyHTML, options: options))
         }
     }
 }

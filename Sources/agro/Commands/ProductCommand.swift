@@ -69,7 +69,7 @@ struct ProductCommand: ParsableCommand {
         if !product.hazard.isEmpty {
             lines += ["", environment.bold(s("section.hazard"))]
             if !product.hazard.pictograms.isEmpty {
-                lines.append("  " + s("field.pictograms") + ": " + product.hazard.pictograms.map(environment.pictogram).joined(separator: ", "))
+                lines.append("  " + s("field.pictograms") + ": " + environment.pictograms(product.hazard.pictograms).joined(separator: ", "))
             }
             if let word = product.hazard.signalWord { lines.append("  " + s("field.signalWord") + ": " + word) }
             for statement in product.hazard.hazardStatements + product.hazard.precautionaryStatements {

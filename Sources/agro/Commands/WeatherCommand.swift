@@ -212,21 +212,9 @@ struct WeatherCommand: AsyncParsableCommand {
         km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))
     }
 
-    /// JSON in the weather style (ISO 8601 dates).
-    ///
-    /// The encoder escapes C0 controls but writes DEL and C1 controls (U+0080...U+009F, CSI among
-    /// them) as they are, and server text such as a place name is not ours: escape those too.
-    /// They can only occur inside strings, so the document stays the same JSON.
+    /// JSON in the weather style (ISO 8601 dates), control characters escaped like all JSON output.
     static func printJSON<T: Encodable>(_ value: T, environment: Environment) throws {
-        var text = String.UnicodeScalarView()
-        for scalar in String(decoding: try WeatherJSON.encode(value), as: UTF8.self).unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
-                text.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
-            } else {
-                text.append(scalar)
-            }
-        }
-        environment.output.write(String(text) + "\n")
+        environment.printJSON(data: try WeatherJSON.encode(value))
     }
 }
 

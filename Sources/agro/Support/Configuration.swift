@@ -63,11 +63,12 @@ struct UpdateSettings: Codable, Sendable {
     /// Allows plain http to hosts other than loopback.
     var insecure: Bool?
 
-    /// The values as `UpdateConfiguration.resolve` takes them from a config file.
+    /// The values as `UpdateConfiguration.resolve` takes them from a config file. The trusted
+    /// key files are passed as a list instead (`Environment.updateConfiguration`), since a path
+    /// may hold a comma.
     var fileValues: [String: String] {
         var values: [String: String] = [:]
         if let server { values["update.server"] = server }
-        if let trust { values["update.trust"] = trust.joined(separator: ",") }
         if insecure == true { values["update.insecure"] = "true" }
         return values
     }

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroHTML
 import AgroStore
 import AgroUpdate
 import Foundation
@@ -39,7 +40,7 @@ struct Environment: Sendable {
 
     /// Whether to style output with ANSI escapes: on a terminal, unless NO_COLOR is set.
     var usesStyles: Bool {
-        output.isInteractive && (processEnvironment["NO_COLOR"] ?? "").isEmpty && processEnvironment["TERM"] != "dumb"
+        HTMLRenderOptions.wantsANSIStyles(fileDescriptor: output.fileDescriptor, environment: processEnvironment)
     }
 
     /// Columns a table may use: the terminal's width, or no limit when output goes to a pipe
@@ -105,8 +106,22 @@ struct Environment: Sendable {
     func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        output.write(String(decoding: data, as: UTF8.self) + "\n")
+        printJSON(data: try encoder.encode(value))
+    }
+
+    /// Writes an encoded JSON document. The encoder escapes C0 controls but writes DEL and C1
+    /// controls (U+007F...U+009F, CSI among them) as they are; content is not ours, so those are
+    /// escaped too. They can only occur inside strings, so the document stays the same JSON.
+    func printJSON(data: Data) {
+        var text = String.UnicodeScalarView()
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                text.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                text.append(scalar)
+            }
+        }
+        output.write(String(text) + "\n")
     }
 }
 

@@ -26,15 +26,17 @@ extension Environment {
         }.joined(separator: " + ")
     }
 
-    /// "GHS07 (Exclamation mark)": a pictogram code with its name from `Assets/ghs-pictograms.json`
-    /// in the interface language, or the code alone when the asset lacks it.
-    func pictogram(_ code: String) -> String {
-        guard let file = paths.assets?.appendingPathComponent("ghs-pictograms.json"),
-              let data = FileManager.default.contents(atPath: file.path),
-              let names = try? JSONDecoder().decode([String: [String: String]].self, from: data)[code]
-        else { return code }
-        guard let name = strings.chain.lazy.compactMap({ names[$0] }).first else { return code }
-        return "\(code) (\(name))"
+    /// Pictogram codes with their names from `Assets/ghs-pictograms.json` in the interface
+    /// language: "GHS07 (Exclamation mark)", or the code alone when the asset lacks it.
+    /// The asset is read once per call, not once per pictogram.
+    func pictograms(_ codes: [String]) -> [String] {
+        let names = paths.assets
+            .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent("ghs-pictograms.json").path) }
+            .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
+        return codes.map { code in
+            guard let name = strings.chain.lazy.compactMap({ names[code]?[$0] }).first else { return code }
+            return "\(code) (\(name))"
+        }
     }
 
     /// Localized name of a product category.
