@@ -5,11 +5,15 @@
 //     <- AgroStore (SQLite catalog and user database, through GRDB)
 //          <- AgroContent (catalog sources -> catalog file)
 //          <- AgroImport (national registers -> catalog file)
-//          <- AgroUpdate (publish, check, download, verify, install, hot swap)
-//               <- AgroServer (static catalog server, Hummingbird)
+//          <- AgroUpdate (publish, verify, install, roll back, hot swap: no network)
+//               <- AgroUpdateClient (check and download over HTTP)
+//          AgroServer (static catalog server, Hummingbird)
 //     <- AgroWeather (OpenWeatherMap client, spray windows)
-//     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2
-//   agro (the command-line program) composes them all.
+//     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
+//   AgroCLI (the catalog-query commands and what every command shares) <- AgroStore, AgroUpdate
+//   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
+//   agro-full (every command), which composes all the modules. The split keeps networking and
+//   libxml2 out of the process that answers a query (Benchmarks/README.md).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -19,6 +23,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "agro", targets: ["agro"]),
+        .executable(name: "agro-full", targets: ["agro-full"]),
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
         .library(name: "AgroImport", targets: ["AgroImport"]),
@@ -26,6 +31,8 @@ let package = Package(
         .library(name: "AgroHTML", targets: ["AgroHTML"]),
         .library(name: "AgroNews", targets: ["AgroNews"]),
         .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
+        .library(name: "AgroUpdateClient", targets: ["AgroUpdateClient"]),
+        .library(name: "AgroTerminal", targets: ["AgroTerminal"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
     ],
     dependencies: [
@@ -65,6 +72,10 @@ let package = Package(
             ],
             swiftSettings: strict),
         .target(
+            name: "AgroUpdateClient",
+            dependencies: ["AgroDomain", "AgroStore", "AgroUpdate", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+        .target(
             name: "AgroServer",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -74,25 +85,39 @@ let package = Package(
         // A child process the update tests kill with SIGKILL at chosen instants.
         .executableTarget(
             name: "AgroUpdateTestHelper",
-            dependencies: ["AgroUpdate", "AgroStore"],
+            dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroStore"],
             swiftSettings: strict),
         // `swift run -c release AgroUpdateBenchmark`; see Benchmarks/update/README.md.
         .executableTarget(
             name: "AgroUpdateBenchmark",
-            dependencies: ["AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport"],
+            dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport"],
             path: "Benchmarks/update/Sources",
             swiftSettings: strict),
         .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
-        .target(name: "AgroHTML", dependencies: ["CLibXML2"], swiftSettings: strict),
+        // Display widths and what the output terminal accepts; no C library, so the query program
+        // can use it without loading libxml2.
+        .target(name: "AgroTerminal", swiftSettings: strict),
+        .target(name: "AgroHTML", dependencies: ["CLibXML2", "AgroTerminal"], swiftSettings: strict),
         .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
         // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
         // test catalogs); no product exposes it.
         .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        .target(
+            name: "AgroCLI",
+            dependencies: [
+                "AgroDomain", "AgroStore", "AgroUpdate", "AgroTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict),
         .executableTarget(
             name: "agro",
+            dependencies: ["AgroCLI", "AgroDomain", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "agro-full",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML", "AgroNews",
-                "AgroUpdate", "AgroServer",
+                "AgroCLI", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML",
+                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -114,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
-                "AgroUpdate", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
+                "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
@@ -124,9 +149,9 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
-        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
     ]
 )

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 # One product per invocation: given several --product options, `swift build` builds only the last.
 # The Swift runtime and Foundation are linked statically: that is how a release would ship, and
 # it takes a third off every start-up. agro-floor is built the same way, for the floor.
-for product in agro agro-floor agro-bench; do
+for product in agro agro-full agro-floor agro-bench; do
   swift build -c release --static-swift-stdlib --product "$product"
 done
 

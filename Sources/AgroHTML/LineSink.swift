@@ -1,3 +1,5 @@
+import AgroTerminal
+
 /// Style bits carried by text fragments.
 struct Style {
     static let bold: UInt8 = 1

@@ -1,3 +1,5 @@
+import AgroTerminal
+
 /// What separates a text fragment from the one before it.
 enum Sep: UInt8 {
     /// Nothing: the fragments are parts of one word.

@@ -1,3 +1,4 @@
+import AgroTerminal
 import CLibXML2
 import Foundation
 

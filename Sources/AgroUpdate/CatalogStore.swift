@@ -97,7 +97,7 @@ public struct CatalogStore: Sendable {
     public var previousLink: String { catalogsDirectory + "/previous.sqlite" }
     var statePath: String { catalogsDirectory + "/state.json" }
     var manifestPath: String { catalogsDirectory + "/manifest.json" }
-    var downloadsDirectory: String { catalogsDirectory + "/downloads" }
+    package var downloadsDirectory: String { catalogsDirectory + "/downloads" }
     var lockPath: String { catalogsDirectory + "/.lock" }
 
     /// The real file `current.sqlite` points at; nil when nothing is installed.
@@ -203,7 +203,7 @@ public struct CatalogStore: Sendable {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         switch error {
         case let error as CatalogError:
             switch error {
@@ -245,7 +245,7 @@ public struct CatalogStore: Sendable {
 
     /// Takes the data directory's update lock (another process updating makes this throw
     /// `UpdateError.busy`), creating the directories on first use.
-    func lock() throws -> FileLock {
+    package func lock() throws -> FileLock {
         do {
             try FileManager.default.createDirectory(atPath: downloadsDirectory, withIntermediateDirectories: true)
         } catch {
@@ -256,7 +256,7 @@ public struct CatalogStore: Sendable {
 
     /// A new name for a file being checked, in the catalogs directory so that installing it
     /// is a rename within one file system.
-    func incomingPath() -> String {
+    package func incomingPath() -> String {
         catalogsDirectory + "/incoming-\(UUID().uuidString.lowercased()).sqlite"
     }
 
@@ -266,7 +266,7 @@ public struct CatalogStore: Sendable {
     /// Steps, each leaving a valid `current.sqlite`: rename the file to its final name and
     /// fsync the directory; point `previous.sqlite` at the old current; point `current.sqlite`
     /// at the new file (one atomic rename); fsync the directory; remove files no link names.
-    func install(checkedFile: String, sha256: String, events: (InstallStep) -> Void = { _ in }) throws {
+    package func install(checkedFile: String, sha256: String, events: (InstallStep) -> Void = { _ in }) throws {
         let name = sha256 + ".sqlite"
         let final = catalogsDirectory + "/" + name
         // Renamed over a file of the same name too: that one may have been damaged since it
@@ -308,7 +308,7 @@ public struct CatalogStore: Sendable {
 
     /// Removes installed catalogs that neither link names, and stale temporary files.
     /// An open catalog that is removed stays readable by the processes that have it open.
-    func removeUnreferencedFiles() {
+    package func removeUnreferencedFiles() {
         let keep = Set([FileSystem.readSymlink(currentLink), FileSystem.readSymlink(previousLink)].compactMap { $0 })
         let names = (try? FileManager.default.contentsOfDirectory(atPath: catalogsDirectory)) ?? []
         for name in names where !keep.contains(name) {
@@ -327,7 +327,7 @@ public struct CatalogStore: Sendable {
         return (try? decoder.decode(UpdateState.self, from: data)) ?? UpdateState()
     }
 
-    func writeState(_ state: UpdateState) throws {
+    package func writeState(_ state: UpdateState) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -335,9 +335,9 @@ public struct CatalogStore: Sendable {
     }
 
     /// The last verified manifest's bytes, kept to answer a 304.
-    func readCachedManifest() -> Data? { FileManager.default.contents(atPath: manifestPath) }
+    package func readCachedManifest() -> Data? { FileManager.default.contents(atPath: manifestPath) }
 
-    func writeCachedManifest(_ data: Data) throws { try writeAtomically(data, to: manifestPath) }
+    package func writeCachedManifest(_ data: Data) throws { try writeAtomically(data, to: manifestPath) }
 
     private func writeAtomically(_ data: Data, to path: String) throws {
         do {

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// The few POSIX calls atomic installation needs and Foundation does not offer.
-enum FileSystem {
+package enum FileSystem {
     /// Flushes a file's data and metadata to the disk.
     static func fsync(file path: String) throws {
         let fd = open(path, O_RDONLY)
@@ -45,7 +45,7 @@ enum FileSystem {
         try? FileManager.default.destinationOfSymbolicLink(atPath: path)
     }
 
-    static func size(_ path: String) -> Int64? {
+    package static func size(_ path: String) -> Int64? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int64(info.st_size)
@@ -68,12 +68,12 @@ enum FileSystem {
         return Manifest.Digest(sha256: hasher.finalize().hexString, size: size)
     }
 
-    static func errnoText() -> String { String(cString: strerror(errno)) }
+    package static func errnoText() -> String { String(cString: strerror(errno)) }
 }
 
 /// An exclusive advisory lock on a file, held until `unlock()` or the end of the process:
 /// the kernel drops it when a killed process's descriptors close, so it never goes stale.
-final class FileLock {
+package final class FileLock {
     private let fd: Int32
 
     /// Takes the lock, or throws `UpdateError.busy` at once when another process holds it.
@@ -86,7 +86,7 @@ final class FileLock {
         }
     }
 
-    func unlock() {
+    package func unlock() {
         flock(fd, LOCK_UN)
         close(fd)
     }

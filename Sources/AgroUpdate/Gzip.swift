@@ -52,17 +52,17 @@ enum Gzip {
 }
 
 /// Streaming gzip decompression with a hard cap on the output.
-final class GzipInflater {
+package final class GzipInflater {
     private var stream = z_stream()
     private var buffer = [UInt8](repeating: 0, count: 1 << 18)
-    private(set) var finished = false
+    package private(set) var finished = false
     /// Bytes produced so far.
-    private(set) var produced: Int64 = 0
+    package private(set) var produced: Int64 = 0
     private let limit: Int64
 
     /// - Parameter limit: the most bytes the output may have; one more is an error, so an
     ///   archive that inflates beyond what the manifest declares is never written out.
-    init(limit: Int64) throws {
+    package init(limit: Int64) throws {
         self.limit = limit
         guard inflateInit2_(&stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw UpdateError.decompression("zlib cannot start")
@@ -72,7 +72,7 @@ final class GzipInflater {
     deinit { inflateEnd(&stream) }
 
     /// Inflates `input`, passing each piece of output to `sink`.
-    func feed(_ input: UnsafeRawBufferPointer, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+    package func feed(_ input: UnsafeRawBufferPointer, sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard input.count > 0 else { return }
         if finished { throw UpdateError.decompression("data after the end of the gzip stream") }
         stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: UInt8.self).baseAddress)

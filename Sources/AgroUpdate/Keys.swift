@@ -126,7 +126,7 @@ enum KeyFile {
 
 extension Sequence where Element == UInt8 {
     /// Lower-case hex.
-    var hexString: String {
+    package var hexString: String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         for byte in self {
@@ -138,5 +138,5 @@ extension Sequence where Element == UInt8 {
 }
 
 extension SHA256.Digest {
-    var hexString: String { Array(self).hexString }
+    package var hexString: String { Array(self).hexString }
 }

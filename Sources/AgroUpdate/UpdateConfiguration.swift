@@ -55,7 +55,7 @@ public struct UpdateConfiguration: Sendable {
     }
 
     /// Refuses anything but https, and plain http to hosts other than loopback unless allowed.
-    static func checkScheme(_ url: URL, allowInsecure: Bool) throws {
+    package static func checkScheme(_ url: URL, allowInsecure: Bool) throws {
         switch url.scheme?.lowercased() {
         case "https": return
         case "http":
@@ -74,7 +74,7 @@ public struct UpdateConfiguration: Sendable {
     }
 
     /// `<server>/<path>`, whether or not the server URL ends with a slash.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         var base = server.absoluteString
         if !base.hasSuffix("/") { base += "/" }
         return URL(string: base + path)!

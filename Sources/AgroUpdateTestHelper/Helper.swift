@@ -5,6 +5,7 @@
 // Usage: AgroUpdateTestHelper DATA_DIR BUNDLED SERVER_URL TRUST_FILE PAUSE_STEP [PAUSE_BYTES]
 // PAUSE_STEP: downloading | verifying | fileInPlace | previousLinked | currentLinked | none
 import AgroUpdate
+import AgroUpdateClient
 import Foundation
 
 @main

@@ -1,62 +1,52 @@
+import AgroCLI
 import AgroDomain
 import ArgumentParser
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `agro`: an agrochemical reference catalog for the command line.
+///
+/// This program answers the catalog queries (products, pests, cultures, schemes, search,
+/// contacts, favorites) itself and hands every other command line, help and errors included,
+/// to `agro-full` beside it, which has every command. The split keeps what a catalog query does
+/// not need out of this process: the networking stack (libcurl and some thirty libraries
+/// through FoundationNetworking, SwiftNIO, Hummingbird) and libxml2 take longer to load than
+/// the query takes to answer.
 @main
 struct Agro: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "agro",
-        abstract: "Crop-protection reference: products, pests, cultures, schemes, contacts.",
-        discussion: """
-            Which product works against this pest on this crop, at what dose and growth stage, what the \
-            pre-harvest interval is, and whom to call in a region. Exit statuses are listed in the README.
-            """,
-        version: "0.1.0",
-        subcommands: [
-            ProductsCommand.self, ProductCommand.self, SubstancesCommand.self, SubstanceCommand.self,
-            CulturesCommand.self, CultureCommand.self, PestsCommand.self, PestCommand.self,
-            SchemeCommand.self, SearchCommand.self, RegionsCommand.self, ContactsCommand.self,
-            WeatherCommand.self, FavoritesCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
-            DbCommand.self, KeysCommand.self, ServeCommand.self,
-        ])
+    static let configuration = CommandConfiguration(commandName: "agro", subcommands: CatalogCommands.all)
 
     @OptionGroup var global: GlobalOptions
 
-    /// Runs the command line, turning every failure into one line on stderr and a documented
-    /// exit status, never a stack trace.
     static func main() async {
-        var command: any ParsableCommand
-        do {
-            command = try parseAsRoot()
-        } catch {
-            // Help, version and usage errors: swift-argument-parser prints them and picks the status.
-            exit(withError: error)
-        }
-        do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch let error as any UserFacingError {
-            fail(error.message, error.exitStatus)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
-            fail("file not found: \(error.filePath ?? "")", .ioError)
-        } catch let error as ValidationError {
-            exit(withError: error)
-        } catch let error as CleanExit {
-            exit(withError: error)
-        } catch let error as ExitCode {
-            exit(withError: error)
-        } catch {
-            // Anything else still gets one line, not a trace.
-            fail(String(describing: error), .failure)
-        }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Anything this program would not run as a catalog query (help, --version, a usage
+        // error, another command) goes to agro-full, so it is answered exactly as before.
+        guard let command = try? parseAsRoot(arguments), ownCommands.contains(ObjectIdentifier(type(of: command)))
+        else { handOver(arguments) }
+        await Program.run(command, root: self)
     }
 
-    private static func fail(_ message: String, _ status: ExitStatus) -> Never {
-        Terminal.standardError.line("agro: " + message.split(separator: "\n").joined(separator: " "))
-        Foundation.exit(status.rawValue)
+    /// The catalog-query commands and their subcommands (favorites add, ...), not the root
+    /// or the built-in help.
+    private static var ownCommands: Set<ObjectIdentifier> {
+        var types: [any ParsableCommand.Type] = CatalogCommands.all
+        var found = Set<ObjectIdentifier>()
+        while let type = types.popLast() {
+            found.insert(ObjectIdentifier(type))
+            types += type.configuration.subcommands
+        }
+        return found
+    }
+
+    /// Replaces this process with `agro-full` from the same directory, same arguments.
+    private static func handOver(_ arguments: [String]) -> Never {
+        let path = Paths.executableDirectory.appendingPathComponent("agro-full").path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        Program.fail("cannot start \(path): \(String(cString: strerror(errno))); reinstall agro", .ioError)
     }
 }

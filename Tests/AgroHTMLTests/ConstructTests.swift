@@ -1,4 +1,5 @@
 import AgroHTML
+import AgroTerminal
 import Foundation
 import XCTest
 
@@ -170,11 +171,11 @@ final class ConstructTests: XCTestCase {
     }
 
     func testNoColorAndTerminalDecision() {
-        XCTAssertFalse(HTMLRenderOptions.wantsANSIStyles(fileDescriptor: -1, environment: [:]))
-        XCTAssertFalse(HTMLRenderOptions.wantsANSIStyles(fileDescriptor: 1, environment: ["NO_COLOR": "1"]))
-        XCTAssertEqual(HTMLRenderOptions.resolvedWidth(requested: 33, fileDescriptor: -1), 33)
-        XCTAssertEqual(HTMLRenderOptions.resolvedWidth(requested: nil, fileDescriptor: -1, environment: ["COLUMNS": "101"]), 101)
-        XCTAssertEqual(HTMLRenderOptions.resolvedWidth(requested: nil, fileDescriptor: -1, environment: [:]), 80)
+        XCTAssertFalse(TerminalCapabilities.wantsANSIStyles(fileDescriptor: -1, environment: [:]))
+        XCTAssertFalse(TerminalCapabilities.wantsANSIStyles(fileDescriptor: 1, environment: ["NO_COLOR": "1"]))
+        XCTAssertEqual(TerminalCapabilities.columns(requested: 33, fileDescriptor: -1), 33)
+        XCTAssertEqual(TerminalCapabilities.columns(requested: nil, fileDescriptor: -1, environment: ["COLUMNS": "101"]), 101)
+        XCTAssertEqual(TerminalCapabilities.columns(requested: nil, fileDescriptor: -1, environment: [:]), 80)
     }
 
     func testQuotesAndUnknownElements() {

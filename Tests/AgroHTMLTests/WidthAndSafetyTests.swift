@@ -1,4 +1,5 @@
 import AgroHTML
+import AgroTerminal
 import Foundation
 import XCTest
 

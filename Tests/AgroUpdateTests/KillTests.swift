@@ -1,6 +1,7 @@
 import AgroStore
 import AgroTestSupport
 @testable import AgroUpdate
+import AgroUpdateClient
 import Foundation
 import XCTest
 

@@ -2,6 +2,7 @@ import AgroDomain
 import AgroStore
 import AgroTestSupport
 import AgroUpdate
+import AgroUpdateClient
 import Foundation
 import XCTest
 

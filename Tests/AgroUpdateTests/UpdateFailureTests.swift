@@ -2,6 +2,7 @@ import AgroDomain
 import AgroStore
 import AgroTestSupport
 @testable import AgroUpdate
+@testable import AgroUpdateClient
 import Foundation
 import GRDB
 import XCTest

@@ -1,7 +1,5 @@
-import AgroDomain
+@testable import AgroDomain
 import XCTest
-
-@testable import AgroWeather
 
 final class CoordinateParserTests: XCTestCase {
     func testCommaForm() throws {

@@ -8,6 +8,7 @@ import AgroServer
 import AgroStore
 import AgroTestSupport
 import AgroUpdate
+import AgroUpdateClient
 import Foundation
 import Logging
 

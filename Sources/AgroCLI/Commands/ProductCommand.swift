@@ -1,0 +1,166 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+import Foundation
+
+struct ProductCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "product",
+        abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Product id, registration number or name.") var product: String
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let id = try catalog.resolve(product, kind: .product, locale: environment.language).id
+        try Self.show(id: id, catalog: catalog, environment: environment)
+    }
+
+    static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
+        let locale = environment.language
+        guard let product = try catalog.product(id: id, locale: locale) else {
+            throw CatalogError.notFound(kind: .product, id: id)
+        }
+        let uses = try catalog.uses(UseFilter(product: id), locale: locale)
+        switch environment.format {
+        case .json:
+            try environment.printJSON(ProductDocument(product: product, uses: uses))
+        case .csv:
+            UsesTable.printCSV(uses, environment: environment)
+        case .table:
+            environment.print(card(product, uses: uses, environment: environment))
+        }
+    }
+
+    static func card(_ product: Product, uses: [Use], environment: Environment) -> [String] {
+        let s = environment.strings
+        let width = environment.output.size.columns
+        var lines = [environment.bold(product.name), ""]
+        var facts: [(String, String)] = [
+            (s("field.id"), product.id),
+            (s("field.category"), environment.name(of: product.category)),
+        ]
+        if let formulation = product.formulation { facts.append((s("field.formulation"), formulation)) }
+        if let company = product.company { facts.append((s("field.company"), company.name)) }
+        if let number = product.registrationNumber { facts.append((s("field.registration"), number)) }
+        if let expiry = product.registrationExpiry {
+            let expired = expiry < Self.today
+            facts.append((s("field.expires"), expired ? "\(expiry) (\(s("product.expired")))" : expiry))
+        }
+        if product.origin != .registered {
+            let original = product.originalProduct.map { "\($0.name) (\($0.id))" } ?? ""
+            facts.append((s("origin.\(product.origin.rawValue)"), original))
+        }
+        if let date = product.soldOutDeadline { facts.append((s("field.soldOut"), date)) }
+        if let date = product.exhaustionDeadline { facts.append((s("field.exhaustion"), date)) }
+        lines += Card.facts(facts)
+
+        if !product.ingredients.isEmpty {
+            lines += ["", environment.bold(s("section.ingredients"))]
+            for ingredient in product.ingredients {
+                var line = "  • " + environment.label([ingredient])
+                if let moa = ingredient.modeOfAction { line += " — \(moa.label)" }
+                lines.append(line)
+            }
+        }
+        if !product.hazard.isEmpty {
+            lines += ["", environment.bold(s("section.hazard"))]
+            if !product.hazard.pictograms.isEmpty {
+                lines.append("  " + s("field.pictograms") + ": " + environment.pictograms(product.hazard.pictograms).joined(separator: ", "))
+            }
+            if let word = product.hazard.signalWord { lines.append("  " + s("field.signalWord") + ": " + word) }
+            for statement in product.hazard.hazardStatements + product.hazard.precautionaryStatements {
+                lines += DisplayWidth.wrap("\(statement.code) \(statement.text)", width: width, indent: "  ")
+            }
+        }
+        lines += ["", environment.bold(s("section.uses", uses.count))]
+        lines += UsesTable.grouped(uses, environment: environment)
+        for section in product.sections {
+            lines += ["", environment.bold(section.title)]
+            lines += DisplayWidth.wrap(section.body, width: width, indent: "  ")
+        }
+        if !product.links.isEmpty {
+            lines += ["", environment.bold(s("section.links"))]
+            lines += product.links.map { "  \(s("link.\($0.kind.rawValue)")): \($0.url)" }
+        }
+        return lines
+    }
+
+    static var today: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: Date())
+    }
+}
+
+/// A product with its uses, as `agro product --format json` prints it: the product's fields
+/// and a `uses` array.
+struct ProductDocument: Encodable {
+    var product: Product
+    var uses: [Use]
+
+    enum Keys: String, CodingKey { case uses }
+
+    func encode(to encoder: any Encoder) throws {
+        try product.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(uses, forKey: .uses)
+    }
+}
+
+/// Uses printed as the register shows them.
+enum UsesTable {
+    /// Uses grouped by culture: one heading per culture (or set of cultures), one block per use.
+    static func grouped(_ uses: [Use], environment: Environment) -> [String] {
+        let s = environment.strings
+        let width = environment.output.size.columns
+        var lines: [String] = []
+        var groups: [(String, [Use])] = []
+        for use in uses {
+            let key = use.cultures.map(\.name).joined(separator: ", ")
+            if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(use) } else { groups.append((key, [use])) }
+        }
+        for (cultures, uses) in groups.sorted(by: { $0.0 < $1.0 }) {
+            lines.append("  " + environment.bold(cultures.isEmpty ? "—" : cultures))
+            for use in uses {
+                let pests = use.pests.map { pest in
+                    pest.effect == .full ? pest.pest.name : "\(pest.pest.name) (\(s("effect.\(pest.effect.rawValue)")))"
+                }.joined(separator: ", ")
+                lines += DisplayWidth.wrap("• " + (pests.isEmpty ? "—" : pests), width: width, indent: "    ", hanging: "  ")
+                var facts: [String] = []
+                if !use.dose.isEmpty { facts.append(s("use.dose", environment.label(use.dose))) }
+                if !use.waterVolume.isEmpty { facts.append(s("use.water", environment.label(use.waterVolume))) }
+                if let phi = use.preHarvestIntervalDays { facts.append(s("use.phi", phi)) }
+                if let count = use.maxApplications { facts.append(s("use.applications", count)) }
+                if let interval = use.applicationIntervalDays { facts.append(s("use.interval", interval)) }
+                if let bbch = use.bbch { facts.append(bbch.label) }
+                if let area = use.applicationArea { facts.append(area) }
+                lines += DisplayWidth.wrap(facts.joined(separator: " · "), width: width, indent: "      ")
+                if let notes = use.notes { lines += DisplayWidth.wrap(notes, width: width, indent: "      ") }
+                for obligation in use.obligations {
+                    lines += DisplayWidth.wrap("! " + obligation, width: width, indent: "      ")
+                }
+            }
+        }
+        return lines
+    }
+
+    static func printCSV(_ uses: [Use], environment: Environment) {
+        let headers = ["use", "product", "cultures", "pests", "dose_from", "dose_to", "unit", "phi_days",
+                       "max_applications", "bbch_from", "bbch_to"]
+        environment.output.write(CSV.line(headers) + "\n")
+        for use in uses {
+            let number = { (value: Double?) in value.map { Dose(from: $0, to: nil, unit: nil).label } ?? "" }
+            environment.output.write(CSV.line([
+                use.id, use.product.name, use.cultures.map(\.name).joined(separator: "; "),
+                use.pests.map(\.pest.name).joined(separator: "; "), number(use.dose.from), number(use.dose.to),
+                use.dose.unit ?? "", use.preHarvestIntervalDays.map(String.init) ?? "",
+                use.maxApplications.map(String.init) ?? "", use.bbch.map { String($0.from) } ?? "",
+                use.bbch.map { String($0.to) } ?? "",
+            ]) + "\n")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import AgroDomain
+import AgroStore
+import AgroUpdate
+import AgroTerminal
+import Foundation
+
+/// Everything a command needs from the outside world, built once from the global options and
+/// passed down; there are no singletons.
+package struct Environment: Sendable {
+    package let paths: Paths
+    package let configuration: Configuration
+    /// Language of data and interface.
+    package let language: String
+    package let strings: Localizer
+    package let format: OutputFormat
+    package let output: Terminal
+    /// An explicit catalog file (--catalog, or the config file), if any.
+    package let catalogPath: String?
+    package let processEnvironment: [String: String]
+
+    package init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        self.processEnvironment = processEnvironment
+        paths = Paths(environment: processEnvironment)
+        configuration = try Configuration.load(from: paths.configFile)
+        var language = options.resolvedLanguage(environment: processEnvironment)
+        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.lang {
+            language = LocaleChain.normalize(configured)
+        }
+        self.language = language
+        strings = Localizer(language: language, directory: paths.localizable)
+        format = options.format
+        output = .standardOutput
+        catalogPath = options.catalog ?? configuration.catalog
+    }
+
+    /// Whether the user is at a terminal on both ends, so the pager may prompt.
+    package var isInteractive: Bool {
+        output.isInteractive && isatty(STDIN_FILENO) == 1
+    }
+
+    /// Whether to style output with ANSI escapes: on a terminal, unless NO_COLOR is set.
+    package var usesStyles: Bool {
+        TerminalCapabilities.wantsANSIStyles(fileDescriptor: output.fileDescriptor, environment: processEnvironment)
+    }
+
+    /// Columns a table may use: the terminal's width, or no limit when output goes to a pipe
+    /// or a file (so nothing is cut off for grep).
+    package var tableWidth: Int { output.isInteractive ? output.size.columns : Int.max / 4 }
+
+    /// The installed catalogs (in the data directory) and the bundled one.
+    package var catalogStore: CatalogStore {
+        CatalogStore(dataDirectory: paths.data.path, bundledPath: paths.bundledCatalog?.path)
+    }
+
+    /// Opens the catalog to read: --catalog, else the config file's, else the newest valid one
+    /// among the bundled and the installed catalogs (see `CatalogStore.select()`).
+    ///
+    /// A missing or corrupt installed catalog falls back to the bundled one with a one-line
+    /// warning on stderr. The catalog is hot-swappable: in an interactive session (the pager)
+    /// a catalog installed or rolled back by another process is picked up between two pages.
+    package func openCatalog() throws -> LiveCatalog {
+        if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath)) }
+        let store = catalogStore
+        let (live, selection) = try LiveCatalog.open(store)
+        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+        // One-shot commands end before a poll would matter; the pager lives for minutes.
+        if isInteractive { _ = live.watch(store) }
+        return live
+    }
+
+    /// Opens the user database (favorites, recent searches, settings).
+    package func openUserStore() throws -> UserStore {
+        try UserStore(path: paths.userDatabase.path)
+    }
+
+    /// Prints lines of content: control characters removed, emphasis styled on a terminal.
+    package func print(_ lines: [String]) {
+        for line in lines { output.line(line, styles: usesStyles) }
+    }
+
+    package func print(_ line: String = "") {
+        output.line(line, styles: usesStyles)
+    }
+
+    /// Text emphasised on a styled terminal, plain elsewhere.
+    package func bold(_ text: String) -> String {
+        Terminal.bold(text)
+    }
+
+    /// Writes a JSON document for `value`, keys sorted so output is stable.
+    package func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        printJSON(data: try encoder.encode(value))
+    }
+
+    /// Writes an encoded JSON document. The encoder escapes C0 controls but writes DEL and C1
+    /// controls (U+007F...U+009F, CSI among them) as they are; content is not ours, so those are
+    /// escaped too. They can only occur inside strings, so the document stays the same JSON.
+    package func printJSON(data: Data) {
+        var text = String.UnicodeScalarView()
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                text.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
+            } else {
+                text.append(scalar)
+            }
+        }
+        output.write(String(text) + "\n")
+    }
+}
+
+package extension LiveCatalog {
+    /// Metadata of the catalog in use.
+    package var info: CatalogInfo { catalog.info }
+    /// The file of the catalog in use.
+    package var path: String { catalog.path }
+}

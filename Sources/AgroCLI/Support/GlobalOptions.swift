@@ -1,0 +1,56 @@
+import AgroDomain
+import ArgumentParser
+import Foundation
+
+/// Options every command accepts, before or after its name.
+package struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Use this catalog file.", valueName: "path"))
+    package var catalog: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Language of data and interface (else AGRO_LANG, LC_ALL, LC_MESSAGES, LANG, else en).", valueName: "code"))
+    package var lang: String?
+
+    @Option(name: .long, help: "Output format: table, json or csv.")
+    package var format: OutputFormat = .table
+
+    package init() {}
+
+    /// The language to read in: flag, AGRO_LANG, the POSIX locale variables, en.
+    package func resolvedLanguage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let lang, !lang.isEmpty { return LocaleChain.normalize(lang) }
+        if let agro = environment["AGRO_LANG"], !agro.isEmpty { return LocaleChain.normalize(agro) }
+        for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[variable], !value.isEmpty else { continue }
+            let code = LocaleChain.normalize(value)
+            // "C" and "POSIX" say nothing about the language.
+            if code == "c" || code == "posix" { continue }
+            return code
+        }
+        return "en"
+    }
+}
+
+/// How a command prints what it found.
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case table, json, csv
+}
+
+/// Pagination options of every list.
+package struct PageOptions: ParsableArguments {
+    @Option(name: .long, help: "Page to show, from 1.")
+    package var page: Int?
+
+    @Option(name: .customLong("per-page"), help: "Items per page (default: fitted to the terminal height).")
+    package var perPage: Int?
+
+    @Flag(name: .long, help: "Print every item, without pages.")
+    package var all = false
+
+    package init() {}
+
+    package func validate() throws {
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
+        if let perPage, perPage < 1 { throw ValidationError("--per-page must be 1 or more") }
+    }
+}

@@ -1,0 +1,78 @@
+import AgroDomain
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A place the program prints to: standard output or standard error.
+///
+/// Everything printed passes through `sanitize`, so catalog content cannot carry escape
+/// sequences or other control characters to the user's terminal.
+package struct Terminal: Sendable {
+    package let fileDescriptor: Int32
+
+    package static let standardOutput = Terminal(fileDescriptor: STDOUT_FILENO)
+    package static let standardError = Terminal(fileDescriptor: STDERR_FILENO)
+
+    /// Whether this is an interactive terminal (not a pipe or a file).
+    package var isInteractive: Bool { isatty(fileDescriptor) == 1 }
+
+    /// Rows and columns of the terminal, else from LINES/COLUMNS, else 24 x 80.
+    package var size: (rows: Int, columns: Int) {
+        var window = winsize()
+        if isInteractive, ioctl(fileDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
+            return (Int(window.ws_row), Int(window.ws_col))
+        }
+        let environment = ProcessInfo.processInfo.environment
+        return (environment["LINES"].flatMap(Int.init) ?? 24, environment["COLUMNS"].flatMap(Int.init) ?? 80)
+    }
+
+    /// Writes `text` as it is; callers sanitize content first.
+    package func write(_ text: String) {
+        var data = Array(text.utf8)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeMutableBytes { buffer in
+                Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+        data.removeAll()
+    }
+
+    /// Writes one line of content, control characters removed. Emphasis marked by `bold(_:)`
+    /// becomes an ANSI style when `styles` is true and disappears otherwise: escape sequences
+    /// are added only after the content has been cleaned.
+    package func line(_ text: String = "", styles: Bool = false) {
+        let clean = Terminal.sanitize(text)
+        let styled = styles
+            ? clean.replacingOccurrences(of: Terminal.boldOn, with: "\u{1B}[1m")
+                .replacingOccurrences(of: Terminal.boldOff, with: "\u{1B}[0m")
+            : clean.replacingOccurrences(of: Terminal.boldOn, with: "").replacingOccurrences(of: Terminal.boldOff, with: "")
+        write(styled + "\n")
+    }
+
+    /// Private-use characters marking emphasis until a line is printed.
+    package static let boldOn = "\u{E000}", boldOff = "\u{E001}"
+
+    /// `text` marked for emphasis (see `line(_:styles:)`).
+    package static func bold(_ text: String) -> String {
+        boldOn + text.replacingOccurrences(of: boldOn, with: "").replacingOccurrences(of: boldOff, with: "") + boldOff
+    }
+
+    /// Content with control characters removed; newlines and tabs kept.
+    package static func sanitize(_ text: String) -> String {
+        TextFolding.removingControlCharacters(text)
+    }
+
+    /// Content for one table cell or one line: control characters removed, line breaks and
+    /// tabs turned into spaces.
+    package static func singleLine(_ text: String) -> String {
+        TextFolding.removingControlCharacters(text, keepNewlines: false)
+            .replacingOccurrences(of: "\u{2028}", with: " ")
+    }
+}

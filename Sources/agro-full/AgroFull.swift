@@ -1,0 +1,37 @@
+import AgroCLI
+import AgroDomain
+import ArgumentParser
+import Foundation
+
+/// The complete `agro`: every command, including those that need the network (weather, news
+/// feeds, updates, the catalog server) or libxml2 (HTML, register import). `agro` runs the
+/// catalog queries itself and hands every other command line to this program, so users only
+/// ever type `agro`.
+@main
+struct AgroFull: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agro",
+        abstract: "Crop-protection reference: products, pests, cultures, schemes, contacts.",
+        discussion: """
+            Which product works against this pest on this crop, at what dose and growth stage, what the \
+            pre-harvest interval is, and whom to call in a region. Exit statuses are listed in the README.
+            """,
+        version: "0.1.0",
+        subcommands: CatalogCommands.all + [
+            WeatherCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
+            DbCommand.self, KeysCommand.self, ServeCommand.self,
+        ])
+
+    @OptionGroup var global: GlobalOptions
+
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            // Help, version and usage errors: swift-argument-parser prints them and picks the status.
+            exit(withError: error)
+        }
+        await Program.run(command, root: self)
+    }
+}

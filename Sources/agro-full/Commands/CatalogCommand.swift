@@ -1,0 +1,89 @@
+import AgroCLI
+import AgroContent
+import AgroDomain
+import AgroStore
+import ArgumentParser
+import Foundation
+
+struct CatalogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Build, import, publish and inspect catalog files.",
+        subcommands: [
+            CatalogBuildCommand.self, CatalogImportCommand.self, CatalogPublishCommand.self, CatalogInfoCommand.self,
+            CatalogSchemaCommand.self,
+        ])
+}
+
+struct CatalogBuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Build a catalog file from content sources (see Database/content/README.md).",
+        discussion: "The same sources give the same bytes. Every problem is listed with its file and entry; exit status 65.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "Folder of content sources.") var sources: String
+    @Option(help: "Catalog file to write.") var out: String
+
+    func run() throws {
+        let environment = try Environment(global)
+        let builder = ContentBuilder(sourceDirectory: URL(fileURLWithPath: sources))
+        do {
+            let report = try builder.build(to: out)
+            let counts = report.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            environment.print(environment.strings(
+                "catalog.built", out, report.info.identity, report.info.version, counts))
+        } catch let error as ContentBuildError {
+            // Every problem on its own line, so an editor can fix them all in one pass.
+            for problem in error.problems.dropLast() { Terminal.standardError.line("agro: " + problem.description) }
+            throw ContentBuildError(problems: error.problems.suffix(1))
+        }
+    }
+}
+
+struct CatalogInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Show the identity, version and languages of the catalog in use.")
+
+    @OptionGroup var global: GlobalOptions
+
+    struct Document: Encodable {
+        var path: String
+        var size: Int
+        var info: CatalogInfo
+    }
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let info = catalog.info
+        let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
+        switch environment.format {
+        case .json, .csv:
+            try environment.printJSON(Document(path: catalog.path, size: size, info: info))
+        case .table:
+            let s = environment.strings
+            var facts = [
+                (s("field.identity"), info.identity),
+                (s("field.version"), String(info.version)),
+                (s("field.schema"), String(info.schemaVersion)),
+                (s("field.built"), info.builtAt),
+                (s("field.locales"), info.locales.locales.joined(separator: ", ")),
+                (s("field.path"), catalog.path),
+                (s("field.size"), ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)),
+            ]
+            if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
+            environment.print([environment.bold(info.title), ""] + Card.facts(facts))
+        }
+    }
+}
+
+struct CatalogSchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema", abstract: "Print the SQL schema of catalog files (as kept in Database/schema.sql).")
+
+    func run() throws {
+        Terminal.standardOutput.write(CatalogSchema.script)
+    }
+}

@@ -1,0 +1,43 @@
+import AgroCLI
+import AgroUpdate
+import ArgumentParser
+import Foundation
+
+/// `agro catalog publish`: compresses a catalog into a publishing directory and signs its manifest.
+struct CatalogPublishCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish a catalog file into a directory that agro serve (or any static web server) serves.",
+        discussion: """
+            Writes DIR/catalogs/<sha256>.sqlite.gz, then DIR/manifest.json signed with the key. Earlier versions \
+            stay published. A version not greater than the newest published one is refused (exit status 64).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The catalog file to publish.") var catalog: String
+    @Option(help: ArgumentHelp("The publishing directory (created if needed).", valueName: "dir")) var to: String
+    @Option(help: ArgumentHelp("The private key file written by agro keys generate.", valueName: "prefix.key")) var key: String
+    @Option(help: ArgumentHelp("Days clients accept the manifest; publish again before then.", valueName: "days"))
+    var expiryDays: Int = 30
+
+    func validate() throws {
+        if expiryDays < 1 { throw ValidationError("--expiry-days must be 1 or more") }
+    }
+
+    func run() throws {
+        let environment = try Environment(global)
+        let pair = try KeyPair.read(privateKeyFile: key)
+        let manifest = try Publisher.publish(
+            catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600)
+        switch environment.format {
+        case .json, .csv:
+            try environment.printJSON(manifest)
+        case .table:
+            environment.print(environment.strings(
+                "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
+                ByteCountFormatter.string(fromByteCount: manifest.file.compressed.size, countStyle: .file),
+                manifest.expiresAt, pair.publicKey.keyID))
+        }
+    }
+}

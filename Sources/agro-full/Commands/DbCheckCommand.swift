@@ -1,0 +1,50 @@
+import AgroCLI
+import AgroDomain
+import AgroUpdate
+import AgroUpdateClient
+import ArgumentParser
+import Foundation
+
+struct DbCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Fetch and verify the server's manifest; say whether an update exists and how much it downloads.",
+        discussion: "An unchanged manifest costs a 304. Nothing is installed.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var update: UpdateOptions
+
+    struct Document: Encodable {
+        var available: Bool
+        var identity: String
+        var version: Int
+        var schemaVersion: Int
+        var downloadSize: Int64
+        var notModified: Bool
+        var active: CatalogInfo
+        var activeSource: CatalogSource
+    }
+
+    func run() async throws {
+        let environment = try Environment(global)
+        let configuration = try environment.updateConfiguration(server: update.server, trust: update.trust, insecure: update.insecure)
+        let check = try await UpdateClient(configuration: configuration, store: environment.catalogStore).check()
+        let manifest = check.manifest, active = check.active.info
+        switch environment.format {
+        case .json, .csv:
+            try environment.printJSON(Document(
+                available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
+                schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize, notModified: check.notModified,
+                active: active, activeSource: check.active.source))
+        case .table:
+            switch check.availability {
+            case .available:
+                environment.print(environment.strings(
+                    "db.check.available", manifest.identity, manifest.catalogVersion, active.identity, active.version,
+                    ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file)))
+            case .upToDate:
+                environment.print(environment.strings("db.upToDate", active.identity, active.version))
+            }
+        }
+    }
+}

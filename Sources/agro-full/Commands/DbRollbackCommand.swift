@@ -1,0 +1,25 @@
+import AgroCLI
+import AgroDomain
+import AgroUpdate
+import ArgumentParser
+import Foundation
+
+struct DbRollbackCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollback",
+        abstract: "Return to the previous installed catalog (the one before the last update).",
+        discussion: "Running it again returns to the catalog rolled back from. Exit status 95 when there is none.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let environment = try Environment(global)
+        let result = try environment.catalogStore.rollback()
+        switch environment.format {
+        case .json, .csv: try environment.printJSON(["from": result.from, "to": result.to])
+        case .table:
+            environment.print(environment.strings(
+                "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version))
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import AgroCLI
+import AgroDomain
+import AgroUpdate
+import AgroUpdateClient
+import ArgumentParser
+import Foundation
+
+struct DbUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Download, verify and install the server's catalog if it is newer than the one in use.",
+        discussion: """
+            Nothing is installed before every check passes (signature by a trusted key, expiry, version, sizes, \
+            sha256, integrity); any failure leaves the catalog in use as it was. An interrupted download resumes.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var update: UpdateOptions
+
+    struct Document: Encodable {
+        var installed: Bool
+        var from: CatalogInfo?
+        var to: CatalogInfo
+    }
+
+    func run() async throws {
+        let environment = try Environment(global)
+        let configuration = try environment.updateConfiguration(server: update.server, trust: update.trust, insecure: update.insecure)
+        let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
+        let display = ProgressDisplay(
+            terminal: .standardOutput, strings: environment.strings,
+            enabled: environment.format == .table)
+        let outcome: UpdateOutcome
+        do {
+            outcome = try await client.update { display.show($0) }
+            display.finish()
+        } catch {
+            display.finish()
+            throw error
+        }
+        switch (environment.format, outcome) {
+        case let (.table, .upToDate(info)):
+            environment.print(environment.strings("db.upToDate", info.identity, info.version))
+        case let (.table, .installed(from, to)):
+            environment.print(environment.strings("db.update.installed", to.identity, to.version, from.identity, from.version))
+        case let (_, .upToDate(info)):
+            try environment.printJSON(Document(installed: false, from: nil, to: info))
+        case let (_, .installed(from, to)):
+            try environment.printJSON(Document(installed: true, from: from, to: to))
+        }
+    }
+}
+
+/// Shows an update's progress: a bar redrawn in place on a terminal, else one plain line per
+/// stage. Called from URLSession's delegate queue while downloading, so it locks.
+final class ProgressDisplay: @unchecked Sendable {
+    private let terminal: Terminal
+    private let strings: Localizer
+    private let enabled: Bool
+    private let lock = NSLock()
+    private var lastStage = ""
+    private var lastDrawn = -1
+    private var barShown = false
+
+    init(terminal: Terminal, strings: Localizer, enabled: Bool) {
+        self.terminal = terminal
+        self.strings = strings
+        self.enabled = enabled
+    }
+
+    func show(_ progress: UpdateProgress) {
+        guard enabled else { return }
+        lock.withLock {
+            switch progress {
+            case .fetchingManifest: stage("db.progress.manifest")
+            case let .downloading(received, total):
+                if terminal.isInteractive {
+                    drawBar(received: received, total: total)
+                } else {
+                    stage("db.progress.download", ByteCountFormatter.string(fromByteCount: total, countStyle: .file))
+                }
+            case .verifying: stage("db.progress.verify")
+            case .installing: stage("db.progress.install")
+            }
+        }
+    }
+
+    /// Ends a bar left on the line.
+    func finish() {
+        lock.withLock {
+            if barShown { terminal.write("\n") }
+            barShown = false
+        }
+    }
+
+    private func stage(_ key: String, _ arguments: any CustomStringConvertible...) {
+        guard key != lastStage else { return }
+        lastStage = key
+        if barShown {
+            terminal.write("\n")
+            barShown = false
+        }
+        var text = strings(key)
+        for (index, argument) in arguments.enumerated() {
+            text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)
+        }
+        terminal.line(text)
+    }
+
+    private func drawBar(received: Int64, total: Int64) {
+        lastStage = "db.progress.download"
+        let fraction = total > 0 ? min(1, Double(received) / Double(total)) : 1
+        let percent = Int(fraction * 100)
+        guard percent != lastDrawn else { return }
+        lastDrawn = percent
+        let width = max(10, min(40, terminal.size.columns - 40))
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let sizes = ByteCountFormatter.string(fromByteCount: received, countStyle: .file) + " / "
+            + ByteCountFormatter.string(fromByteCount: total, countStyle: .file)
+        terminal.write("\r\u{1B}[K[\(bar)] \(percent)% \(sizes)")
+        barShown = true
+    }
+}

@@ -1,0 +1,191 @@
+import AgroCLI
+import AgroDomain
+import AgroHTML
+import AgroTerminal
+import AgroNews
+import AgroStore
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+struct NewsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "news",
+        abstract: "News and articles from the catalog and from configured RSS/Atom feeds.",
+        discussion: """
+            Feeds are listed in $XDG_CONFIG_HOME/agro/feeds.json (`agro news feeds add URL`), fetched by \
+            `agro news refresh` and kept in $XDG_CACHE_HOME/agro/feeds, so the list works offline.
+            """,
+        subcommands: [NewsListCommand.self, NewsShowCommand.self, NewsRefreshCommand.self, NewsFeedsCommand.self],
+        defaultSubcommand: NewsListCommand.self)
+}
+
+extension Environment {
+    /// The configured feeds, their cache and a fetcher.
+    var feeds: NewsFeeds {
+        NewsFeeds(
+            config: FeedConfig(file: paths.config.appendingPathComponent("feeds.json")),
+            cache: FeedCache(directory: paths.cache.appendingPathComponent("feeds")),
+            fetcher: FeedFetcher(session: URLSession(configuration: .ephemeral)))
+    }
+
+    /// Options for rendering an article to this output.
+    func renderOptions(width: Int?, base: String?) -> HTMLRenderOptions {
+        HTMLRenderOptions(
+            width: TerminalCapabilities.columns(requested: width, environment: processEnvironment),
+            ansiStyles: usesStyles, baseURL: base.flatMap(URL.init(string:)))
+    }
+}
+
+/// A line of the merged news list.
+struct NewsListItem: Encodable, Sendable {
+    var id: String
+    var name: String
+    var kind: NewsKind
+    var date: String
+    /// "catalog", or the feed's title.
+    var source: String
+}
+
+struct NewsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List news, newest first.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var pages: PageOptions
+    @Option(help: "news or article.") var kind: NewsKind?
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        var items = try catalog.news(kind: kind, page: .all, locale: environment.language).items.map {
+            NewsListItem(id: $0.id, name: $0.title, kind: $0.kind, date: $0.date, source: "catalog")
+        }
+        if kind != .article {
+            let cached = try environment.feeds.cachedItems()
+            // A broken or missing feed is reported and skipped; the others still show.
+            for problem in cached.problems { Terminal.standardError.line("agro: warning: " + problem.message) }
+            items += cached.items.map {
+                NewsListItem(id: $0.id, name: $0.title, kind: .news, date: $0.date.map(FeedDate.iso8601) ?? "", source: $0.feedTitle)
+            }
+        }
+        // ISO 8601 dates sort as text; undated items last.
+        items.sort { ($0.date.isEmpty ? "" : $0.date, $1.id) > ($1.date.isEmpty ? "" : $1.date, $0.id) }
+        let s = environment.strings
+        try ListPresenter(
+            environment: environment,
+            columns: [
+                Column(header: s("column.date")) { String($0.date.prefix(10)) },
+                Column(header: s("column.title")) { $0.name },
+                Column(header: s("column.source")) { $0.source == "catalog" ? s("news.catalog") : $0.source },
+                Column(header: s("column.id")) { $0.id },
+            ],
+            load: { Page(slicing: items, $0) },
+            open: { try NewsShowCommand.show(id: $0.id, catalog: catalog, environment: environment, width: nil) }
+        ).show(pages)
+    }
+}
+
+struct NewsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one news item or article.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Item id, from `agro news`.") var id: String
+    @Option(help: "Width in columns (default: the terminal's, else 80).") var width: Int?
+
+    func run() throws {
+        let environment = try Environment(global)
+        try Self.show(id: id, catalog: try environment.openCatalog(), environment: environment, width: width)
+    }
+
+    struct Document: Encodable {
+        var item: NewsItem
+        var text: String
+    }
+
+    static func show(id: String, catalog: some Catalog, environment: Environment, width: Int?) throws {
+        let item: NewsItem
+        if let found = try catalog.newsItem(id: id, locale: environment.language) {
+            item = found
+        } else if let entry = try environment.feeds.item(id: id) {
+            item = entry.newsItem()
+        } else {
+            throw CatalogError.notFound(kind: .news, id: id)
+        }
+        var options = environment.renderOptions(width: width, base: item.source)
+        switch environment.format {
+        case .json:
+            options.ansiStyles = false
+            try environment.printJSON(Document(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
+        case .csv:
+            environment.output.write(CSV.line(["id", "date", "title", "source"]) + "\n")
+            environment.output.write(CSV.line([item.id, item.date, item.title, item.source ?? ""]) + "\n")
+        case .table:
+            environment.print(DisplayWidth.wrap(item.title, width: options.width).map(environment.bold))
+            environment.print([String(item.date.prefix(10)), item.source].compactMap { $0 }.joined(separator: " · "))
+            environment.print()
+            // The renderer removes control characters itself and adds only its own styles.
+            environment.output.write(HTMLRenderer.render(html: item.bodyHTML, options: options))
+        }
+    }
+}
+
+struct NewsRefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch the configured feeds.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        let environment = try Environment(global)
+        let s = environment.strings
+        let reports = try await environment.feeds.refresh()
+        if reports.isEmpty { environment.print(s("news.noFeeds")) }
+        for report in reports {
+            switch report.outcome {
+            case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
+            case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
+            case let .failed(error): Terminal.standardError.line("agro: warning: " + error.message)
+            }
+        }
+    }
+}
+
+struct NewsFeedsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feeds", abstract: "List, add or remove feed URLs.",
+        subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the configured feeds.")
+        @OptionGroup var global: GlobalOptions
+        func run() throws {
+            let environment = try Environment(global)
+            for url in try environment.feeds.config.urls() { environment.print(url.absoluteString) }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a feed URL (http or https).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Feed URL.") var url: String
+        func run() throws {
+            let environment = try Environment(global)
+            let added = try environment.feeds.config.add(url)
+            environment.print(environment.strings(added ? "news.feedAdded" : "news.feedKnown", url))
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a feed URL.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Feed URL.") var url: String
+        func run() throws {
+            let environment = try Environment(global)
+            let removed = try environment.feeds.config.remove(url)
+            environment.print(environment.strings(removed ? "news.feedRemoved" : "news.feedUnknown", url))
+        }
+    }
+}
+
+extension NewsKind: ExpressibleByArgument {}

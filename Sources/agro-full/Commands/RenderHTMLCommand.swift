@@ -1,0 +1,52 @@
+import AgroCLI
+import AgroDomain
+import AgroHTML
+import AgroTerminal
+import ArgumentParser
+import Foundation
+
+struct RenderHTMLCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render-html",
+        abstract: "Render HTML as terminal text: wrapped paragraphs, lists, tables, numbered links.",
+        discussion: "Bold, italic and underline are shown as terminal styles on a terminal only, never with NO_COLOR.")
+
+    @Argument(help: "HTML file, or - for standard input.") var file: String = "-"
+    @Option(help: "Width in columns (default: the terminal's, else 80).") var width: Int?
+    @Option(help: "Base URL that relative links resolve against.") var base: String?
+
+    func validate() throws {
+        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+    }
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw RenderError.unreadable(file)
+            }
+            data = contents
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let options = HTMLRenderOptions(
+            width: TerminalCapabilities.columns(requested: width, environment: environment),
+            ansiStyles: TerminalCapabilities.wantsANSIStyles(environment: environment),
+            baseURL: base.flatMap(URL.init(string:)))
+        // The renderer's output is already free of control characters other than its own styles.
+        Terminal.standardOutput.write(HTMLRenderer.render(html: data, options: options))
+    }
+}
+
+enum RenderError: UserFacingError {
+    case unreadable(String)
+
+    var message: String {
+        switch self {
+        case let .unreadable(path): return "cannot read \(path)"
+        }
+    }
+
+    var exitStatus: ExitStatus { .ioError }
+}

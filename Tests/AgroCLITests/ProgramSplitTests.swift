@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// `agro` answers the catalog queries and hands everything else to `agro-full` beside it; to
+/// a user it is one program.
+final class ProgramSplitTests: XCTestCase {
+    func testTopLevelHelpListsEveryCommand() throws {
+        let result = try CLIRunner().run(["--help"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let listed = Set(result.stdout.lines.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) })
+        let commands = [
+            "products", "product", "substances", "substance", "cultures", "culture", "pests", "pest", "scheme", "search",
+            "regions", "contacts", "favorites", "weather", "news", "render-html", "catalog", "db", "keys", "serve",
+        ]
+        for command in commands { XCTAssertTrue(listed.contains(command), "\(command) missing from:\n\(result.stdout)") }
+    }
+
+    func testHelpOfEachKindOfCommand() throws {
+        let runner = CLIRunner()
+        // A catalog query, the same through the help command, a handed-over command, a subcommand.
+        for (arguments, option) in [
+            (["products", "--help"], "--pest"), (["help", "scheme"], "--stage"), (["weather", "--help"], "--at"),
+            (["db", "update", "--help"], "--server"), (["favorites", "add", "--help"], "USAGE: agro favorites add"),
+        ] {
+            let result = try runner.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stdout.contains(option), "\(arguments): \(result.stdout)")
+            XCTAssertEqual(result.stderr, "", "\(arguments)")
+        }
+        XCTAssertEqual(try runner.run(["--version"]).stdout.lines.count, 1)
+    }
+
+    func testUsageErrorsOnBothSidesOfTheSplit() throws {
+        let runner = CLIRunner()
+        for arguments in [["products", "--bogus"], ["weather", "--bogus"], ["bogus"], ["products", "--page", "0"]] {
+            let result = try runner.run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.isEmpty, "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
+    /// A lone `agro` still answers catalog queries; another command fails with one line.
+    func testALoneQueryProgramAnswersQueriesAndSaysWhatIsMissing() throws {
+        let runner = CLIRunner()
+        let folder = runner.home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lone = folder.appendingPathComponent("agro")
+        try FileManager.default.copyItem(at: CLIRunner.binary, to: lone)
+        let home = ["AGRO_HOME": CLIRunner.root.path]
+
+        let query = try runner.run(
+            ["products", "--culture", "winter-wheat", "--format", "json"], extraEnvironment: home, executable: lone.path)
+        XCTAssertEqual(query.status, 0, query.stderr)
+        XCTAssertTrue(query.stdout.contains("\"items\""), query.stdout)
+
+        let other = try runner.run(["news"], extraEnvironment: home, executable: lone.path)
+        XCTAssertEqual(other.status, 74)
+        XCTAssertEqual(other.stderr.lines.count, 1, other.stderr)
+        XCTAssertTrue(other.stderr.hasPrefix("agro: cannot start \(folder.path)/agro-full"), other.stderr)
+    }
+}
