@@ -47,10 +47,12 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
+        // sqlite3_db_config, which Swift cannot call (it is variadic).
+        .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "AgroStore",
             dependencies: [
-                "AgroDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                "AgroDomain", "CSQLiteConfig", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

@@ -4,17 +4,21 @@ import GRDB
 
 /// A catalog file opened for reading. Implements every use case of `Catalog`.
 ///
-/// The file is opened read-only through a pool of connections, so queries from several
-/// threads run side by side. Every text is read in the requested locale and falls back, field
+/// The file is opened read-only, through a pool of connections so that queries from several
+/// threads run side by side, or through a single connection, which opens fastest (a one-shot
+/// command). Every text is read in the requested locale and falls back, field
 /// by field, along the catalog's locale chain.
 public final class SQLiteCatalog: Sendable {
     /// The file this catalog was opened from.
     public let path: String
     /// The catalog's own description, read once at opening.
     public let info: CatalogInfo
-    let pool: DatabasePool
+    let database: any DatabaseReader
 
     /// Opens the catalog at `path` read-only.
+    ///
+    /// `maximumReaders` is how many queries may run at once; 1 opens a single connection
+    /// instead of a pool (a pool opens a second connection for its writer, even read-only).
     ///
     /// `traceStatements`, when given, receives the SQL of every statement the catalog runs,
     /// with its bound values written in (for benchmarks that replay the queries elsewhere).
@@ -38,8 +42,10 @@ public final class SQLiteCatalog: Sendable {
             }
         }
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            info = try pool.read { db in try Self.readInfo(db, path: path) }
+            database = maximumReaders > 1
+                ? try DatabasePool(path: path, configuration: configuration)
+                : try DatabaseQueue(path: path, configuration: configuration)
+            info = try database.read { db in try Self.readInfo(db, path: path) }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
@@ -47,7 +53,7 @@ public final class SQLiteCatalog: Sendable {
 
     /// Closes the connections. Queries after closing fail.
     public func close() throws {
-        try pool.close()
+        try database.close()
     }
 
     /// Reads the metadata of an open catalog file.
@@ -100,7 +106,7 @@ public final class SQLiteCatalog: Sendable {
     /// Runs a read, turning database failures into a user-facing error.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try database.read(body)
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }

@@ -24,18 +24,30 @@ public final class LiveCatalog: @unchecked Sendable {
     private var current: Generation
     private let onClose: (@Sendable (SQLiteCatalog) -> Void)?
     private let closer = DispatchQueue(label: "agro.live-catalog.close")
+    /// Connections of each catalog opened by `reload(from:)` (see `SQLiteCatalog.init`).
+    private let maximumReaders: Int
 
-    /// - Parameter onClose: called after a replaced catalog has been closed (tests, logs).
-    public init(_ catalog: SQLiteCatalog, onClose: (@Sendable (SQLiteCatalog) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - maximumReaders: for the catalogs `reload(from:)` opens: how many queries may run
+    ///     at once (1: a single connection).
+    ///   - onClose: called after a replaced catalog has been closed (tests, logs).
+    public init(
+        _ catalog: SQLiteCatalog, maximumReaders: Int = 4, onClose: (@Sendable (SQLiteCatalog) -> Void)? = nil
+    ) {
         current = Generation(catalog)
+        self.maximumReaders = maximumReaders
         self.onClose = onClose
     }
 
-    /// Opens the catalog the store selects at start-up.
+    /// Opens the catalog the store selects at start-up, with `maximumReaders` connections
+    /// (see `SQLiteCatalog.init`).
     /// - Returns: the live catalog and the selection's warning, if any.
-    public static func open(_ store: CatalogStore) throws -> (catalog: LiveCatalog, selection: CatalogSelection) {
+    public static func open(
+        _ store: CatalogStore, maximumReaders: Int = 4
+    ) throws -> (catalog: LiveCatalog, selection: CatalogSelection) {
         let selection = try store.select()
-        return (LiveCatalog(try SQLiteCatalog(path: selection.path)), selection)
+        let catalog = try SQLiteCatalog(path: selection.path, maximumReaders: maximumReaders)
+        return (LiveCatalog(catalog, maximumReaders: maximumReaders), selection)
     }
 
     /// The catalog new queries go to.
@@ -61,8 +73,8 @@ public final class LiveCatalog: @unchecked Sendable {
     public func reload(from store: CatalogStore) throws -> Bool {
         let selection = try store.select()
         guard selection.path != catalog.path else { return false }
-        let next = try SQLiteCatalog(path: selection.path)
-        Self.warm(next)
+        let next = try SQLiteCatalog(path: selection.path, maximumReaders: maximumReaders)
+        Self.warm(next, readers: maximumReaders)
         swap(to: next)
         return true
     }

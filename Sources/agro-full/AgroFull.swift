@@ -32,6 +32,9 @@ struct AgroFull: AsyncParsableCommand {
             // Help, version and usage errors: swift-argument-parser prints them and picks the status.
             exit(withError: error)
         }
-        await Program.run(command, root: self)
+        if let command = command as? any AsyncParsableCommand {
+            await Program.run(command, usageError: { exit(withError: $0) })
+        }
+        Program.run(command, usageError: { exit(withError: $0) })
     }
 }

@@ -16,30 +16,52 @@ import Glibc
 /// through FoundationNetworking, SwiftNIO, Hummingbird) and libxml2 take longer to load than
 /// the query takes to answer.
 @main
-struct Agro: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "agro", subcommands: CatalogCommands.all)
-
-    @OptionGroup var global: GlobalOptions
-
-    static func main() async {
+enum Agro {
+    static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Anything this program would not run as a catalog query (help, --version, a usage
         // error, another command) goes to agro-full, so it is answered exactly as before.
-        guard let command = try? parseAsRoot(arguments), ownCommands.contains(ObjectIdentifier(type(of: command)))
-        else { handOver(arguments) }
-        await Program.run(command, root: self)
+        guard let command = catalogQuery(arguments) else { handOver(arguments) }
+        // agro-full reports usage errors with the whole program's usage.
+        Program.run(command, usageError: { _ in handOver(arguments) })
     }
 
-    /// The catalog-query commands and their subcommands (favorites add, ...), not the root
-    /// or the built-in help.
-    private static var ownCommands: Set<ObjectIdentifier> {
-        var types: [any ParsableCommand.Type] = CatalogCommands.all
-        var found = Set<ObjectIdentifier>()
-        while let type = types.popLast() {
-            found.insert(ObjectIdentifier(type))
-            types += type.configuration.subcommands
+    /// The command line parsed as a catalog query, by that command's type alone; nil when it
+    /// is not one.
+    ///
+    /// Parsing with the query's own type instead of the whole command tree saves most of
+    /// swift-argument-parser's start-up work (reflection over every command's options). The
+    /// global options given before the command's name move after it: every command accepts
+    /// them there too.
+    static func catalogQuery(_ arguments: [String]) -> (any ParsableCommand)? {
+        var global: [String] = [], index = arguments.startIndex
+        while index < arguments.endIndex, arguments[index].hasPrefix("-") {
+            let option = arguments[index]
+            if valuedGlobalOptions.contains(option), index + 1 < arguments.endIndex {
+                global += arguments[index...(index + 1)]
+                index += 2
+            } else if let equals = option.firstIndex(of: "="), valuedGlobalOptions.contains(String(option[..<equals])) {
+                global.append(option)
+                index += 1
+            } else {
+                return nil
+            }
         }
-        return found
+        guard index < arguments.endIndex,
+              let type = CatalogCommands.all.first(where: { $0.configuration.commandName == arguments[index] }),
+              let command = try? type.parseAsRoot(global + arguments[(index + 1)...]),
+              // Not the library's help command (`agro favorites help add`).
+              isCommand(Swift.type(of: command), in: type)
+        else { return nil }
+        return command
+    }
+
+    /// The options of `GlobalOptions` that take a value.
+    private static let valuedGlobalOptions: Set<String> = ["--catalog", "--lang", "--format"]
+
+    /// Whether `type` is `root` or one of its subcommands, at any depth.
+    private static func isCommand(_ type: any ParsableCommand.Type, in root: any ParsableCommand.Type) -> Bool {
+        type == root || root.configuration.subcommands.contains { isCommand(type, in: $0) }
     }
 
     /// Replaces this process with `agro-full` from the same directory, same arguments.

@@ -1,5 +1,5 @@
 import AgroDomain
-import AgroStore
+@testable import AgroStore
 import GRDB
 import XCTest
 
@@ -124,6 +124,29 @@ final class UserStoreTests: XCTestCase {
         XCTAssertEqual(try store.setting("lang"), "kk")
         try store.setSetting("lang", to: nil)
         XCTAssertNil(try store.setting("lang"))
+    }
+
+    /// Dates are written as GRDB writes them (its DateFormatter is the reference), so GRDB
+    /// reads them back.
+    func testDatesAreStoredAsGRDBStoresThem() throws {
+        for seconds in [0, 1, 0.999_9, 59.5, -0.25, -86_400.001, 951_782_400.123, 1_795_289_851.9876, 4_102_444_799.999] {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(UserStore.storageText(date).databaseValue, date.databaseValue, "\(seconds)")
+        }
+    }
+
+    /// Closing leaves the write-ahead log in place (no checkpoint, no sync); the next opening
+    /// reads it, and so does a plain SQLite connection.
+    func testChangesSurviveClosingWithoutACheckpoint() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("agro-user-\(UUID()).sqlite").path
+        do {
+            let store = try UserStore(path: path)
+            try store.addFavorite(kind: .product, id: "p-tebu", at: Date(timeIntervalSince1970: 7))
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the log stays after closing")
+        XCTAssertEqual(try UserStore(path: path).favorites().map(\.id), ["p-tebu"])
+        let plain = try DatabaseQueue(path: path)
+        XCTAssertEqual(try plain.read { try String.fetchAll($0, sql: "SELECT entityId FROM favorite") }, ["p-tebu"])
     }
 }
 

@@ -59,9 +59,10 @@ package struct Environment: Sendable {
     /// warning on stderr. The catalog is hot-swappable: in an interactive session (the pager)
     /// a catalog installed or rolled back by another process is picked up between two pages.
     package func openCatalog() throws -> LiveCatalog {
-        if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath)) }
+        // A command reads on one thread: one connection, which opens fastest.
+        if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath, maximumReaders: 1), maximumReaders: 1) }
         let store = catalogStore
-        let (live, selection) = try LiveCatalog.open(store)
+        let (live, selection) = try LiveCatalog.open(store, maximumReaders: 1)
         if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
         // One-shot commands end before a poll would matter; the pager lives for minutes.
         if isInteractive { _ = live.watch(store) }

@@ -38,11 +38,13 @@ package struct Paths: Sendable {
     /// when the program was found through PATH.
     package static var executableDirectory: URL {
         #if os(Linux)
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        #else
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // The kernel's link names the file itself, every symbolic link resolved.
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        if readlink("/proc/self/exe", &buffer, buffer.count - 1) > 0 {
+            return URL(fileURLWithPath: String(cString: buffer)).deletingLastPathComponent()
+        }
         #endif
-        return executable.deletingLastPathComponent()
+        return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// `AGRO_HOME`, else the nearest folder above the executable that holds

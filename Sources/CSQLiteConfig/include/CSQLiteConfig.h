@@ -1,0 +1,11 @@
+#ifndef AGRO_CSQLITECONFIG_H
+#define AGRO_CSQLITECONFIG_H
+
+#include <sqlite3.h>
+
+/// Asks SQLite not to checkpoint a WAL database when the connection closes (the WAL stays, and
+/// the next connection reads it). Swift cannot call sqlite3_db_config, which is variadic.
+/// Returns an SQLite result code.
+int agro_sqlite3_disable_checkpoint_on_close(sqlite3 *db);
+
+#endif
