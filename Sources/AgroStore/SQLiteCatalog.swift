@@ -56,6 +56,25 @@ public final class SQLiteCatalog: Sendable {
         try database.close()
     }
 
+    /// Checks that the file is as long as its pages make: a cheap test for a file cut short
+    /// (an interrupted copy), which SQLite would only notice on reaching a missing page.
+    ///
+    /// - Throws: `CatalogError.corrupt`.
+    public func checkPages() throws {
+        try read { db in try Self.checkPages(db, path: path) }
+    }
+
+    /// `checkPages()` on a connection of the caller's.
+    public static func checkPages(_ db: Database, path: String) throws {
+        let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+        let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+        var status = stat()
+        let size = stat(path, &status) == 0 ? Int64(status.st_size) : -1
+        guard pages * pageSize == size else {
+            throw CatalogError.corrupt(path: path, reason: "file is \(size) bytes, its pages make \(pages * pageSize)")
+        }
+    }
+
     /// Reads the metadata of an open catalog file.
     ///
     /// - Throws: `CatalogError.corrupt` when the file is not a catalog, `.schemaTooNew` when it

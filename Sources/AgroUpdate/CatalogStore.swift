@@ -120,32 +120,55 @@ public struct CatalogStore: Sendable {
     /// Start-up checks are cheap (metadata, schema, size against the page count); the full
     /// integrity check ran before installing and runs again with `verify()`.
     public func select() throws -> CatalogSelection {
+        try select { path in ((), try Self.inspect(path, full: false)) }.selection
+    }
+
+    /// Opens the catalog `select()` selects, as `SQLiteCatalog(path:maximumReaders:)` opens
+    /// it, passing it the same checks; the selected file is opened only once.
+    public func open(maximumReaders: Int = 4) throws -> (catalog: SQLiteCatalog, selection: CatalogSelection) {
+        let (selection, catalog) = try select { path in
+            let catalog = try SQLiteCatalog(path: path, maximumReaders: maximumReaders)
+            try catalog.checkPages()
+            return (catalog, catalog.info)
+        }
+        return (catalog, selection)
+    }
+
+    /// The selection, made on what `open` gives for each candidate file (which may throw
+    /// when the file is unusable), and what it gave for the selected one.
+    private func select<Opened>(
+        _ open: (String) throws -> (Opened, CatalogInfo)
+    ) throws -> (selection: CatalogSelection, opened: Opened) {
         var warning: String?
-        var installed: (path: String, info: CatalogInfo)?
+        var installed: (path: String, opened: Opened, info: CatalogInfo)?
         if let path = installedPath {
             do {
-                installed = (path, try Self.inspect(path, full: false))
+                let (opened, info) = try open(path)
+                installed = (path, opened, info)
             } catch {
                 warning = "the installed catalog at \(currentLink) is unusable (\(Self.describe(error))); using the bundled catalog"
             }
         } else if FileSystem.readSymlink(currentLink) == nil, FileManager.default.fileExists(atPath: currentLink) {
             warning = "\(currentLink) is not a link made by agro; using the bundled catalog"
         }
-        var bundled: (path: String, info: CatalogInfo)?
+        var bundled: (path: String, opened: Opened, info: CatalogInfo)?
         var bundledError: (any Error)?
         if let bundledPath {
-            do { bundled = (bundledPath, try Self.inspect(bundledPath, full: false)) } catch { bundledError = error }
+            do {
+                let (opened, info) = try open(bundledPath)
+                bundled = (bundledPath, opened, info)
+            } catch { bundledError = error }
         }
         switch (installed, bundled) {
         case let (installed?, bundled?):
             if installed.info.identity == bundled.info.identity, bundled.info.version > installed.info.version {
-                return CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: nil)
+                return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: nil), bundled.opened)
             }
-            return CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil)
+            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
         case let (installed?, nil):
-            return CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil)
+            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
         case let (nil, bundled?):
-            return CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning)
+            return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
         case (nil, nil):
             if let error = bundledError as? CatalogError, case .schemaTooNew = error { throw error }
             var reasons: [String] = []
@@ -182,12 +205,7 @@ public struct CatalogStore: Sendable {
             defer { try? queue.close() }
             return try queue.read { db in
                 let info = try SQLiteCatalog.readInfo(db, path: path)
-                let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-                let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
-                let size = FileSystem.size(path) ?? -1
-                guard pages * pageSize == size else {
-                    throw CatalogError.corrupt(path: path, reason: "file is \(size) bytes, its pages make \(pages * pageSize)")
-                }
+                try SQLiteCatalog.checkPages(db, path: path)
                 if full {
                     let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check(5)")
                     guard problems == ["ok"] else {

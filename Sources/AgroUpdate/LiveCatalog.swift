@@ -45,8 +45,7 @@ public final class LiveCatalog: @unchecked Sendable {
     public static func open(
         _ store: CatalogStore, maximumReaders: Int = 4
     ) throws -> (catalog: LiveCatalog, selection: CatalogSelection) {
-        let selection = try store.select()
-        let catalog = try SQLiteCatalog(path: selection.path, maximumReaders: maximumReaders)
+        let (catalog, selection) = try store.open(maximumReaders: maximumReaders)
         return (LiveCatalog(catalog, maximumReaders: maximumReaders), selection)
     }
 
