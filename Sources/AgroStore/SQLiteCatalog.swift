@@ -89,7 +89,10 @@ public final class SQLiteCatalog: Sendable {
     }
 
     private static func readMetadata(_ db: Database, path: String) throws -> CatalogInfo {
-        guard try db.tableExists("catalog_metadata") else {
+        // sqlite_master directly: GRDB's tableExists loads its schema cache, which costs more.
+        let hasMetadata = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_metadata')")
+        guard hasMetadata == true else {
             throw CatalogError.corrupt(path: path, reason: "not an agro catalog")
         }
         let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")

@@ -29,21 +29,25 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
 /// prompt. JSON and CSV print the requested page (or everything with --all).
 package struct ListPresenter<Item: Encodable & Sendable> {
     package let environment: Environment
-    package let columns: [Column<Item>]
+    /// Builds the columns, whose headers are interface strings: only tables and CSV need
+    /// them, and JSON output then never reads the strings files.
+    private let makeColumns: () -> [Column<Item>]
     /// Reads one page of the list.
     package let load: (PageRequest) throws -> Page<Item>
     /// Prints one item in full, for the pager's "open".
     package var open: ((Item) throws -> Void)?
 
     package init(
-        environment: Environment, columns: [Column<Item>], load: @escaping (PageRequest) throws -> Page<Item>,
-        open: ((Item) throws -> Void)? = nil
+        environment: Environment, columns: @escaping @autoclosure () -> [Column<Item>],
+        load: @escaping (PageRequest) throws -> Page<Item>, open: ((Item) throws -> Void)? = nil
     ) {
         self.environment = environment
-        self.columns = columns
+        makeColumns = columns
         self.load = load
         self.open = open
     }
+
+    package var columns: [Column<Item>] { makeColumns() }
 
     package func show(_ options: PageOptions) throws {
         let request = options.all
@@ -55,6 +59,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
             try environment.printJSON(PageDocument(page: page.page, perPage: page.perPage, total: page.total, items: page.items))
         case .csv:
             let page = try load(request)
+            let columns = self.columns
             environment.output.write(CSV.line(columns.map(\.header)) + "\n")
             for item in page.items { environment.output.write(CSV.line(columns.map { $0.value(item) }) + "\n") }
         case .table:
@@ -73,6 +78,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
     package func render(_ page: Page<Item>, numbered: Bool) -> [String] {
         let s = environment.strings
         guard page.total > 0 else { return [s("list.empty")] }
+        let columns = self.columns
         var headers = columns.map(\.header)
         var rows = page.items.map { item in columns.map { $0.value(item) } }
         var right = Set(columns.indices.filter { columns[$0].rightAligned })
