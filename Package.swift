@@ -147,6 +147,14 @@ let package = Package(
             ]),
         // The process-start floor of a Swift program using Foundation (Benchmarks/README.md).
         .executableTarget(name: "agro-floor", path: "Benchmarks/Floor", swiftSettings: strict),
+        // The same with agro's libraries doing agro's work: parse, open, query, JSON (Benchmarks/README.md).
+        .executableTarget(
+            name: "agro-library-floor",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/LibraryFloor", swiftSettings: strict),
         .testTarget(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),

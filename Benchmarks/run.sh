@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.."
 # answers the benchmarked queries itself, so agro-full is not built.
 # Linked as a position-dependent executable too: a position-independent one has ~90,000
 # relocations for the loader to apply at every start, about 0.4 ms.
-for product in agro agro-floor agro-bench; do
+for product in agro agro-floor agro-library-floor agro-bench; do
   swift build -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --product "$product"
 done
 
-exec .build/release/agro-bench run --agro .build/release/agro --floor .build/release/agro-floor "$@"
+exec .build/release/agro-bench run --agro .build/release/agro --floor .build/release/agro-floor \
+  --library-floor .build/release/agro-library-floor "$@"

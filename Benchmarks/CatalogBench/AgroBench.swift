@@ -57,6 +57,11 @@ struct Run: ParsableCommand {
     @Option(help: "The sqlite3 program.") var sqlite3: String = "/usr/bin/sqlite3"
     @Option(help: "A Swift program that only starts Foundation (agro-floor), built like agro: the process-start floor.")
     var floor: String?
+
+    @Option(help: ArgumentHelp(
+        "agro-library-floor, built like agro: agro's libraries (argument parsing, GRDB, JSONEncoder) running the same SQL.",
+        valueName: "path"))
+    var libraryFloor: String?
     @Option(help: "The bundled catalog.") var bundled: String = "Database/catalog.sqlite"
     @Option(help: "Content sources for the generated catalog.") var content: String = "Database/content"
     @Option(help: "Size factor of the generated catalog.") var factor: Int = 20
@@ -81,6 +86,7 @@ struct Run: ParsableCommand {
         var target: Double
         var agro: Double?
         var sqlite: Double?
+        var library: Double?
         var results: Int
     }
 
@@ -136,8 +142,12 @@ struct Run: ParsableCommand {
                      floor, floorMedian, sqliteMedian, floorMedian / sqliteMedian))
         for row in rows {
             guard let agro = row.agro, let sqlite = row.sqlite else { continue }
-            print(String(format: "  %@ %@: agro %.2fx sqlite3, %.2fx the floor",
-                         row.catalog, row.query, agro / sqlite, agro / floorMedian))
+            var line = String(format: "  %@ %@: agro %.2fx sqlite3, %.2fx the floor", row.catalog, row.query, agro / sqlite, agro / floorMedian)
+            if let library = row.library {
+                line += String(format: "; library floor %.3f ms = %.2fx sqlite3, agro %.2fx the library floor",
+                               library, library / sqlite, agro / library)
+            }
+            print(line)
         }
     }
 
@@ -203,14 +213,22 @@ struct Run: ParsableCommand {
                     _ = try ProcessRunner.run(agroCommand, environment: environment)
                     _ = try ProcessRunner.run(sqliteCommand, environment: environment)
                 }
-                var agroTimes: [Double] = [], sqliteTimes: [Double] = []
-                // Interleaved, so load from other users hits both alike.
+                // The library floor gets the query's options (not the command's name) and its SQL.
+                let libraryCommand = libraryFloor.map { floor in
+                    [floor, "--catalog", file, "--lang", locale, "--format", "json"] + item.arguments.dropFirst()
+                        + ["--per-page", String(perPage)] + item.sql.flatMap { ["--sql", $0] }
+                }
+                if let libraryCommand { _ = try ProcessRunner.run(libraryCommand, environment: environment) }
+                var agroTimes: [Double] = [], sqliteTimes: [Double] = [], libraryTimes: [Double] = []
+                // Interleaved, so load from other users hits all alike.
                 for _ in 0..<processRuns {
                     agroTimes.append(try ProcessRunner.run(agroCommand, environment: environment))
                     sqliteTimes.append(try ProcessRunner.run(sqliteCommand, environment: environment))
+                    if let libraryCommand { libraryTimes.append(try ProcessRunner.run(libraryCommand, environment: environment)) }
                 }
                 row.agro = Sample(agroTimes).median
                 row.sqlite = Sample(sqliteTimes).median
+                if !libraryTimes.isEmpty { row.library = Sample(libraryTimes).median }
             }
             result.append(row)
         }
