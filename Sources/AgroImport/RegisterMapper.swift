@@ -127,6 +127,19 @@ struct RegisterMapper {
             return nil
         }
 
+        /// Whether `key` is a row of `rows` (the table named `table`), with the data error of
+        /// `resolve`. For the 260 000 culture, pest and obligation references of a use, which
+        /// need no more than that: no lookup of the table by name, no copy of the row.
+        func exists(
+            _ table: String, _ rows: [String: RegisterDocument.Detail], _ key: String,
+            in context: @autoclosure () -> String
+        ) -> Bool {
+            guard !key.isEmpty else { return false }
+            if rows.index(forKey: key) != nil { return true }
+            log.add("missing \(table) key", "\(context()) refers to \(table) \(key)")
+            return false
+        }
+
         // Companies: the permission holders.
         for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
             let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -300,7 +313,7 @@ struct RegisterMapper {
                     dose: Dose(from: nil, to: nil, unit: nil))
                 var notes: [LocalizedText] = []
                 for culture in indication.cultures {
-                    if resolve("Culture", culture.key, in: useLabel) != nil, !use.cultureIDs.contains(culture.key) {
+                    if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key) {
                         use.cultureIDs.append(culture.key)
                     }
                     if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
@@ -308,7 +321,7 @@ struct RegisterMapper {
                     }
                 }
                 for pest in indication.pests {
-                    if resolve("Pest", pest.key, in: useLabel) != nil {
+                    if exists("Pest", pestTable, pest.key, in: useLabel) {
                         let effect: PestEffect
                         switch pest.type {
                         case "PEST_FULL_EFFECT", "": effect = .full
@@ -361,7 +374,7 @@ struct RegisterMapper {
                     notes.insert(Self.localized(comment), at: 0)
                 }
                 use.notes = Self.joined(notes)
-                for key in indication.obligationKeys where resolve("Obligation", key, in: useLabel) != nil {
+                for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
                     use.obligationIDs.append(key)
                 }
                 guard emit(.use(use)) else { return output }
