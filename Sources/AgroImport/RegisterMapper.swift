@@ -13,18 +13,38 @@ import Foundation
 /// permission id ("F-4806"); a use is "<product id>#<nnn>" in register order; cultures, pests,
 /// substances, obligations and companies keep the register's primary keys (upper-cased by
 /// the parser).
+///
+/// Records are handed over one by one as they are made, so that the writer stores them
+/// while the mapping goes on. Products come in register order; their uses come after all
+/// products, by product id, which is the order of the use tables' keys: SQLite appends rows
+/// that come in key order much faster than it inserts scattered ones (a tenth of the writing
+/// time). Pests come last: their kind depends on the products used against them. The
+/// catalog's bytes do not depend on this order (`CatalogWriter.finish()`).
 struct RegisterMapper {
     static let locales = ["de", "fr", "it", "en"]
 
+    /// A record for the writer.
+    enum Record: Sendable {
+        case company(CatalogRecord.Company)
+        case statement(CatalogRecord.Statement)
+        case substance(CatalogRecord.Substance)
+        case culture(CatalogRecord.Culture)
+        case pest(CatalogRecord.Pest)
+        case obligation(CatalogRecord.Obligation)
+        case product(CatalogRecord.Product)
+        case use(CatalogRecord.Use)
+    }
+
+    /// What was mapped, counted.
     struct Output {
-        var companies: [CatalogRecord.Company] = []
-        var statements: [CatalogRecord.Statement] = []
-        var substances: [CatalogRecord.Substance] = []
-        var cultures: [CatalogRecord.Culture] = []
-        var pests: [CatalogRecord.Pest] = []
-        var obligations: [CatalogRecord.Obligation] = []
-        var products: [CatalogRecord.Product] = []
-        var uses: [CatalogRecord.Use] = []
+        var companies = 0
+        var substances = 0
+        var cultures = 0
+        var pests = 0
+        var obligations = 0
+        /// Registered products, sale permissions and parallel imports.
+        var products = 0
+        var uses = 0
         var salePermissions = 0
         var parallelImports = 0
         var productUses = 0
@@ -35,20 +55,61 @@ struct RegisterMapper {
     let document: RegisterDocument
     let examplesPerError: Int
 
-    /// Collects data errors by kind, in order of first occurrence.
-    private final class ErrorLog {
-        let limit: Int
-        var byKind: [String: SRPPPDataError] = [:]
-        init(limit: Int) { self.limit = limit }
-        func add(_ kind: String, _ example: @autoclosure () -> String) {
-            var entry = byKind[kind] ?? SRPPPDataError(kind: kind, count: 0, examples: [])
-            entry.count += 1
-            if entry.examples.count < limit { entry.examples.append(example()) }
-            byKind[kind] = entry
+    /// Where in the register an error is found, for keeping the first examples of each kind
+    /// in register order although uses are mapped after all products: the product's place,
+    /// then whether the error is in the product itself or in its uses, then a running count.
+    private struct Place: Comparable {
+        var product: Int
+        var inUses: Bool
+        var sequence: Int
+
+        static func < (a: Place, b: Place) -> Bool {
+            (a.product, a.inUses ? 1 : 0, a.sequence) < (b.product, b.inUses ? 1 : 0, b.sequence)
         }
     }
 
-    func map() -> Output {
+    /// Collects data errors by kind, with the examples first in register order.
+    private final class ErrorLog {
+        let limit: Int
+        private var counts: [String: Int] = [:]
+        private var examples: [String: [(place: Place, text: String)]] = [:]
+        /// Where errors are being found now; `sequence` counts up with each error.
+        private var place = Place(product: -1, inUses: false, sequence: 0)
+
+        init(limit: Int) { self.limit = limit }
+
+        /// Errors from now on are in the metadata (before any product), in product `index`
+        /// itself or in its uses (`inUses`).
+        func enter(product index: Int, inUses: Bool) {
+            place = Place(product: index, inUses: inUses, sequence: 0)
+        }
+
+        func add(_ kind: String, _ example: @autoclosure () -> String) {
+            counts[kind, default: 0] += 1
+            place.sequence += 1
+            var kept = examples[kind] ?? []
+            // Only an example among the first `limit` so far is made at all.
+            if kept.count < limit {
+                kept.append((place, example()))
+            } else if let last = kept.last, place < last.place {
+                kept[kept.count - 1] = (place, example())
+            } else {
+                return
+            }
+            kept.sort { $0.place < $1.place }
+            examples[kind] = kept
+        }
+
+        var errors: [SRPPPDataError] {
+            counts.keys.sorted().map { kind in
+                SRPPPDataError(kind: kind, count: counts[kind]!, examples: (examples[kind] ?? []).map(\.text))
+            }
+        }
+    }
+
+    /// Maps the document, handing each record to `emit` as soon as it is made; stops early
+    /// when `emit` returns false (the writer has given up).
+    func map(_ emit: (Record) -> Bool) -> Output {
         var output = Output()
         let log = ErrorLog(limit: examplesPerError)
 
@@ -66,10 +127,24 @@ struct RegisterMapper {
             return nil
         }
 
+        /// Whether `key` is a row of `rows` (the table named `table`), with the data error of
+        /// `resolve`. For the 260 000 culture, pest and obligation references of a use, which
+        /// need no more than that: no lookup of the table by name, no copy of the row.
+        func exists(
+            _ table: String, _ rows: [String: RegisterDocument.Detail], _ key: String,
+            in context: @autoclosure () -> String
+        ) -> Bool {
+            guard !key.isEmpty else { return false }
+            if rows.index(forKey: key) != nil { return true }
+            log.add("missing \(table) key", "\(context()) refers to \(table) \(key)")
+            return false
+        }
+
         // Companies: the permission holders.
         for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
             let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            output.companies.append(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))
+            guard emit(.company(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))) else { return output }
+            output.companies += 1
         }
 
         // Statements: H/EUH (CodeR) and S/SP (CodeS) texts by their code, plus signal words.
@@ -89,10 +164,14 @@ struct RegisterMapper {
             signalWords[detail.key] = code
             if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
         }
-        output.statements = statementTexts.keys.sorted().map { .init(code: $0, text: statementTexts[$0]!) }
+        for code in statementTexts.keys.sorted() {
+            guard emit(.statement(.init(code: code, text: statementTexts[code]!))) else { return output }
+        }
 
         for detail in substanceTable.values.sorted(by: { $0.key < $1.key }) {
-            output.substances.append(.init(id: detail.key, name: Self.localized(detail), iupacName: detail.iupacName))
+            let substance = CatalogRecord.Substance(id: detail.key, name: Self.localized(detail), iupacName: detail.iupacName)
+            guard emit(.substance(substance)) else { return output }
+            output.substances += 1
         }
         for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
             var parents: [String] = []
@@ -100,10 +179,14 @@ struct RegisterMapper {
                 if cultureTable[parent] != nil { parents.append(parent) }
                 else { log.add("missing Culture key", "culture \(detail.key) has parent \(parent)") }
             }
-            output.cultures.append(.init(id: detail.key, name: Self.localized(detail), parentIDs: parents))
+            guard emit(.culture(.init(id: detail.key, name: Self.localized(detail), parentIDs: parents))) else {
+                return output
+            }
+            output.cultures += 1
         }
         for detail in obligationTable.values.sorted(by: { $0.key < $1.key }) {
-            output.obligations.append(.init(id: detail.key, text: Self.localized(detail)))
+            guard emit(.obligation(.init(id: detail.key, text: Self.localized(detail)))) else { return output }
+            output.obligations += 1
         }
 
         // A sale permission "6649-1" derives from the registered product "6649" (its register
@@ -111,8 +194,12 @@ struct RegisterMapper {
         let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
         var productIDs = Set<String>()
         var pestCategories: [String: [ProductCategory: Int]] = [:]
+        /// The products written, for mapping their uses after them.
+        var mapped: [(id: String, source: Int, category: ProductCategory, label: String)] = []
+        let sources = document.products + document.parallelImports
 
-        for source in document.products + document.parallelImports {
+        for (index, source) in sources.enumerated() {
+            log.enter(product: index, inUses: false)
             let label = source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
             let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
             guard !id.isEmpty else {
@@ -207,8 +294,16 @@ struct RegisterMapper {
                 }
                 record.ingredients.append(.init(substanceID: ingredient.substanceKey, concentration: concentration, unit: unit))
             }
-            output.products.append(record)
+            guard emit(.product(record)) else { return output }
+            output.products += 1
+            mapped.append((id, index, record.category, label))
+        }
 
+        // Uses by product id (see the type's comment); ids compared as SQLite compares them.
+        mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+        for (id, place, category, label) in mapped {
+            log.enter(product: place, inUses: true)
+            let source = sources[place]
             // Zero-padded so that uses sort in register order.
             let width = max(3, String(source.indications.count).count)
             for (index, indication) in source.indications.enumerated() {
@@ -218,7 +313,7 @@ struct RegisterMapper {
                     dose: Dose(from: nil, to: nil, unit: nil))
                 var notes: [LocalizedText] = []
                 for culture in indication.cultures {
-                    if resolve("Culture", culture.key, in: useLabel) != nil, !use.cultureIDs.contains(culture.key) {
+                    if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key) {
                         use.cultureIDs.append(culture.key)
                     }
                     if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
@@ -226,7 +321,7 @@ struct RegisterMapper {
                     }
                 }
                 for pest in indication.pests {
-                    if resolve("Pest", pest.key, in: useLabel) != nil {
+                    if exists("Pest", pestTable, pest.key, in: useLabel) {
                         let effect: PestEffect
                         switch pest.type {
                         case "PEST_FULL_EFFECT", "": effect = .full
@@ -237,7 +332,7 @@ struct RegisterMapper {
                             effect = .full
                         }
                         use.pests.append(.init(pestID: pest.key, effect: effect))
-                        pestCategories[pest.key, default: [:]][record.category, default: 0] += 1
+                        pestCategories[pest.key, default: [:]][category, default: 0] += 1
                     }
                     if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
                         notes.append(Self.prefixed(Self.localized(extra), by: pestTable[pest.key].map(Self.localized)))
@@ -279,13 +374,15 @@ struct RegisterMapper {
                     notes.insert(Self.localized(comment), at: 0)
                 }
                 use.notes = Self.joined(notes)
-                for key in indication.obligationKeys where resolve("Obligation", key, in: useLabel) != nil {
+                for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
                     use.obligationIDs.append(key)
                 }
-                output.uses.append(use)
+                guard emit(.use(use)) else { return output }
+                output.uses += 1
                 if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
             }
         }
+        log.enter(product: sources.count, inUses: false)
 
         // The register gives pests no kind; the categories of the products used against a
         // pest tell it well enough (herbicides against weeds, fungicides against diseases).
@@ -295,10 +392,12 @@ struct RegisterMapper {
                 .max { ($0.1, $1.0.rawValue) < ($1.1, $0.0.rawValue) }?.0 ?? .other
             var name = Self.localized(detail)
             name["lt"] = nil
-            output.pests.append(.init(id: detail.key, kind: kind, latinName: Self.trimmed(detail.texts["lt"] ?? ""), name: name))
+            let pest = CatalogRecord.Pest(id: detail.key, kind: kind, latinName: Self.trimmed(detail.texts["lt"] ?? ""), name: name)
+            guard emit(.pest(pest)) else { return output }
+            output.pests += 1
         }
 
-        output.errors = log.byKind.values.sorted { $0.kind < $1.kind }
+        output.errors = log.errors
         return output
     }
 

@@ -11,10 +11,12 @@ struct RegisterParser {
 
     /// A metadata key as written, upper-cased: the 2026 file writes some GUID references in
     /// lower case while the rows they refer to are in upper case, and GUIDs ignore case.
+    /// `XMLStreamReader` applies it to the key attributes (`XMLName.isKey`) as it reads them.
     static func key(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "" }
-        let trimmed = text.trimmedASCIIWhitespace
-        return trimmed.utf8.contains(where: { (0x61...0x7A).contains($0) }) ? trimmed.uppercased() : trimmed
+        var trimmed = text.trimmedASCIIWhitespace
+        let hasLowercase = trimmed.withUTF8 { bytes in bytes.contains { $0 &- 0x61 < 26 } }
+        return hasLowercase ? trimmed.uppercased() : trimmed
     }
 
     func parse(_ reader: XMLStreamReader) throws -> RegisterDocument {
@@ -83,7 +85,8 @@ struct RegisterParser {
                     continue
                 }
                 reader.readAttributes(into: &attributes)
-                let key = Self.key(attributes[.primaryKey])
+                // Key attributes come normalized by `Self.key` (see `XMLName.isKey`).
+                let key = attributes[.primaryKey] ?? ""
                 if indication != nil {
                     switch name {
                     case .measure: indication?.measureKey = key
@@ -92,10 +95,10 @@ struct RegisterParser {
                     case .applicationComment: indication?.commentKey = key
                     case .cultureForm: indication?.cultureFormKeys.append(key)
                     case .culture:
-                        indication?.cultures.append(.init(key: key, additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey])))
+                        indication?.cultures.append(.init(key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? "")))
                     case .pest:
                         indication?.pests.append(.init(
-                            key: key, additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey]),
+                            key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""),
                             type: attributes[.type] ?? ""))
                     case .obligation: indication?.obligationKeys.append(key)
                     default: break
@@ -120,7 +123,7 @@ struct RegisterParser {
                         ingredient = .init(
                             type: "", percent: attributes[.inPercent] ?? "",
                             gramsPerLitre: attributes[.inGrammPerLitre] ?? "",
-                            additionalTextKey: Self.key(attributes[.additionalTextPrimaryKey]))
+                            additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""))
                     case .indication:
                         indication = .init(
                             line: reader.line,
@@ -162,7 +165,7 @@ struct RegisterParser {
                         started.exhaustionDeadline = attributes[.exhaustionDeadline] ?? ""
                         started.isSalePermission = attributes[.isSalePermission] == "true"
                         started.admissionNumber = attributes[.admissionnumber] ?? ""
-                        started.producingCountryKey = Self.key(attributes[.producingCountryPrimaryKey])
+                        started.producingCountryKey = (attributes[.producingCountryPrimaryKey] ?? "")
                         product = started
                     default: break
                     }

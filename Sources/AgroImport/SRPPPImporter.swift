@@ -57,16 +57,31 @@ public struct SRPPPImporter: Sendable {
         guard let version = options.version ?? date.map({ Int($0.replacingOccurrences(of: "-", with: ""))! }) else {
             throw SRPPPImportError.versionUnknown(path: inputPath)
         }
-        // The parsed document lives only until it is mapped, so it is gone while writing.
+        let header = Self.header(version: version, date: date)
+        // Mapping and writing overlap: the mapper hands records over in batches to a thread
+        // that owns the catalog writer, so SQLite stores one batch while the next is mapped.
+        let records = BatchChannel<RegisterMapper.Record>(capacity: 64)
+        var writing: WorkerThread<Void>?
         let mapped = try { () throws -> RegisterMapper.Output in
+            // The parsed document lives only until it is mapped, so it is freed while the
+            // writer goes on.
             let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
             let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
             try input.finish()
-            return RegisterMapper(document: document, examplesPerError: options.examplesPerError).map()
+            progress?(.writing(records: 0))
+            writing = WorkerThread(name: "agro.import.writer") {
+                try Self.write(records, header: header, to: catalogPath, progress: progress)
+            }
+            var sender = BatchSender(records, batchSize: 256)
+            let output = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map { record in
+                sender.send(record)
+            }
+            sender.flush()
+            records.close()
+            return output
         }()
-        let header = Self.header(version: version, date: date)
         do {
-            try write(mapped, header: header, to: catalogPath, progress: progress)
+            try writing?.join()
         } catch let error as any UserFacingError {
             throw error
         } catch {
@@ -74,41 +89,48 @@ public struct SRPPPImporter: Sendable {
         }
         return SRPPPImportReport(
             catalogPath: catalogPath, identity: header.identity, version: version, publicationDate: date,
-            products: mapped.products.count - mapped.parallelImports, salePermissions: mapped.salePermissions,
-            parallelImports: mapped.parallelImports, uses: mapped.uses.count, productUses: mapped.productUses,
-            parallelImportUses: mapped.parallelImportUses, cultures: mapped.cultures.count, pests: mapped.pests.count,
-            substances: mapped.substances.count, companies: mapped.companies.count,
-            obligations: mapped.obligations.count, dataErrors: mapped.errors)
+            products: mapped.products - mapped.parallelImports, salePermissions: mapped.salePermissions,
+            parallelImports: mapped.parallelImports, uses: mapped.uses, productUses: mapped.productUses,
+            parallelImportUses: mapped.parallelImportUses, cultures: mapped.cultures, pests: mapped.pests,
+            substances: mapped.substances, companies: mapped.companies,
+            obligations: mapped.obligations, dataErrors: mapped.errors)
     }
 
-    private func write(
-        _ mapped: RegisterMapper.Output, header: CatalogHeader, to path: String,
+    /// Runs on the writer thread: stores the records coming through `records`, then finishes
+    /// the catalog. On failure, cancels the channel (so the mapper stops) and leaves no file.
+    private static func write(
+        _ records: BatchChannel<RegisterMapper.Record>, header: CatalogHeader, to path: String,
         progress: (@Sendable (SRPPPImportProgress) -> Void)?
     ) throws {
         let writer: CatalogWriter
         do {
             writer = try CatalogWriter(path: path, header: header)
         } catch {
+            records.cancel()
             throw SRPPPImportError.cannotWrite(path: path, reason: "\(error)")
         }
-        progress?(.writing(records: 0))
         do {
             var written = 0
-            func tick() {
-                written += 1
-                if written % 5000 == 0 { progress?(.writing(records: written)) }
+            while let batch = records.receive() {
+                for record in batch {
+                    switch record {
+                    case let .company(company): try writer.add(company)
+                    case let .statement(statement): try writer.add(statement)
+                    case let .substance(substance): try writer.add(substance)
+                    case let .culture(culture): try writer.add(culture)
+                    case let .pest(pest): try writer.add(pest)
+                    case let .obligation(obligation): try writer.add(obligation)
+                    case let .product(product): try writer.add(product)
+                    case let .use(use): try writer.add(use)
+                    }
+                    written += 1
+                    if written % 5000 == 0 { progress?(.writing(records: written)) }
+                }
             }
-            for record in mapped.companies { try writer.add(record); tick() }
-            for record in mapped.statements { try writer.add(record); tick() }
-            for record in mapped.substances { try writer.add(record); tick() }
-            for record in mapped.cultures { try writer.add(record); tick() }
-            for record in mapped.pests { try writer.add(record); tick() }
-            for record in mapped.obligations { try writer.add(record); tick() }
-            for record in mapped.products { try writer.add(record); tick() }
-            for record in mapped.uses { try writer.add(record); tick() }
             progress?(.finishing)
             try writer.finish()
         } catch {
+            records.cancel()
             writer.discard()
             throw error
         }

@@ -110,7 +110,7 @@ final class XMLStreamReader {
 
     /// Reads the attributes of the current element the parser knows into `attributes` (which
     /// is cleared first); the reader stays on the element. Only known attributes become
-    /// strings.
+    /// strings; key attributes come normalized by `RegisterParser.key`.
     func readAttributes(into attributes: inout XMLAttributes) {
         attributes.clear()
         guard xmlTextReaderHasAttributes(reader) == 1 else { return }
@@ -118,12 +118,13 @@ final class XMLStreamReader {
             guard let pointer = xmlTextReaderConstLocalName(reader) else { continue }
             let name = names.name(of: pointer)
             guard name != .other, attributes[name] == nil, let value = xmlTextReaderConstValue(reader) else { continue }
-            attributes.set(name, String(cString: value))
+            attributes.set(name, name.isKey ? keys.key(for: value) : String(cString: value))
         }
         xmlTextReaderMoveToElement(reader)
     }
 
     private let names = NameCache()
+    private let keys = KeyCache()
 
     /// Current line, for messages.
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
@@ -163,6 +164,67 @@ enum XMLName: Int, CaseIterable {
     }
 
     static let byText: [String: XMLName] = Dictionary(uniqueKeysWithValues: allCases.dropFirst().map { ($0.text, $0) })
+
+    /// Attributes holding a metadata key, read through `KeyCache`.
+    var isKey: Bool {
+        switch self {
+        case .primaryKey, .additionalTextPrimaryKey, .producingCountryPrimaryKey: return true
+        default: return false
+        }
+    }
+}
+
+/// The normalized key (`RegisterParser.key`) of each distinct key attribute value, made once.
+///
+/// The 2026 register refers to a few thousand distinct GUIDs some 400 000 times (171 000
+/// obligation references alone). Making, trimming and case-checking a new 36-byte string for
+/// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one string
+/// made for that value, which also shares its storage across the document. Holds at most
+/// `capacity / 2` values; further ones are normalized without being kept, so memory stays
+/// bounded whatever the input.
+private final class KeyCache {
+    private struct Entry {
+        var hash: UInt64 = 0
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        var key = ""
+    }
+
+    private static let capacity = 1 << 16
+    private var entries: UnsafeMutablePointer<Entry>
+    private var used = 0
+
+    init() {
+        entries = .allocate(capacity: Self.capacity)
+        entries.initialize(repeating: Entry(), count: Self.capacity)
+    }
+
+    deinit {
+        for index in 0..<Self.capacity { entries[index].bytes?.deallocate() }
+        entries.deinitialize(count: Self.capacity)
+        entries.deallocate()
+    }
+
+    func key(for value: UnsafePointer<xmlChar>) -> String {
+        let count = strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for index in 0..<count { hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3 }
+        var slot = Int(truncatingIfNeeded: hash) & (Self.capacity - 1)
+        while let stored = entries[slot].bytes {
+            if entries[slot].hash == hash, entries[slot].count == count, memcmp(stored, value, count) == 0 {
+                return entries[slot].key
+            }
+            slot = (slot + 1) & (Self.capacity - 1)
+        }
+        let key = RegisterParser.key(String(cString: value))
+        // Half full at most, so that probes stay short and always end at an empty slot.
+        guard used < Self.capacity / 2 else { return key }
+        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
+        copy.initialize(from: value, count: count)
+        entries[slot] = Entry(hash: hash, bytes: copy, count: count, key: key)
+        used += 1
+        return key
+    }
 }
 
 /// Turns libxml2's name pointers into `XMLName`s without making a string per node. libxml2

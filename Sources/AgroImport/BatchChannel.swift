@@ -1,0 +1,107 @@
+import Foundation
+
+/// Hands values from one producing thread to one consuming thread in batches, so that an
+/// import's steps (reading the XML, mapping, writing) run on both cores at once.
+///
+/// At most `capacity` batches wait at a time: a producer faster than its consumer blocks
+/// instead of growing memory. Batches keep the locking to one round per few hundred values.
+final class BatchChannel<Element: Sendable>: @unchecked Sendable {
+    // Every field below is read and written under `condition` only: that is what makes the
+    // class safe to share between the two threads (hence @unchecked).
+    private let condition = NSCondition()
+    private var batches: [[Element]] = []
+    private var head = 0
+    private var closed = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    /// Queues a batch, waiting while `capacity` batches wait. False when the consumer has
+    /// cancelled: the producer should stop.
+    @discardableResult
+    func send(_ batch: [Element]) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while batches.count - head >= capacity, !cancelled { condition.wait() }
+        guard !cancelled else { return false }
+        batches.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// No more batches will come; the consumer gets the waiting ones, then nil.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Either side gives up: waiting batches are dropped, `send` returns false from now on
+    /// and `receive` nil.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        batches.removeAll()
+        head = 0
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, waiting for one; nil once the producer has closed and every batch is
+    /// taken, or after a cancel.
+    func receive() -> [Element]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == batches.count, !closed, !cancelled { condition.wait() }
+        guard !cancelled, head < batches.count else { return nil }
+        let batch = batches[head]
+        head += 1
+        // Taken batches are dropped in bulk rather than one by one from the front.
+        if head == batches.count {
+            batches.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        condition.broadcast()
+        return batch
+    }
+
+    var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+}
+
+/// The producing end of a `BatchChannel`: collects values and sends them `batchSize` at a time.
+struct BatchSender<Element: Sendable> {
+    let channel: BatchChannel<Element>
+    let batchSize: Int
+    private var pending: [Element] = []
+
+    init(_ channel: BatchChannel<Element>, batchSize: Int) {
+        self.channel = channel
+        self.batchSize = batchSize
+        pending.reserveCapacity(batchSize)
+    }
+
+    /// Adds a value; false when the consumer has cancelled.
+    mutating func send(_ element: Element) -> Bool {
+        pending.append(element)
+        guard pending.count >= batchSize else { return true }
+        return flush()
+    }
+
+    /// Sends what is pending; false when the consumer has cancelled.
+    @discardableResult
+    mutating func flush() -> Bool {
+        guard !pending.isEmpty else { return !channel.isCancelled }
+        let batch = pending
+        pending.removeAll(keepingCapacity: true)
+        return channel.send(batch)
+    }
+}
