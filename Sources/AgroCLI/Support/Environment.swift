@@ -113,7 +113,7 @@ package struct Environment: Sendable {
 
 package extension LiveCatalog {
     /// Metadata of the catalog in use.
-    package var info: CatalogInfo { catalog.info }
+    var info: CatalogInfo { catalog.info }
     /// The file of the catalog in use.
-    package var path: String { catalog.path }
+    var path: String { catalog.path }
 }

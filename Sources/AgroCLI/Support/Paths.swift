@@ -39,9 +39,10 @@ package struct Paths: Sendable {
     package static var executableDirectory: URL {
         #if os(Linux)
         // The kernel's link names the file itself, every symbolic link resolved.
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        if readlink("/proc/self/exe", &buffer, buffer.count - 1) > 0 {
-            return URL(fileURLWithPath: String(cString: buffer)).deletingLastPathComponent()
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+        let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, $0.count) }
+        if count > 0 {
+            return URL(fileURLWithPath: String(decoding: buffer[..<count], as: UTF8.self)).deletingLastPathComponent()
         }
         #endif
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()

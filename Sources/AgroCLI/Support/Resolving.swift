@@ -4,14 +4,14 @@ import Foundation
 package extension Environment {
     /// Turns a user's id or name into one entity id, or throws a message naming the
     /// candidates (ambiguous) or the closest names (unknown).
-    package func resolve(_ text: String?, _ kind: EntityKind, in catalog: some LookupUseCase) throws -> EntityID? {
+    func resolve(_ text: String?, _ kind: EntityKind, in catalog: some LookupUseCase) throws -> EntityID? {
         guard let text else { return nil }
         return try catalog.resolve(text, kind: kind, locale: language).id
     }
 
     /// A dose or concentration as labels print it, its unit in the interface language
     /// ("l/ha" reads "л/га" in Russian) when Localizable has it.
-    package func label(_ dose: Dose) -> String {
+    func label(_ dose: Dose) -> String {
         guard let unit = dose.unit else { return dose.label }
         let key = "unit.\(unit)"
         let localized = strings(key)
@@ -19,7 +19,7 @@ package extension Environment {
     }
 
     /// "Tebuconazole 250 g/l + Prothioconazole 125 g/l".
-    package func label(_ ingredients: [ActiveIngredient]) -> String {
+    func label(_ ingredients: [ActiveIngredient]) -> String {
         ingredients.map { ingredient in
             let amount = label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
             return amount.isEmpty ? ingredient.substance.name : "\(ingredient.substance.name) \(amount)"
@@ -29,7 +29,7 @@ package extension Environment {
     /// Pictogram codes with their names from `Assets/ghs-pictograms.json` in the interface
     /// language: "GHS07 (Exclamation mark)", or the code alone when the asset lacks it.
     /// The asset is read once per call, not once per pictogram.
-    package func pictograms(_ codes: [String]) -> [String] {
+    func pictograms(_ codes: [String]) -> [String] {
         let names = paths.assets
             .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent("ghs-pictograms.json").path) }
             .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
@@ -40,17 +40,17 @@ package extension Environment {
     }
 
     /// Localized name of a product category.
-    package func name(of category: ProductCategory) -> String { strings("category.\(category.rawValue)") }
+    func name(of category: ProductCategory) -> String { strings("category.\(category.rawValue)") }
 
     /// Localized name of a pest kind.
-    package func name(of kind: PestKind) -> String { strings("pestKind.\(kind.rawValue)") }
+    func name(of kind: PestKind) -> String { strings("pestKind.\(kind.rawValue)") }
 
     /// Localized name of an entity kind.
-    package func name(of kind: EntityKind) -> String { strings("kind.\(kind.rawValue)") }
+    func name(of kind: EntityKind) -> String { strings("kind.\(kind.rawValue)") }
 
     /// Parses a category typed by the user: its code (`seed_treatment`, `seed-treatment`,
     /// `seed treatment`) or its name in the interface language, case-insensitive.
-    package func category(_ text: String?) throws -> ProductCategory? {
+    func category(_ text: String?) throws -> ProductCategory? {
         guard let text else { return nil }
         let folded = TextFolding.fold(text).replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
         if let category = ProductCategory.allCases.first(where: {
@@ -63,7 +63,7 @@ package extension Environment {
     }
 
     /// Parses a pest kind typed by the user: its code or its name in the interface language.
-    package func pestKind(_ text: String?) throws -> PestKind? {
+    func pestKind(_ text: String?) throws -> PestKind? {
         guard let text else { return nil }
         let folded = TextFolding.fold(text)
         if let kind = PestKind.allCases.first(where: { $0.rawValue == folded || TextFolding.fold(name(of: $0)) == folded }) {
