@@ -131,15 +131,26 @@ struct Run: ParsableCommand {
     /// runtime and Foundation. Measured here with sqlite3 interleaved, so both see the same load.
     private func printFloor(_ floor: String, environment: [String: String], rows: [Row]) throws {
         let sqliteCommand = [sqlite3, "-readonly", bundled, "SELECT count(*) FROM products"]
-        var floorTimes: [Double] = [], sqliteTimes: [Double] = []
+        // The library floor without statements: parsing a products command line, opening the
+        // catalog, encoding an empty list; the libraries' start-up before any query.
+        let startCommand = libraryFloor.map { [
+            $0, "--catalog", bundled, "--lang", locale, "--format", "json", "--pest", pest, "--culture", culture,
+            "--per-page", String(perPage),
+        ] }
+        var floorTimes: [Double] = [], sqliteTimes: [Double] = [], startTimes: [Double] = []
         for _ in 0..<processRuns {
             floorTimes.append(try ProcessRunner.run([floor], environment: environment))
             sqliteTimes.append(try ProcessRunner.run(sqliteCommand, environment: environment))
+            if let startCommand { startTimes.append(try ProcessRunner.run(startCommand, environment: environment)) }
         }
         let floorMedian = Sample(floorTimes).median, sqliteMedian = Sample(sqliteTimes).median
         print("")
         print(String(format: "process floor: %@ %.3f ms, sqlite3 (count of products) %.3f ms: the floor alone is %.2fx sqlite3",
                      floor, floorMedian, sqliteMedian, floorMedian / sqliteMedian))
+        if !startTimes.isEmpty {
+            let start = Sample(startTimes).median
+            print(String(format: "library start-up (parse, open, encode nothing): %.3f ms = %.2fx sqlite3", start, start / sqliteMedian))
+        }
         for row in rows {
             guard let agro = row.agro, let sqlite = row.sqlite else { continue }
             var line = String(format: "  %@ %@: agro %.2fx sqlite3, %.2fx the floor", row.catalog, row.query, agro / sqlite, agro / floorMedian)
