@@ -15,12 +15,17 @@ public enum TerminalCapabilities {
         requested: Int? = nil, fileDescriptor: Int32 = 1, environment: [String: String] = [:]
     ) -> Int {
         if let requested, requested > 0 { return requested }
-        var size = winsize()
-        if isatty(fileDescriptor) != 0, ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-            return Int(size.ws_col)
-        }
+        if let size = windowSize(fileDescriptor: fileDescriptor), size.columns > 0 { return size.columns }
         if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         return 80
+    }
+
+    /// Rows and columns of the terminal `fileDescriptor` is, as the kernel reports them; nil
+    /// when it is not a terminal.
+    public static func windowSize(fileDescriptor: Int32) -> (rows: Int, columns: Int)? {
+        var size = winsize()
+        guard isatty(fileDescriptor) != 0, ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return (Int(size.ws_row), Int(size.ws_col))
     }
 
     /// Whether styles are wanted: output is a terminal, `NO_COLOR` is unset or empty

@@ -24,6 +24,11 @@ package final class Localizer: @unchecked Sendable {
     /// The string for `key`, with `{0}`, `{1}`, ... replaced by `arguments`.
     /// An unknown key reads as itself, so a missing string never hides information.
     package func callAsFunction(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
+        callAsFunction(key, arguments: arguments)
+    }
+
+    /// `callAsFunction(_:_:)` with the arguments in an array, for callers that pass theirs on.
+    package func callAsFunction(_ key: String, arguments: [any CustomStringConvertible]) -> String {
         var text = load().tables.lazy.compactMap { $0[key] }.first ?? key
         for (index, argument) in arguments.enumerated() {
             text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)

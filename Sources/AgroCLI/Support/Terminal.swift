@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -19,9 +20,8 @@ package struct Terminal: Sendable {
 
     /// Rows and columns of the terminal, else from LINES/COLUMNS, else 24 x 80.
     package var size: (rows: Int, columns: Int) {
-        var window = winsize()
-        if isInteractive, ioctl(fileDescriptor, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0, window.ws_col > 0 {
-            return (Int(window.ws_row), Int(window.ws_col))
+        if let window = TerminalCapabilities.windowSize(fileDescriptor: fileDescriptor), window.rows > 0, window.columns > 0 {
+            return window
         }
         let environment = ProcessInfo.processInfo.environment
         return (environment["LINES"].flatMap(Int.init) ?? 24, environment["COLUMNS"].flatMap(Int.init) ?? 80)
@@ -41,7 +41,6 @@ package struct Terminal: Sendable {
             }
             offset += written
         }
-        data.removeAll()
     }
 
     /// Writes one line of content, control characters removed. Emphasis marked by `bold(_:)`

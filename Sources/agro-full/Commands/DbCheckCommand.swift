@@ -27,7 +27,7 @@ struct DbCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
-        let configuration = try environment.updateConfiguration(server: update.server, trust: update.trust, insecure: update.insecure)
+        let configuration = try environment.updateConfiguration(update)
         let check = try await UpdateClient(configuration: configuration, store: environment.catalogStore).check()
         let manifest = check.manifest, active = check.active.info
         switch environment.format {

@@ -25,7 +25,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
-        let configuration = try environment.updateConfiguration(server: update.server, trust: update.trust, insecure: update.insecure)
+        let configuration = try environment.updateConfiguration(update)
         let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
         let display = ProgressDisplay(
             terminal: .standardOutput, strings: environment.strings,
@@ -100,11 +100,7 @@ final class ProgressDisplay: @unchecked Sendable {
             terminal.write("\n")
             barShown = false
         }
-        var text = strings(key)
-        for (index, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)
-        }
-        terminal.line(text)
+        terminal.line(strings(key, arguments: arguments))
     }
 
     private func drawBar(received: Int64, total: Int64) {

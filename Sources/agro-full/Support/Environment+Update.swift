@@ -8,13 +8,13 @@ extension Environment {
     ///
     /// The config file's key paths are passed as a list (a path may hold a comma); relative
     /// ones are relative to the config directory.
-    func updateConfiguration(server: String?, trust: [String], insecure: Bool) throws -> UpdateConfiguration {
-        var trust = trust
+    func updateConfiguration(_ options: UpdateOptions) throws -> UpdateConfiguration {
+        var trust = options.trust
         if trust.isEmpty, (processEnvironment["AGRO_TRUST"] ?? "").isEmpty, let configured = configuration.update?.trust {
             trust = configured.map { $0.hasPrefix("/") ? $0 : paths.config.appendingPathComponent($0).path }
         }
         return try UpdateConfiguration.resolve(
-            server: server, trust: trust, insecure: insecure, environment: processEnvironment,
+            server: options.server, trust: trust, insecure: options.insecure, environment: processEnvironment,
             file: configuration.update?.fileValues ?? [:])
     }
 }
