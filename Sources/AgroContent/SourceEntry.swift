@@ -40,7 +40,8 @@ struct SourceEntry {
 
     func integer(_ key: String) -> Int? {
         guard let value = number(key) else { return nil }
-        guard value >= 0, value == value.rounded() else {
+        // Int(value) traps beyond Int's range.
+        guard value >= 0, value == value.rounded(), value < 1e15 else {
             report("field \"\(key)\" must be a whole number of at least 0")
             return nil
         }
@@ -126,7 +127,7 @@ struct SourceEntry {
             return nil
         }
         guard values[0] <= values[1] else {
-            report("field \"\(key)\": from (\(Self.format(values[0]))) is greater than to (\(Self.format(values[1])))")
+            report("field \"\(key)\": from (\(values[0].plainText)) is greater than to (\(values[1].plainText))")
             return nil
         }
         return (values[0], values[1])
@@ -157,10 +158,6 @@ struct SourceEntry {
     /// so the number's own type code tells them apart.
     static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c" && type(of: number) != NSNumber.self
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }
 

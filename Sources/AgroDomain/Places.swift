@@ -1,4 +1,3 @@
-import AgroDomain
 import Foundation
 
 /// Coordinates typed by the user that cannot be used.
@@ -18,9 +17,9 @@ public enum CoordinateError: UserFacingError, Equatable {
         case let .notANumber(part, what):
             return "\(what) must be a decimal number like 51.51 or -0.13; got \"\(part)\""
         case let .latitudeOutOfRange(value):
-            return "latitude must be between -90 and 90; got \(CoordinateParser.format(value))"
+            return "latitude must be between -90 and 90; got \(value.plainText)"
         case let .longitudeOutOfRange(value):
-            return "longitude must be between -180 and 180; got \(CoordinateParser.format(value))"
+            return "longitude must be between -180 and 180; got \(value.plainText)"
         }
     }
 
@@ -65,10 +64,6 @@ public enum CoordinateParser {
             throw CoordinateError.notANumber(part: part, what: what)
         }
         return value
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }
 

@@ -26,7 +26,6 @@ struct RegisterDocument: Sendable {
         var type: String = ""
         var percent: String = ""
         var gramsPerLitre: String = ""
-        var additionalTextKey: String = ""
     }
 
     struct Reference: Sendable {
@@ -55,7 +54,6 @@ struct RegisterDocument: Sendable {
         var id = "", wNbr = "", name = ""
         var soldOutDeadline = "", exhaustionDeadline = ""
         var isSalePermission = false
-        var admissionNumber = "", producingCountryKey = ""
         var categoryKeys: [String] = []
         var formulationKeys: [String] = []
         var dangerSymbolKeys: [String] = []

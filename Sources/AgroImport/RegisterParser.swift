@@ -122,8 +122,7 @@ struct RegisterParser {
                     case .ingredient:
                         ingredient = .init(
                             type: "", percent: attributes[.inPercent] ?? "",
-                            gramsPerLitre: attributes[.inGrammPerLitre] ?? "",
-                            additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""))
+                            gramsPerLitre: attributes[.inGrammPerLitre] ?? "")
                     case .indication:
                         indication = .init(
                             line: reader.line,
@@ -164,8 +163,6 @@ struct RegisterParser {
                         started.soldOutDeadline = attributes[.soldoutDeadline] ?? ""
                         started.exhaustionDeadline = attributes[.exhaustionDeadline] ?? ""
                         started.isSalePermission = attributes[.isSalePermission] == "true"
-                        started.admissionNumber = attributes[.admissionnumber] ?? ""
-                        started.producingCountryKey = (attributes[.producingCountryPrimaryKey] ?? "")
                         product = started
                     default: break
                     }

@@ -138,12 +138,11 @@ enum XMLName: Int, CaseIterable {
     case publicationData, metaData, detail, permissionHolder, nameElement, substanceType, ingredient, indication
     case product, parallelimport, measure, timeMeasure, applicationArea, applicationComment, cultureForm, culture
     case pest, obligation, substance, productCategory, formulationCode, dangerSymbol, signalWords, codeR, codeS
-    case permissionHolderKey, description, code, parent, products, parallelimports
+    case permissionHolderKey, description, code, parent, products
     // Attributes.
     case primaryKey, additionalTextPrimaryKey, type, inPercent, inGrammPerLitre, dosageFrom, dosageTo
     case expenditureForm, expenditureTo, waitingPeriod, language, value, iupacName, name, numberOfProducts
-    case numberOfParallelimports, id, wNbr, soldoutDeadline, exhaustionDeadline, isSalePermission
-    case admissionnumber, producingCountryPrimaryKey
+    case id, wNbr, soldoutDeadline, exhaustionDeadline, isSalePermission
 
     /// The name as written in the XML.
     var text: String {
@@ -156,7 +155,7 @@ enum XMLName: Int, CaseIterable {
         case .publicationData, .detail, .permissionHolder, .substanceType, .ingredient, .indication, .product,
              .parallelimport, .measure, .timeMeasure, .applicationArea, .applicationComment, .cultureForm, .culture,
              .pest, .obligation, .substance, .productCategory, .formulationCode, .dangerSymbol, .signalWords,
-             .permissionHolderKey, .description, .code, .parent, .products, .parallelimports:
+             .permissionHolderKey, .description, .code, .parent, .products:
             let label = "\(self)"
             return label.prefix(1).uppercased() + label.dropFirst()
         default: return "\(self)"
@@ -168,7 +167,7 @@ enum XMLName: Int, CaseIterable {
     /// Attributes holding a metadata key, read through `KeyCache`.
     var isKey: Bool {
         switch self {
-        case .primaryKey, .additionalTextPrimaryKey, .producingCountryPrimaryKey: return true
+        case .primaryKey, .additionalTextPrimaryKey: return true
         default: return false
         }
     }

@@ -76,10 +76,10 @@ public final class CatalogWriter {
             }
         }
         for (key, value) in metadata {
-            try db.executeCached(sql: "INSERT INTO catalog_metadata(key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute(sql: "INSERT INTO catalog_metadata(key, value) VALUES (?, ?)", arguments: [key, value])
         }
         for locale in locales([header.title, header.attribution]) {
-            try db.executeCached(
+            try db.execute(
                 sql: "INSERT INTO catalog_i18n(locale, title, attribution) VALUES (?, ?, ?)",
                 arguments: [locale, header.title[locale], header.attribution[locale]])
         }
@@ -532,15 +532,8 @@ public final class CatalogWriter {
         _ db: Database, _ table: I18n, key: some SQLiteBindable, _ fields: [LocalizedText],
         nameKey: LocalizedText? = nil
     ) throws {
-        var locales: [String] = []
-        for text in fields {
-            for (locale, value) in text where !value.isEmpty && !locales.contains(locale) { locales.append(locale) }
-        }
-        if let nameKey {
-            for (locale, value) in nameKey where !value.isEmpty && !locales.contains(locale) { locales.append(locale) }
-        }
+        let locales = self.locales(nameKey.map { fields + [$0] } ?? fields)
         guard !locales.isEmpty else { return }
-        locales.sort()
         try db.insert(table.insert, count: locales.count) { binder, index in
             let locale = locales[index]
             key.bind(to: &binder)
@@ -557,7 +550,13 @@ public final class CatalogWriter {
 
     /// Locales present in any of the texts, sorted, so rows go in in a stable order.
     private func locales(_ texts: [LocalizedText]) -> [String] {
-        Set(texts.flatMap { $0.filter { !$0.value.isEmpty }.keys }).sorted()
+        // A few locales per entity: a linear scan beats hashing on this hot path (every
+        // i18n row of a register import).
+        var locales: [String] = []
+        for text in texts {
+            for (locale, value) in text where !value.isEmpty && !locales.contains(locale) { locales.append(locale) }
+        }
+        return locales.sorted()
     }
 }
 
@@ -588,14 +587,5 @@ enum NameKey {
     static func make(_ name: String) -> String {
         let folded = TextFolding.fold(name)
         return String(folded.drop(while: { !($0.isLetter || $0.isNumber) }))
-    }
-}
-
-extension Database {
-    /// Runs an insert through a prepared statement kept for the connection: a build runs the
-    /// same few inserts hundreds of thousands of times, and preparing each anew dominated the
-    /// time of a register import.
-    func executeCached(sql: String, arguments: StatementArguments) throws {
-        try cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

@@ -86,18 +86,17 @@ extension SQLiteCatalog: NewsUseCase {
     public func news(kind: NewsKind?, page: PageRequest, locale: String) throws -> Page<NewsSummary> {
         let texts = texts(locale)
         let whereClause: SQL = kind.map { " WHERE n.kind = \($0.rawValue)" } ?? ""
+        let ordered: SQL = """
+            SELECT n.id, n.kind, n.date, \(texts.field("news", "title", owner: "n.id")) AS title
+            FROM news n
+            """ + whereClause + " ORDER BY n.date DESC, n.id"
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM news n" + whereClause, as: Int.self) ?? 0
-            let perPage = page.perPage ?? max(total, 1)
-            let items = try db.rows("""
-                SELECT n.id, n.kind, n.date, \(texts.field("news", "title", owner: "n.id")) AS title
-                FROM news n
-                """ + whereClause + " ORDER BY n.date DESC, n.id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))"
-            ).map { row in
-                NewsSummary(id: row["id"], kind: NewsKind(rawValue: row["kind"]) ?? .news,
-                            title: row["title"] ?? row["id"], date: row["date"])
+            try db.page(count: "SELECT COUNT(*) FROM news n" + whereClause, ordered: ordered, page) { rows in
+                rows.map { row in
+                    NewsSummary(id: row["id"], kind: NewsKind(rawValue: row["kind"]) ?? .news,
+                                title: row["title"] ?? row["id"], date: row["date"])
+                }
             }
-            return Page(items: items, page: page.page, perPage: perPage, total: total)
         }
     }
 

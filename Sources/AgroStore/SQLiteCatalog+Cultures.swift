@@ -68,21 +68,20 @@ extension SQLiteCatalog: PestsUseCase {
             conditions.append("p.id IN (SELECT up.pest_id FROM use_pests up WHERE up.use_id IN (" + usesQuery(UseFilter(culture: culture)) + "))")
         }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let ordered: SQL = """
+            SELECT * FROM (
+              SELECT p.id, p.kind, p.latin_name,
+                \(texts.name("pest", owner: "p.id")) AS name,
+                \(texts.field("pest", "name_key", owner: "p.id")) AS name_key
+              FROM pests p
+            """ + whereClause + ") ORDER BY name_key, id"
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM pests p" + whereClause, as: Int.self) ?? 0
-            let perPage = page.perPage ?? max(total, 1)
-            let rows = try db.rows("""
-                SELECT * FROM (
-                  SELECT p.id, p.kind, p.latin_name,
-                    \(texts.name("pest", owner: "p.id")) AS name,
-                    \(texts.field("pest", "name_key", owner: "p.id")) AS name_key
-                  FROM pests p
-                """ + whereClause + ") ORDER BY name_key, id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))")
-            let items = rows.map { row in
-                Pest(id: row["id"], name: row["name"] ?? row["id"], kind: PestKind(rawValue: row["kind"]) ?? .other,
-                     latinName: row.text("latin_name"))
+            try db.page(count: "SELECT COUNT(*) FROM pests p" + whereClause, ordered: ordered, page) { rows in
+                rows.map { row in
+                    Pest(id: row["id"], name: row["name"] ?? row["id"], kind: PestKind(rawValue: row["kind"]) ?? .other,
+                         latinName: row.text("latin_name"))
+                }
             }
-            return Page(items: items, page: page.page, perPage: perPage, total: total)
         }
     }
 
@@ -108,17 +107,15 @@ extension SQLiteCatalog: PestsUseCase {
 extension SQLiteCatalog: SubstancesUseCase {
     public func substances(page: PageRequest, locale: String) throws -> Page<Substance> {
         let texts = texts(locale)
+        let ordered: SQL = """
+            SELECT * FROM (
+              SELECT s.*, \(texts.name("substance", owner: "s.id")) AS name,
+                \(texts.field("substance", "name_key", owner: "s.id")) AS name_key
+              FROM substances s)
+            ORDER BY name_key, id
+            """
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM substances", as: Int.self) ?? 0
-            let perPage = page.perPage ?? max(total, 1)
-            let items = try db.rows("""
-                SELECT * FROM (
-                  SELECT s.*, \(texts.name("substance", owner: "s.id")) AS name,
-                    \(texts.field("substance", "name_key", owner: "s.id")) AS name_key
-                  FROM substances s)
-                ORDER BY name_key, id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))
-                """).map(Self.substance(from:))
-            return Page(items: items, page: page.page, perPage: perPage, total: total)
+            try db.page(count: "SELECT COUNT(*) FROM substances", ordered: ordered, page) { $0.map(Self.substance(from:)) }
         }
     }
 

@@ -7,20 +7,17 @@ extension SQLiteCatalog: ProductsUseCase {
         let texts = texts(locale)
         let listed = productsQuery(filter, texts: texts)
         return try read { db in
-            let total = try db.value("SELECT COUNT(*) FROM (" + listed + ")", as: Int.self) ?? 0
-            let perPage = page.perPage ?? max(total, 1)
-            let rows = try db.rows(
-                listed + " ORDER BY name_key, id LIMIT \(perPage) OFFSET \(perPage * (page.page - 1))")
-            let ingredients = try ingredientSummaries(db, productIDs: rows.map { $0["id"] }, texts: texts)
-            let items = rows.map { row in
-                ProductSummary(
-                    id: row["id"], name: row["name"] ?? row["id"],
-                    category: ProductCategory(rawValue: row["category"]) ?? .other,
-                    formulation: row.text("formulation"), company: row.text("company"),
-                    registrationNumber: row.text("registration_number"),
-                    ingredients: ingredients[row["id"]] ?? [])
+            try db.page(count: "SELECT COUNT(*) FROM (" + listed + ")", ordered: listed + " ORDER BY name_key, id", page) { rows in
+                let ingredients = try ingredientSummaries(db, productIDs: rows.map { $0["id"] }, texts: texts)
+                return rows.map { row in
+                    ProductSummary(
+                        id: row["id"], name: row["name"] ?? row["id"],
+                        category: ProductCategory(rawValue: row["category"]) ?? .other,
+                        formulation: row.text("formulation"), company: row.text("company"),
+                        registrationNumber: row.text("registration_number"),
+                        ingredients: ingredients[row["id"]] ?? [])
+                }
             }
-            return Page(items: items, page: page.page, perPage: perPage, total: total)
         }
     }
 

@@ -81,14 +81,6 @@ public final class SQLiteCatalog: Sendable {
     ///   needs a newer program. Callers that only inspect a file use this on their own
     ///   connection instead of opening a `SQLiteCatalog`.
     public static func readInfo(_ db: Database, path: String) throws -> CatalogInfo {
-        let info = try readMetadata(db, path: path)
-        if info.schemaVersion > CatalogSchema.version {
-            throw CatalogError.schemaTooNew(path: path, found: info.schemaVersion, supported: CatalogSchema.version)
-        }
-        return info
-    }
-
-    private static func readMetadata(_ db: Database, path: String) throws -> CatalogInfo {
         // sqlite_master directly: GRDB's tableExists loads its schema cache, which costs more.
         let hasMetadata = try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_metadata')")
@@ -101,20 +93,21 @@ public final class SQLiteCatalog: Sendable {
         guard let identity = metadata["identity"], let version = metadata["version"].flatMap(Int.init),
               let schemaVersion = metadata["schema_version"].flatMap(Int.init)
         else { throw CatalogError.corrupt(path: path, reason: "catalog metadata incomplete") }
+        // Before reading any other table: a newer schema may have changed them.
+        guard schemaVersion <= CatalogSchema.version else {
+            throw CatalogError.schemaTooNew(path: path, found: schemaVersion, supported: CatalogSchema.version)
+        }
         let locales = (metadata["locales"] ?? "en").split(separator: ",").map(String.init)
         var fallbacks: [String: [String]] = [:]
         for (key, value) in metadata where key.hasPrefix("fallback.") {
             fallbacks[String(key.dropFirst("fallback.".count))] = value.split(separator: ",").map(String.init)
         }
         let chain = LocaleChain(locales: locales, fallbacks: fallbacks)
-        var title = identity, attribution: String?
-        if schemaVersion <= CatalogSchema.version {
-            let texts = try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n")
-            let order = chain.chain(for: chain.defaultLocale)
-            let byLocale = Dictionary(texts.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
-            title = order.lazy.compactMap { byLocale[$0]?["title"] as String? }.first ?? identity
-            attribution = order.lazy.compactMap { byLocale[$0]?["attribution"] as String? }.first
-        }
+        let texts = try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n")
+        let order = chain.chain(for: chain.defaultLocale)
+        let byLocale = Dictionary(texts.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
+        let title = order.lazy.compactMap { byLocale[$0]?["title"] as String? }.first ?? identity
+        let attribution = order.lazy.compactMap { byLocale[$0]?["attribution"] as String? }.first
         return CatalogInfo(
             identity: identity, title: title, version: version, schemaVersion: schemaVersion,
             builtAt: metadata["built_at"] ?? "", locales: chain, attribution: attribution)
@@ -160,6 +153,18 @@ extension SQLiteCatalog: CatalogInfoUseCase {
 }
 
 extension Database {
+    /// One page of a list: `count` counts the whole list, `ordered` (an ordered query) is cut
+    /// to the requested page (everything when it asks for all), and `items` makes the page's
+    /// items from its rows.
+    func page<Item>(
+        count: SQL, ordered: SQL, _ request: PageRequest, items: ([Row]) throws -> [Item]
+    ) throws -> Page<Item> {
+        let total = try value(count, as: Int.self) ?? 0
+        let perPage = request.perPage ?? max(total, 1)
+        let rows = try rows(ordered + " LIMIT \(perPage) OFFSET \(perPage * (request.page - 1))")
+        return Page(items: try items(rows), page: request.page, perPage: perPage, total: total)
+    }
+
     /// Rows of a query whose values are bound through SQL interpolation.
     func rows(_ sql: SQL) throws -> [Row] {
         try Row.fetchAll(self, SQLRequest<Row>(literal: sql, cached: true))

@@ -32,15 +32,11 @@ public struct Dose: Sendable, Hashable, Codable {
 
     /// The range as printed on labels; numbers without trailing zeros.
     public var label: String {
-        let number = { (value: Double) -> String in
-            value == value.rounded() && abs(value) < 1e15
-                ? String(Int64(value)) : String(value)
-        }
         var text: String
         switch (from, to) {
-        case let (f?, t?) where f != t: text = "\(number(f))-\(number(t))"
-        case let (f?, _): text = number(f)
-        case let (nil, t?): text = number(t)
+        case let (f?, t?) where f != t: text = "\(f.plainText)-\(t.plainText)"
+        case let (f?, _): text = f.plainText
+        case let (nil, t?): text = t.plainText
         default: return ""
         }
         if let unit, !unit.isEmpty { text += " \(unit)" }
@@ -88,5 +84,14 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
         self.applicationArea = applicationArea
         self.notes = notes
         self.obligations = obligations
+    }
+}
+
+extension Double {
+    /// The number as labels and messages write it: whole numbers without ".0" ("250", not
+    /// "250.0"), others as Swift prints them; beyond 1e15 in Swift's form too, which no
+    /// integer conversion can trap on.
+    public var plainText: String {
+        self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
     }
 }
