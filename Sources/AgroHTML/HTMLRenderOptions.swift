@@ -1,3 +1,4 @@
+import AgroTerminal
 import Foundation
 
 /// How `HTMLRenderer` lays out a document.
@@ -23,5 +24,19 @@ public struct HTMLRenderOptions: Sendable, Equatable {
         self.ansiStyles = ansiStyles
         self.baseURL = baseURL
         self.listLinks = listLinks
+    }
+}
+
+extension HTMLRenderOptions {
+    /// Options for writing to `fileDescriptor`: `width` columns if given, else the terminal's
+    /// (see `TerminalCapabilities.columns`); styles when the terminal takes them; relative
+    /// links resolved against `base`.
+    public static func terminal(
+        width: Int?, base: String?, fileDescriptor: Int32 = 1, environment: [String: String]
+    ) -> HTMLRenderOptions {
+        HTMLRenderOptions(
+            width: TerminalCapabilities.columns(requested: width, fileDescriptor: fileDescriptor, environment: environment),
+            ansiStyles: TerminalCapabilities.wantsANSIStyles(fileDescriptor: fileDescriptor, environment: environment),
+            baseURL: base.flatMap(URL.init(string:)))
     }
 }

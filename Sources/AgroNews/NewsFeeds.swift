@@ -86,8 +86,16 @@ public struct NewsFeeds: Sendable {
     }
 
     /// The cached entry with this `FeedItem.id` (for `agro news show ID`), or nil.
+    ///
+    /// An id names one feed (it hashes the feed's URL with the entry's guid), so the search
+    /// stops at the first feed that has it; feeds that cannot be read are skipped.
     public func item(id: String) throws -> FeedItem? {
-        try cachedItems().items.first { $0.id == id }
+        for url in try config.urls() {
+            guard let (_, body) = cache.load(url), let feed = try? FeedParser.parse(body, url: url) else { continue }
+            // A guid repeated within the feed: its newest entry, as in `cachedItems()`.
+            if let entry = feed.items.filter({ $0.id == id }).sorted(by: Self.newestFirst).first { return entry }
+        }
+        return nil
     }
 
     /// Entries of all configured feeds from the cache, newest first (undated last), without
@@ -108,13 +116,16 @@ public struct NewsFeeds: Sendable {
                 problems.append(error)
             }
         }
-        items.sort { a, b in
-            switch (a.date, b.date) {
-            case let (x?, y?): return x > y
-            case (.some, nil): return true
-            default: return false
-            }
-        }
+        items.sort(by: Self.newestFirst)
         return CachedFeedItems(items: items, problems: problems, fetchedAt: fetchedAt)
+    }
+
+    /// Newest first; undated entries last.
+    private static func newestFirst(_ a: FeedItem, _ b: FeedItem) -> Bool {
+        switch (a.date, b.date) {
+        case let (x?, y?): return x > y
+        case (.some, nil): return true
+        default: return false
+        }
     }
 }

@@ -1,7 +1,6 @@
 import AgroCLI
 import AgroDomain
 import AgroHTML
-import AgroTerminal
 import AgroNews
 import AgroStore
 import ArgumentParser
@@ -33,9 +32,7 @@ extension Environment {
 
     /// Options for rendering an article to this output.
     func renderOptions(width: Int?, base: String?) -> HTMLRenderOptions {
-        HTMLRenderOptions(
-            width: TerminalCapabilities.columns(requested: width, environment: processEnvironment),
-            ansiStyles: usesStyles, baseURL: base.flatMap(URL.init(string:)))
+        .terminal(width: width, base: base, fileDescriptor: output.fileDescriptor, environment: processEnvironment)
     }
 }
 
@@ -59,6 +56,9 @@ struct NewsListCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
+        // Feed entries by id, newest of a repeated id (the list is newest first): opening one
+        // from the pager needs no second reading of the feeds.
+        var feedItems: [String: FeedItem] = [:]
         var items = try catalog.news(kind: kind, page: .all, locale: environment.language).items.map {
             NewsListItem(id: $0.id, name: $0.title, kind: $0.kind, date: $0.date, source: "catalog")
         }
@@ -66,9 +66,11 @@ struct NewsListCommand: ParsableCommand {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
             for problem in cached.problems { Terminal.standardError.line("agro: warning: " + problem.message) }
-            items += cached.items.map {
-                NewsListItem(id: $0.id, name: $0.title, kind: .news, date: $0.date.map(FeedDate.iso8601) ?? "", source: $0.feedTitle)
+            items += cached.items.map { entry in
+                let summary = entry.newsSummary()
+                return NewsListItem(id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
             }
+            feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
         }
         // ISO 8601 dates sort as text; undated items last.
         items.sort { ($0.date.isEmpty ? "" : $0.date, $1.id) > ($1.date.isEmpty ? "" : $1.date, $0.id) }
@@ -82,7 +84,10 @@ struct NewsListCommand: ParsableCommand {
                 Column(header: s("column.id")) { $0.id },
             ],
             load: { Page(slicing: items, $0) },
-            open: { try NewsShowCommand.show(id: $0.id, catalog: catalog, environment: environment, width: nil) }
+            open: {
+                try NewsShowCommand.show(
+                    id: $0.id, catalog: catalog, environment: environment, width: nil, feedItem: { feedItems[$0] })
+            }
         ).show(pages)
     }
 }
@@ -104,11 +109,16 @@ struct NewsShowCommand: ParsableCommand {
         var text: String
     }
 
-    static func show(id: String, catalog: some Catalog, environment: Environment, width: Int?) throws {
+    /// Shows the catalog's item `id`, else the feed entry `feedItem` finds (by default, in the
+    /// feeds' cache).
+    static func show(
+        id: String, catalog: some Catalog, environment: Environment, width: Int?,
+        feedItem: (String) throws -> FeedItem? = { _ in nil }
+    ) throws {
         let item: NewsItem
         if let found = try catalog.newsItem(id: id, locale: environment.language) {
             item = found
-        } else if let entry = try environment.feeds.item(id: id) {
+        } else if let entry = try feedItem(id) ?? environment.feeds.item(id: id) {
             item = entry.newsItem()
         } else {
             throw CatalogError.notFound(kind: .news, id: id)

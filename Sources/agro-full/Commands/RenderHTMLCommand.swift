@@ -1,7 +1,6 @@
 import AgroCLI
 import AgroDomain
 import AgroHTML
-import AgroTerminal
 import ArgumentParser
 import Foundation
 
@@ -29,11 +28,7 @@ struct RenderHTMLCommand: ParsableCommand {
             }
             data = contents
         }
-        let environment = ProcessInfo.processInfo.environment
-        let options = HTMLRenderOptions(
-            width: TerminalCapabilities.columns(requested: width, environment: environment),
-            ansiStyles: TerminalCapabilities.wantsANSIStyles(environment: environment),
-            baseURL: base.flatMap(URL.init(string:)))
+        let options = HTMLRenderOptions.terminal(width: width, base: base, environment: ProcessInfo.processInfo.environment)
         // The renderer's output is already free of control characters other than its own styles.
         Terminal.standardOutput.write(HTMLRenderer.render(html: data, options: options))
     }
