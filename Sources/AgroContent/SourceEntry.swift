@@ -17,11 +17,15 @@ struct SourceEntry {
 
     func has(_ key: String) -> Bool { fields[key] != nil && !(fields[key] is NSNull) }
 
+    /// Whether the field is there; a missing required one is reported.
+    func present(_ key: String, required: Bool) -> Bool {
+        if has(key) { return true }
+        if required { report("missing required field \"\(key)\"") }
+        return false
+    }
+
     func string(_ key: String, required: Bool = false) -> String? {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return nil
-        }
+        guard present(key, required: required) else { return nil }
         guard let value = fields[key] as? String, !value.trimmingCharacters(in: .whitespaces).isEmpty else {
             report("field \"\(key)\" must be a non-empty string")
             return nil
@@ -38,8 +42,8 @@ struct SourceEntry {
         return value.doubleValue
     }
 
-    func integer(_ key: String) -> Int? {
-        guard let value = number(key) else { return nil }
+    func integer(_ key: String, required: Bool = false) -> Int? {
+        guard present(key, required: required), let value = number(key) else { return nil }
         // Int(value) traps beyond Int's range.
         guard value >= 0, value == value.rounded(), value < 1e15 else {
             report("field \"\(key)\" must be a whole number of at least 0")
@@ -49,10 +53,7 @@ struct SourceEntry {
     }
 
     func strings(_ key: String, required: Bool = false) -> [String] {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return []
-        }
+        guard present(key, required: required) else { return [] }
         guard let values = fields[key] as? [String] else {
             report("field \"\(key)\" must be a list of strings")
             return []
@@ -62,10 +63,7 @@ struct SourceEntry {
     }
 
     func objects(_ key: String, required: Bool = false) -> [[String: Any]] {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return []
-        }
+        guard present(key, required: required) else { return [] }
         guard let values = fields[key] as? [[String: Any]] else {
             report("field \"\(key)\" must be a list of objects")
             return []
@@ -74,10 +72,7 @@ struct SourceEntry {
     }
 
     func object(_ key: String, required: Bool = false) -> [String: Any]? {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return nil
-        }
+        guard present(key, required: required) else { return nil }
         guard let value = fields[key] as? [String: Any] else {
             report("field \"\(key)\" must be an object")
             return nil
@@ -87,10 +82,7 @@ struct SourceEntry {
 
     /// A localized text: an object keyed by catalog locale.
     func text(_ key: String, required: Bool = false) -> LocalizedText {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return [:]
-        }
+        guard present(key, required: required) else { return [:] }
         guard let object = fields[key] as? [String: Any] else {
             report("field \"\(key)\" must be an object keyed by locale")
             return [:]
@@ -113,10 +105,7 @@ struct SourceEntry {
 
     /// A range: `[from, to]` or one number. `from` must not exceed `to`.
     func range(_ key: String, required: Bool = false) -> (from: Double, to: Double)? {
-        guard has(key) else {
-            if required { report("missing required field \"\(key)\"") }
-            return nil
-        }
+        guard present(key, required: required) else { return nil }
         let values: [Double]
         if let single = fields[key] as? NSNumber, !Self.isBoolean(single) {
             values = [single.doubleValue, single.doubleValue]

@@ -124,8 +124,7 @@ final class SourceReader {
         if !released.isEmpty && ISO8601DateFormatter().date(from: released) == nil {
             e.report("field \"released\" must be an ISO 8601 timestamp like 2026-11-21T00:00:00Z")
         }
-        let version = e.integer("version")
-        if version == nil && !e.has("version") { e.report("missing required field \"version\"") }
+        let version = e.integer("version", required: true)
         return CatalogHeader(
             identity: e.string("identity", required: true) ?? "", version: version ?? 0, builtAt: released,
             locales: LocaleChain(locales: declared, fallbacks: fallbacks),
@@ -224,7 +223,7 @@ final class SourceReader {
 
     private func use(_ e: SourceEntry, id: String) -> CatalogRecord.Use {
         var targets: [CatalogRecord.Target] = []
-        if !e.has("pests") { e.report("missing required field \"pests\"") }
+        _ = e.present("pests", required: true)
         for (index, item) in ((e.fields["pests"] as? [Any]) ?? []).enumerated() {
             if let pest = item as? String {
                 targets.append(CatalogRecord.Target(pestID: pest))

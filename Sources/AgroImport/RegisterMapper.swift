@@ -130,9 +130,8 @@ struct RegisterMapper {
         /// Whether `key` is a row of `rows` (the table named `table`), with the data error of
         /// `resolve`. For the 260 000 culture, pest and obligation references of a use, which
         /// need no more than that: no lookup of the table by name, no copy of the row.
-        func exists(
-            _ table: String, _ rows: [String: RegisterDocument.Detail], _ key: String,
-            in context: @autoclosure () -> String
+        func exists<Row>(
+            _ table: String, _ rows: [String: Row], _ key: String, in context: @autoclosure () -> String
         ) -> Bool {
             guard !key.isEmpty else { return false }
             if rows.index(forKey: key) != nil { return true }
@@ -254,12 +253,7 @@ struct RegisterMapper {
             }
             record.formulation = source.formulationKeys.lazy
                 .compactMap { resolve("FormulationCode", $0, in: label)?.code }.first
-            record.companyID = source.holderKeys.lazy.compactMap { key -> String? in
-                guard !key.isEmpty else { return nil }
-                if document.holders[key] != nil { return key }
-                log.add("missing PermissionHolder key", "\(label) refers to PermissionHolder \(key)")
-                return nil
-            }.first
+            record.companyID = source.holderKeys.lazy.first { exists("PermissionHolder", document.holders, $0, in: label) }
             record.soldOutDeadline = date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
             record.exhaustionDeadline = date(source.exhaustionDeadline, field: "exhaustionDeadline", of: label, log: log)
             for key in source.dangerSymbolKeys {
@@ -421,7 +415,11 @@ struct RegisterMapper {
         let trimmed = text.trimmedASCIIWhitespace
         guard !trimmed.isEmpty else { return nil }
         let day = String(trimmed.prefix(10))
-        if day.range(of: #"^\d{4}-\d{2}-\d{2}$"#, options: .regularExpression) != nil { return day }
+        // yyyy-MM-dd, checked byte by byte: a regular expression per deadline cost more.
+        let isDate = day.utf8.count == 10 && day.utf8.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        if isDate { return day }
         log.add("unparsable date", "\(label): \(field)=\"\(trimmed)\"")
         return nil
     }

@@ -44,11 +44,20 @@ final class PaginationTests: StoreTestCase {
         XCTAssertEqual(page.total, FixtureCatalog.products.count)
     }
 
-    func testSlicingInMemoryMatchesTheStore() {
+    func testSlicingInMemoryMatchesTheStore() throws {
         let list = Array(1...10)
         XCTAssertEqual(Page(slicing: list, PageRequest(page: 4, perPage: 3)).items, [10])
         XCTAssertEqual(Page(slicing: list, PageRequest(page: 5, perPage: 3)).items, [])
         XCTAssertEqual(Page(slicing: [Int](), PageRequest(page: 1, perPage: 3)).pageCount, 1)
+        // The same pages as the store cuts from the same list.
+        let all = try catalog.products(ProductFilter(), page: .all, locale: "en").items.map(\.id)
+        for number in 1...3 {
+            let request = PageRequest(page: number, perPage: 3)
+            let stored = try catalog.products(ProductFilter(), page: request, locale: "en")
+            let sliced = Page(slicing: all, request)
+            XCTAssertEqual(stored.items.map(\.id), sliced.items, "page \(number)")
+            XCTAssertEqual(stored.pageCount, sliced.pageCount)
+        }
     }
 }
 
@@ -72,7 +81,11 @@ final class CatalogFileTests: XCTestCase {
             try writer.add(CatalogRecord.Use(
                 id: "bad", productID: "no-such-product", cultureIDs: ["wheat"], pests: [],
                 dose: Dose(from: 1, to: 1, unit: "l/ha")))
-        })
+        }) { error in
+            // The reference check, not some other failure, refuses it.
+            XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY, "\(error)")
+            XCTAssertTrue("\(error)".contains("products"), "\(error)")
+        }
     }
 
     func testMissingAndCorruptFilesSaySo() throws {
