@@ -7,6 +7,8 @@ final class SourceReader {
     let directory: URL
     let problems = ProblemLog()
     private var locales: Set<String> = []
+    /// Obligation texts by the key `obligationTexts` made for them.
+    private var obligationsByKey: [String: LocalizedText] = [:]
     /// The files in news/, listed once for all news entries.
     private lazy var newsFiles: [String] =
         ((try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("news").path)) ?? []).sorted()
@@ -248,8 +250,8 @@ final class SourceReader {
             notes: e.text("notes"), obligationIDs: obligationTexts(e))
     }
 
-    /// Obligations of a use, each encoded as one key (its texts, canonical JSON) until
-    /// `collectObligations` gives every distinct text an id.
+    /// Obligations of a use, each as one key (its texts, canonical JSON) until
+    /// `collectObligations` gives every distinct text an id; `obligationsByKey` keeps the texts.
     private func obligationTexts(_ e: SourceEntry) -> [String] {
         guard e.has("obligations") else { return [] }
         guard let items = e.fields["obligations"] as? [Any] else {
@@ -260,7 +262,9 @@ final class SourceReader {
             let text = nested(e, ["text": items[index]], "obligations[\(index)]").text("text", required: true)
             guard !text.isEmpty, let data = try? JSONSerialization.data(withJSONObject: text, options: [.sortedKeys])
             else { return nil }
-            return String(decoding: data, as: UTF8.self)
+            let key = String(decoding: data, as: UTF8.self)
+            obligationsByKey[key] = text
+            return key
         }
     }
 
@@ -270,10 +274,7 @@ final class SourceReader {
         let keys = Set(uses.flatMap(\.obligationIDs)).sorted()
         let ids = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, String(format: "obligation-%04d", $0 + 1)) })
         for index in uses.indices { uses[index].obligationIDs = uses[index].obligationIDs.compactMap { ids[$0] } }
-        return keys.compactMap { key in
-            guard let text = try? JSONSerialization.jsonObject(with: Data(key.utf8)) as? [String: String] else { return nil }
-            return CatalogRecord.Obligation(id: ids[key]!, text: text)
-        }
+        return keys.compactMap { key in obligationsByKey[key].map { CatalogRecord.Obligation(id: ids[key]!, text: $0) } }
     }
 
     private func scheme(_ e: SourceEntry, id: String) -> CatalogRecord.Scheme {
