@@ -62,8 +62,7 @@ public enum WeatherText {
             rows.append(("Region", "\(region.region.name) (\(region.region.id)), \(distance(region.distanceKm)) from its centre"))
         }
         if let representative {
-            let person = representative.representative
-            var text = [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
+            var text = contact(representative.representative)
             if let km = representative.distanceKm { text += " (\(distance(km)) away)" }
             rows.append(("Representative", text))
         }
@@ -234,7 +233,19 @@ public enum WeatherText {
 
     static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
 
-    static func distance(_ km: Double) -> String { km < 10 ? String(format: "%.1f km", km) : "\(Int(km.rounded())) km" }
+    /// "7.5 km", "312 km".
+    static func distance(_ km: Double) -> String { kilometres(km) + " km" }
+
+    /// "7.5", "312": kilometres with a decimal only where it matters; the number alone, for
+    /// callers that put it into a localized unit text.
+    public static func kilometres(_ km: Double) -> String {
+        km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))
+    }
+
+    /// How to reach a representative: name, position, phone and e-mail, those that are known.
+    public static func contact(_ person: Representative) -> String {
+        [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
+    }
 
     static func capitalizedFirst(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
