@@ -239,9 +239,7 @@ public final class OpenWeatherMapClient: WeatherService {
 
     private static func number(_ value: Double) -> String {
         // Six decimals are ~0.1 m: plenty, and avoids "1e-05" forms the server may not parse.
-        var text = String(format: "%.6f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
+        let text = trimmedDecimal(value, places: 6)
         return text == "-0" ? "0" : text
     }
 

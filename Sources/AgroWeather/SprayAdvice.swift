@@ -440,10 +440,5 @@ public enum SprayAdvisor {
     static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
     static func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
     /// Up to two decimals, trailing zeros dropped: 0.25, 1.5, 2.
-    static func f2(_ v: Double) -> String {
-        var text = String(format: "%.2f", v)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func f2(_ v: Double) -> String { trimmedDecimal(v, places: 2) }
 }

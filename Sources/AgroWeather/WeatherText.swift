@@ -229,7 +229,7 @@ public enum WeatherText {
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
 
-    static func amount(_ value: Double) -> String { SprayAdvisor.f2(value) }
+    static func amount(_ value: Double) -> String { trimmedDecimal(value, places: 2) }
 
     static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
 
@@ -410,6 +410,15 @@ enum TextChart {
         let pad = String(repeating: " ", count: labelWidth)
         return pad + " +" + String(ruler) + "\n" + pad + "  " + String(labels).trimmingTrailingSpaces()
     }
+}
+
+/// `value` with at most `places` decimals (at least 1), trailing zeros and a bare point dropped:
+/// 0.25, 1.5, 2. "-0" stays as printf writes it; callers that mind it map it themselves.
+func trimmedDecimal(_ value: Double, places: Int) -> String {
+    var text = String(format: "%.\(max(1, places))f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
 }
 
 extension String {
