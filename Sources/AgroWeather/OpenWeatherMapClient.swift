@@ -148,28 +148,39 @@ public final class OpenWeatherMapClient: WeatherService {
             throw WeatherError.malformedAnswer(detail: "not an HTTP answer")
         }
         if http.statusCode == 200 { return data }
-        throw httpError(status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+        let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.message
+        throw httpError(status: http.statusCode, serverMessage: message, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
     }
 
-    func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        // OpenWeatherMap sometimes answers 200 with an error body ({"cod":"404",...}).
-        if let body = try? JSONDecoder().decode(ErrorBody.self, from: data),
-            let code = body.cod?.value, code != 200, code >= 400
-        {
-            throw httpError(status: code, body: data, retryAfter: nil)
-        }
+    func decode<T: Decodable & CarriesResponseCode>(_ type: T.Type, from data: Data) throws -> T {
+        // The answer is decoded once as what was asked for; the error body is only read when that
+        // fails or when the answer's own code says it is an error.
+        let decoder = JSONDecoder()
+        let value: T
         do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw WeatherError.malformedAnswer(detail: redactor.redact(Self.describe(error)))
+            value = try decoder.decode(T.self, from: data)
         } catch {
+            // A Forecast error body has no "list", so a 200 with one lands here.
+            if let body = try? decoder.decode(ErrorBody.self, from: data), let code = body.cod?.value, code >= 400 {
+                throw httpError(status: code, serverMessage: body.message, retryAfter: nil)
+            }
+            if let error = error as? DecodingError {
+                throw WeatherError.malformedAnswer(detail: redactor.redact(Self.describe(error)))
+            }
             throw WeatherError.malformedAnswer(detail: redactor.redact(String(describing: error)))
         }
+        // OpenWeatherMap sometimes answers 200 with an error body ({"cod":"404",...}); every field
+        // of CurrentWeather is optional, so such a body decodes and only its code tells.
+        if let code = value.cod?.value, code >= 400 {
+            let message = (try? decoder.decode(ErrorBody.self, from: data))?.message
+            throw httpError(status: code, serverMessage: message, retryAfter: nil)
+        }
+        return value
     }
 
-    private func httpError(status: Int, body: Data, retryAfter: String?) -> WeatherError {
-        let serverMessage = (try? JSONDecoder().decode(ErrorBody.self, from: body))?.message
-            .map { redactor.redact($0) }
+    /// - Parameter serverMessage: the error body's message as received; redacted here.
+    private func httpError(status: Int, serverMessage: String?, retryAfter: String?) -> WeatherError {
+        let serverMessage = serverMessage.map { redactor.redact($0) }
         switch status {
         case 401: return .keyRejected(serverMessage: serverMessage)
         case 404: return .notFound(serverMessage: serverMessage)
@@ -228,9 +239,7 @@ public final class OpenWeatherMapClient: WeatherService {
 
     private static func number(_ value: Double) -> String {
         // Six decimals are ~0.1 m: plenty, and avoids "1e-05" forms the server may not parse.
-        var text = String(format: "%.6f", value)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
+        let text = trimmedDecimal(value, places: 6)
         return text == "-0" ? "0" : text
     }
 

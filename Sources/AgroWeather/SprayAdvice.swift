@@ -302,16 +302,14 @@ public enum SprayAdvisor {
             return SprayFinding(rule: .wind, verdict: .avoid, value: v, unit: "km/h", threshold: rules.windCalmBelowKmh,
                                 text: "wind \(f(v)) km/h below \(f(rules.windCalmBelowKmh)): too calm, drift hangs, inversion likely")
         }
-        if v <= rules.windGoodMaxKmh {
-            return SprayFinding(rule: .wind, verdict: .good, value: v, unit: "km/h", threshold: rules.windGoodMaxKmh,
-                                text: "wind \(f(v)) km/h")
+        let (verdict, limit) = atMost(v, good: rules.windGoodMaxKmh, marginal: rules.windMarginalMaxKmh)
+        let text: String
+        switch verdict {
+        case .good: text = "wind \(f(v)) km/h"
+        case .marginal: text = "wind \(f(v)) km/h above \(f(limit)): coarse droplets, wider buffers"
+        case .avoid: text = "wind \(f(v)) km/h above \(f(limit)): drift"
         }
-        if v <= rules.windMarginalMaxKmh {
-            return SprayFinding(rule: .wind, verdict: .marginal, value: v, unit: "km/h", threshold: rules.windGoodMaxKmh,
-                                text: "wind \(f(v)) km/h above \(f(rules.windGoodMaxKmh)): coarse droplets, wider buffers")
-        }
-        return SprayFinding(rule: .wind, verdict: .avoid, value: v, unit: "km/h", threshold: rules.windMarginalMaxKmh,
-                            text: "wind \(f(v)) km/h above \(f(rules.windMarginalMaxKmh)): drift")
+        return SprayFinding(rule: .wind, verdict: verdict, value: v, unit: "km/h", threshold: limit, text: text)
     }
 
     /// Gusts at boom height, km/h; none in the forecast counts as no gusts.
@@ -319,29 +317,22 @@ public enum SprayAdvisor {
         guard let v = kmh else {
             return SprayFinding(rule: .gust, verdict: .good, value: nil, unit: "km/h", threshold: nil, text: "no gusts forecast")
         }
-        if v <= rules.gustGoodMaxKmh {
-            return SprayFinding(rule: .gust, verdict: .good, value: v, unit: "km/h", threshold: rules.gustGoodMaxKmh, text: "gusts \(f(v)) km/h")
-        }
-        if v <= rules.gustMarginalMaxKmh {
-            return SprayFinding(rule: .gust, verdict: .marginal, value: v, unit: "km/h", threshold: rules.gustGoodMaxKmh,
-                                text: "gusts \(f(v)) km/h above \(f(rules.gustGoodMaxKmh))")
-        }
-        return SprayFinding(rule: .gust, verdict: .avoid, value: v, unit: "km/h", threshold: rules.gustMarginalMaxKmh,
-                            text: "gusts \(f(v)) km/h above \(f(rules.gustMarginalMaxKmh))")
+        let (verdict, limit) = atMost(v, good: rules.gustGoodMaxKmh, marginal: rules.gustMarginalMaxKmh)
+        let text = verdict == .good ? "gusts \(f(v)) km/h" : "gusts \(f(v)) km/h above \(f(limit))"
+        return SprayFinding(rule: .gust, verdict: verdict, value: v, unit: "km/h", threshold: limit, text: text)
     }
 
     /// Rain expected during the slot and the rain-fast period after it, mm.
     public static func rainFinding(_ mm: Double, rainfastHours: Double, _ rules: SprayRules) -> SprayFinding {
         let period = "within the slot and \(f(rainfastHours)) h rain-fast period"
-        if mm >= rules.rainAvoidMm {
-            return SprayFinding(rule: .rain, verdict: .avoid, value: mm, unit: "mm", threshold: rules.rainAvoidMm,
-                                text: "rain \(f2(mm)) mm \(period), from \(f2(rules.rainAvoidMm)) mm washes off")
+        let (verdict, limit) = atLeast(mm, avoid: rules.rainAvoidMm, marginal: rules.rainMarginalMm)
+        let text: String
+        switch verdict {
+        case .good: text = "no rain \(period)"
+        case .marginal: text = "rain \(f2(mm)) mm \(period)"
+        case .avoid: text = "rain \(f2(mm)) mm \(period), from \(f2(limit)) mm washes off"
         }
-        if mm >= rules.rainMarginalMm {
-            return SprayFinding(rule: .rain, verdict: .marginal, value: mm, unit: "mm", threshold: rules.rainMarginalMm,
-                                text: "rain \(f2(mm)) mm \(period)")
-        }
-        return SprayFinding(rule: .rain, verdict: .good, value: mm, unit: "mm", threshold: rules.rainMarginalMm, text: "no rain \(period)")
+        return SprayFinding(rule: .rain, verdict: verdict, value: mm, unit: "mm", threshold: limit, text: text)
     }
 
     /// Highest probability of precipitation over the slot and its rain-fast period, 0...1.
@@ -350,29 +341,20 @@ public enum SprayAdvisor {
             return SprayFinding(rule: .precipitationProbability, verdict: .good, value: nil, unit: "", threshold: nil,
                                 text: "no probability of precipitation given")
         }
-        let percent = "\(Int((v * 100).rounded()))%"
-        if v >= rules.precipitationProbabilityAvoid {
-            return SprayFinding(rule: .precipitationProbability, verdict: .avoid, value: v, unit: "", threshold: rules.precipitationProbabilityAvoid,
-                                text: "chance of rain \(percent), from \(Int((rules.precipitationProbabilityAvoid * 100).rounded()))% avoid")
-        }
-        if v >= rules.precipitationProbabilityMarginal {
-            return SprayFinding(rule: .precipitationProbability, verdict: .marginal, value: v, unit: "", threshold: rules.precipitationProbabilityMarginal,
-                                text: "chance of rain \(percent)")
-        }
-        return SprayFinding(rule: .precipitationProbability, verdict: .good, value: v, unit: "", threshold: rules.precipitationProbabilityMarginal,
-                            text: "chance of rain \(percent)")
+        let (verdict, limit) = atLeast(v, avoid: rules.precipitationProbabilityAvoid, marginal: rules.precipitationProbabilityMarginal)
+        var text = "chance of rain \(Int((v * 100).rounded()))%"
+        if verdict == .avoid { text += ", from \(Int((limit * 100).rounded()))% avoid" }
+        return SprayFinding(rule: .precipitationProbability, verdict: verdict, value: v, unit: "", threshold: limit, text: text)
     }
 
     /// Air temperature, °C.
     public static func temperatureFinding(_ celsius: Double?, _ rules: SprayRules) -> SprayFinding {
         guard let v = celsius else { return missing(.temperature, "°C", "no temperature in the forecast") }
-        if v < rules.temperatureLowAvoidC {
-            return SprayFinding(rule: .temperature, verdict: .avoid, value: v, unit: "°C", threshold: rules.temperatureLowAvoidC,
-                                text: "\(f(v)) °C below \(f(rules.temperatureLowAvoidC)): frost risk, no uptake")
-        }
-        if v < rules.temperatureLowMarginalC {
-            return SprayFinding(rule: .temperature, verdict: .marginal, value: v, unit: "°C", threshold: rules.temperatureLowMarginalC,
-                                text: "\(f(v)) °C below \(f(rules.temperatureLowMarginalC)): slow uptake")
+        let (low, lowLimit) = below(v, avoid: rules.temperatureLowAvoidC, marginal: rules.temperatureLowMarginalC)
+        if low != .good {
+            let why = low == .avoid ? "frost risk, no uptake" : "slow uptake"
+            return SprayFinding(rule: .temperature, verdict: low, value: v, unit: "°C", threshold: lowLimit,
+                                text: "\(f(v)) °C below \(f(lowLimit)): \(why)")
         }
         if v > rules.temperatureHighAvoidC {
             return SprayFinding(rule: .temperature, verdict: .avoid, value: v, unit: "°C", threshold: rules.temperatureHighAvoidC,
@@ -388,16 +370,9 @@ public enum SprayAdvisor {
     /// Relative humidity, %.
     public static func humidityFinding(_ percent: Double?, _ rules: SprayRules) -> SprayFinding {
         guard let v = percent else { return missing(.humidity, "%", "no humidity in the forecast") }
-        if v < rules.humidityAvoidBelow {
-            return SprayFinding(rule: .humidity, verdict: .avoid, value: v, unit: "%", threshold: rules.humidityAvoidBelow,
-                                text: "humidity \(f(v))% below \(f(rules.humidityAvoidBelow))%")
-        }
-        if v < rules.humidityMarginalBelow {
-            return SprayFinding(rule: .humidity, verdict: .marginal, value: v, unit: "%", threshold: rules.humidityMarginalBelow,
-                                text: "humidity \(f(v))% below \(f(rules.humidityMarginalBelow))%")
-        }
-        return SprayFinding(rule: .humidity, verdict: .good, value: v, unit: "%", threshold: rules.humidityMarginalBelow,
-                            text: "humidity \(f(v))%")
+        let (verdict, limit) = below(v, avoid: rules.humidityAvoidBelow, marginal: rules.humidityMarginalBelow)
+        let text = verdict == .good ? "humidity \(f(v))%" : "humidity \(f(v))% below \(f(limit))%"
+        return SprayFinding(rule: .humidity, verdict: verdict, value: v, unit: "%", threshold: limit, text: text)
     }
 
     /// Delta-T, °C.
@@ -407,15 +382,38 @@ public enum SprayAdvisor {
             return SprayFinding(rule: .deltaT, verdict: .avoid, value: v, unit: "°C", threshold: rules.deltaTLowAvoidBelowC,
                                 text: "Delta-T \(f(v)) below \(f(rules.deltaTLowAvoidBelowC)): droplets linger and drift")
         }
-        if v <= rules.deltaTGoodMaxC {
-            return SprayFinding(rule: .deltaT, verdict: .good, value: v, unit: "°C", threshold: rules.deltaTGoodMaxC, text: "Delta-T \(f(v))")
+        let (verdict, limit) = atMost(v, good: rules.deltaTGoodMaxC, marginal: rules.deltaTMarginalMaxC)
+        let text: String
+        switch verdict {
+        case .good: text = "Delta-T \(f(v))"
+        case .marginal: text = "Delta-T \(f(v)) above \(f(limit)): fast evaporation, use coarser droplets"
+        case .avoid: text = "Delta-T \(f(v)) above \(f(limit)): droplets evaporate"
         }
-        if v <= rules.deltaTMarginalMaxC {
-            return SprayFinding(rule: .deltaT, verdict: .marginal, value: v, unit: "°C", threshold: rules.deltaTGoodMaxC,
-                                text: "Delta-T \(f(v)) above \(f(rules.deltaTGoodMaxC)): fast evaporation, use coarser droplets")
-        }
-        return SprayFinding(rule: .deltaT, verdict: .avoid, value: v, unit: "°C", threshold: rules.deltaTMarginalMaxC,
-                            text: "Delta-T \(f(v)) above \(f(rules.deltaTMarginalMaxC)): droplets evaporate")
+        return SprayFinding(rule: .deltaT, verdict: verdict, value: v, unit: "°C", threshold: limit, text: text)
+    }
+
+    // The three ladders the findings share. Each gives the verdict and the limit that decided it
+    // (for good, the nearest limit kept), so a finding only adds its own texts.
+
+    /// Good up to `good`, marginal up to `marginal`, avoid above.
+    private static func atMost(_ v: Double, good: Double, marginal: Double) -> (verdict: SprayVerdict, threshold: Double) {
+        if v <= good { return (.good, good) }
+        if v <= marginal { return (.marginal, good) }
+        return (.avoid, marginal)
+    }
+
+    /// Avoid from `avoid` up, marginal from `marginal` up, good below.
+    private static func atLeast(_ v: Double, avoid: Double, marginal: Double) -> (verdict: SprayVerdict, threshold: Double) {
+        if v >= avoid { return (.avoid, avoid) }
+        if v >= marginal { return (.marginal, marginal) }
+        return (.good, marginal)
+    }
+
+    /// Avoid below `avoid`, marginal below `marginal`, good from there up.
+    private static func below(_ v: Double, avoid: Double, marginal: Double) -> (verdict: SprayVerdict, threshold: Double) {
+        if v < avoid { return (.avoid, avoid) }
+        if v < marginal { return (.marginal, marginal) }
+        return (.good, marginal)
     }
 
     /// Night-time inversion risk from the period, 10 m wind (km/h) and cloud cover (%).
@@ -442,10 +440,5 @@ public enum SprayAdvisor {
     static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
     static func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
     /// Up to two decimals, trailing zeros dropped: 0.25, 1.5, 2.
-    static func f2(_ v: Double) -> String {
-        var text = String(format: "%.2f", v)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
-    }
+    static func f2(_ v: Double) -> String { trimmedDecimal(v, places: 2) }
 }

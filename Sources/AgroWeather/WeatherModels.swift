@@ -356,6 +356,14 @@ public struct Forecast: Sendable, Hashable, Codable {
     }
 }
 
+/// An answer whose body carries OpenWeatherMap's status code, which may say error under HTTP 200.
+protocol CarriesResponseCode {
+    var cod: ResponseCode? { get }
+}
+
+extension CurrentWeather: CarriesResponseCode {}
+extension Forecast: CarriesResponseCode {}
+
 /// An OpenWeatherMap error body: `{"cod": 401, "message": "..."}` (cod may be a string).
 struct ErrorBody: Decodable {
     var cod: ResponseCode?

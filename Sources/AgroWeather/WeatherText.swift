@@ -15,11 +15,12 @@ public enum WeatherText {
         var lines: [String] = []
         if let warning { lines.append("warning: \(warning)") }
         let offset = weather.timezone
+        let clock = LocalClock(offset: offset)
         var title = [weather.name, weather.sys?.country].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: ", ")
         if let point = weather.coord?.coordinates {
             title += (title.isEmpty ? "" : " ") + "(\(degrees(point.latitude)), \(degrees(point.longitude)))"
         }
-        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + "observed \(dateTime(date, offset: offset)) \(zoneName(offset))" }
+        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + "observed \(clock.dateTime(date)) \(zoneName(offset))" }
         if !title.isEmpty { lines.append(title) }
         if case let .cache(age)? = source { lines.append("(cached answer, \(formatAge(age)) old)") }
         if let description = weather.condition?.description ?? weather.condition?.main {
@@ -53,16 +54,15 @@ public enum WeatherText {
             if !parts.isEmpty { rows.append((label, parts.joined(separator: ", "))) }
         }
         if let sunrise = weather.sys?.sunrise, let sunset = weather.sys?.sunset {
-            let rise = time(Date(timeIntervalSince1970: TimeInterval(sunrise)), offset: offset)
-            let set = time(Date(timeIntervalSince1970: TimeInterval(sunset)), offset: offset)
+            let rise = clock.time(Date(timeIntervalSince1970: TimeInterval(sunrise)))
+            let set = clock.time(Date(timeIntervalSince1970: TimeInterval(sunset)))
             rows.append(("Sun", "rises \(rise), sets \(set) (\(zoneName(offset)))"))
         }
         if let region {
             rows.append(("Region", "\(region.region.name) (\(region.region.id)), \(distance(region.distanceKm)) from its centre"))
         }
         if let representative {
-            let person = representative.representative
-            var text = [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
+            var text = contact(representative.representative)
             if let km = representative.distanceKm { text += " (\(distance(km)) away)" }
             rows.append(("Representative", text))
         }
@@ -79,11 +79,14 @@ public enum WeatherText {
     /// dropped. The numeric columns need about 92 columns and are never cut.
     public static func forecastTable(_ forecast: Forecast, units: WeatherUnits, width: Int = 100) -> String {
         let offset = forecast.city?.timezone
+        let clock = LocalClock(offset: offset)
         let speed = units.speedSymbol
         var header = ["Time", "Temp \(units.temperatureSymbol)", "Feels", "Wind \(speed)", "Gust", "Dir", "Rain mm", "Snow mm", "PoP %", "Hum %", "Cloud %"]
-        var rows: [[String]] = forecast.list.sorted { $0.dt < $1.dt }.map { slot in
+        // Sorted once: the rows and the day breaks below walk the same order.
+        let slots = forecast.list.sorted { $0.dt < $1.dt }
+        var rows: [[String]] = slots.map { slot in
             [
-                dayTime(slot.date, offset: offset),
+                clock.dayTime(slot.date),
                 slot.main?.temp.map(one) ?? "-",
                 slot.main?.feelsLike.map(one) ?? "-",
                 slot.wind?.speed.map(one) ?? "-",
@@ -121,8 +124,8 @@ public enum WeatherText {
         }
         var output = [line(header)]
         var previousDay: String?
-        for (row, slot) in zip(rows, forecast.list.sorted { $0.dt < $1.dt }) {
-            let day = self.day(slot.date, offset: offset)
+        for (row, slot) in zip(rows, slots) {
+            let day = clock.day(slot.date)
             if let previousDay, previousDay != day { output.append("") }
             previousDay = day
             output.append(line(row))
@@ -142,6 +145,7 @@ public enum WeatherText {
         let slots = forecast.list.sorted { $0.dt < $1.dt }
         guard !slots.isEmpty else { return "No forecast slots to chart." }
         let offset = forecast.city?.timezone
+        let clock = LocalClock(offset: offset)
         let labelWidth = 8
         let plotWidth = max(10, width - labelWidth - 2)
         let columns = TextChart.columns(count: slots.count, width: plotWidth)
@@ -155,7 +159,7 @@ public enum WeatherText {
         let rain = TextChart.render(
             title: "Rain and snow, mm per 3 h", values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
             columns: columns, height: max(3, height / 2), labelWidth: labelWidth, style: .bars, floor: 0)
-        let axis = TextChart.timeAxis(times: times, columns: columns, labelWidth: labelWidth) { day($0, offset: offset) }
+        let axis = TextChart.timeAxis(times: times, columns: columns, labelWidth: labelWidth) { clock.day($0) }
         return [temperature, wind, rain, axis, "Days start at midnight, \(zoneName(offset))."].joined(separator: "\n")
     }
 
@@ -165,6 +169,7 @@ public enum WeatherText {
     /// - Parameter timeZoneOffset: the forecast city's UTC offset, seconds.
     public static func sprayReport(_ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil) -> String {
         var lines: [String] = []
+        let clock = LocalClock(offset: timeZoneOffset)
         let rainfast = "rain-fast period \(SprayAdvisor.f(report.rainfastHours)) h"
             + (report.rainfastIsDefault ? " (default: the catalog gives none for this product)" : "")
         lines += wrap(
@@ -175,14 +180,14 @@ public enum WeatherText {
         }
         for window in report.windows {
             let hours = SprayAdvisor.f(window.duration / 3600)
-            lines.append("  \(pad(window.verdict.rawValue, 8)) \(dayTime(window.start, offset: timeZoneOffset)) - "
-                         + "\(dayTime(window.end, offset: timeZoneOffset))  \(hours) h")
+            lines.append("  \(pad(window.verdict.rawValue, 8)) \(clock.dayTime(window.start)) - "
+                         + "\(clock.dayTime(window.end))  \(hours) h")
         }
         lines.append("")
         lines.append("By slot:")
         let indent = 2 + 12 + 2 + 8 + 1
         for assessment in report.slots {
-            let head = "  \(pad(dayTime(assessment.slot.start, offset: timeZoneOffset), 12))  \(pad(assessment.verdict.rawValue, 8)) "
+            let head = "  \(pad(clock.dayTime(assessment.slot.start), 12))  \(pad(assessment.verdict.rawValue, 8)) "
             let reasons = assessment.reasons.map(\.text)
             let wrapped = wrap(reasons.joined(separator: "; "), width: max(20, width - indent))
             if wrapped.isEmpty {
@@ -209,19 +214,6 @@ public enum WeatherText {
         return names[Int((normalized / 22.5).rounded()) % 16]
     }
 
-    static func formatter(_ format: String, offset: Int?) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
-        formatter.dateFormat = format
-        return formatter
-    }
-
-    static func dateTime(_ date: Date, offset: Int?) -> String { formatter("yyyy-MM-dd HH:mm", offset: offset).string(from: date) }
-    static func dayTime(_ date: Date, offset: Int?) -> String { formatter("EEE dd HH:mm", offset: offset).string(from: date) }
-    static func day(_ date: Date, offset: Int?) -> String { formatter("EEE dd", offset: offset).string(from: date) }
-    static func time(_ date: Date, offset: Int?) -> String { formatter("HH:mm", offset: offset).string(from: date) }
-
     /// "UTC", "UTC+3", "UTC-4", "UTC+5:30".
     static func zoneName(_ offset: Int?) -> String {
         guard let offset, offset != 0 else { return "UTC" }
@@ -237,11 +229,23 @@ public enum WeatherText {
 
     static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
 
-    static func amount(_ value: Double) -> String { SprayAdvisor.f2(value) }
+    static func amount(_ value: Double) -> String { trimmedDecimal(value, places: 2) }
 
     static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
 
-    static func distance(_ km: Double) -> String { km < 10 ? String(format: "%.1f km", km) : "\(Int(km.rounded())) km" }
+    /// "7.5 km", "312 km".
+    static func distance(_ km: Double) -> String { kilometres(km) + " km" }
+
+    /// "7.5", "312": kilometres with a decimal only where it matters; the number alone, for
+    /// callers that put it into a localized unit text.
+    public static func kilometres(_ km: Double) -> String {
+        km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))
+    }
+
+    /// How to reach a representative: name, position, phone and e-mail, those that are known.
+    public static func contact(_ person: Representative) -> String {
+        [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
+    }
 
     static func capitalizedFirst(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 
@@ -275,6 +279,41 @@ public enum WeatherText {
         if !current.isEmpty { lines.append(current) }
         return lines
     }
+}
+
+/// The date and time formats of one rendering in one place's local time.
+///
+/// Made once per text and passed down: a DateFormatter is costly to build, and a table, chart
+/// or spray report formats dozens to hundreds of dates.
+struct LocalClock: Sendable {
+    private let dateTimeFormatter: DateFormatter
+    private let dayTimeFormatter: DateFormatter
+    private let dayFormatter: DateFormatter
+    private let timeFormatter: DateFormatter
+
+    /// - Parameter offset: the place's UTC offset, seconds; nil is UTC.
+    init(offset: Int?) {
+        func formatter(_ format: String) -> DateFormatter {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
+            formatter.dateFormat = format
+            return formatter
+        }
+        dateTimeFormatter = formatter("yyyy-MM-dd HH:mm")
+        dayTimeFormatter = formatter("EEE dd HH:mm")
+        dayFormatter = formatter("EEE dd")
+        timeFormatter = formatter("HH:mm")
+    }
+
+    /// "2026-08-01 12:00".
+    func dateTime(_ date: Date) -> String { dateTimeFormatter.string(from: date) }
+    /// "Sat 01 12:00".
+    func dayTime(_ date: Date) -> String { dayTimeFormatter.string(from: date) }
+    /// "Sat 01".
+    func day(_ date: Date) -> String { dayFormatter.string(from: date) }
+    /// "12:00".
+    func time(_ date: Date) -> String { timeFormatter.string(from: date) }
 }
 
 /// Text charts on a character grid.
@@ -371,6 +410,15 @@ enum TextChart {
         let pad = String(repeating: " ", count: labelWidth)
         return pad + " +" + String(ruler) + "\n" + pad + "  " + String(labels).trimmingTrailingSpaces()
     }
+}
+
+/// `value` with at most `places` decimals (at least 1), trailing zeros and a bare point dropped:
+/// 0.25, 1.5, 2. "-0" stays as printf writes it; callers that mind it map it themselves.
+func trimmedDecimal(_ value: Double, places: Int) -> String {
+    var text = String(format: "%.\(max(1, places))f", value)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
 }
 
 extension String {

@@ -199,19 +199,13 @@ struct WeatherCommand: AsyncParsableCommand {
         var lines: [String] = []
         if let age = output.ageSeconds { lines.append(s("weather.cached", formatAge(age))) }
         if let region = output.region {
-            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", distance(region.distanceKm))))
+            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", WeatherText.kilometres(region.distanceKm))))
         }
         if let nearest = output.representative {
-            let person = nearest.representative
-            let reach = [person.name, person.position, person.phone, person.email].compactMap { $0 }.joined(separator: ", ")
-            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", distance($0)) } ?? "?"))
+            let reach = WeatherText.contact(nearest.representative)
+            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", WeatherText.kilometres($0)) } ?? "?"))
         }
         return lines
-    }
-
-    /// "7.5", "312": a decimal only where it matters.
-    static func distance(_ km: Double) -> String {
-        km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))
     }
 
     /// JSON in the weather style (ISO 8601 dates), control characters escaped like all JSON output.
