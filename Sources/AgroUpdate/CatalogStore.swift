@@ -98,6 +98,12 @@ public struct CatalogStore: Sendable {
     var statePath: String { catalogsDirectory + "/state.json" }
     var manifestPath: String { catalogsDirectory + "/manifest.json" }
     package var downloadsDirectory: String { catalogsDirectory + "/downloads" }
+
+    /// Where the download of the compressed catalog with this sha256 is kept, so that an
+    /// interrupted download resumes.
+    package func partialDownloadPath(sha256: String) -> String {
+        downloadsDirectory + "/\(sha256).gz.partial"
+    }
     var lockPath: String { catalogsDirectory + "/.lock" }
 
     /// The real file `current.sqlite` points at; nil when nothing is installed.
@@ -333,6 +339,14 @@ public struct CatalogStore: Sendable {
             let stale = (name.hasSuffix(".sqlite") && name != "current.sqlite" && name != "previous.sqlite")
                 || name.contains(".sqlite.new-")
             if stale { try? FileManager.default.removeItem(atPath: catalogsDirectory + "/" + name) }
+        }
+    }
+
+    /// Removes every download but `partial`: only the file the manifest names can resume.
+    package func removeOtherDownloads(keeping partial: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory)) ?? []
+        where downloadsDirectory + "/" + name != partial {
+            try? FileManager.default.removeItem(atPath: downloadsDirectory + "/" + name)
         }
     }
 
