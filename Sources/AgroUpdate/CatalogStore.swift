@@ -165,27 +165,28 @@ public struct CatalogStore: Sendable {
                 bundled = (bundledPath, opened, info)
             } catch { bundledError = error }
         }
-        switch (installed, bundled) {
-        case let (installed?, bundled?):
-            if installed.info.identity == bundled.info.identity, bundled.info.version > installed.info.version {
-                return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: nil), bundled.opened)
+        if let installed {
+            // The installed catalog wins unless the bundled one is a newer version of it.
+            let bundledIsNewer = bundled.map {
+                $0.info.identity == installed.info.identity && $0.info.version > installed.info.version
+            } ?? false
+            if !bundledIsNewer {
+                return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
             }
-            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
-        case let (installed?, nil):
-            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
-        case let (nil, bundled?):
-            return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
-        case (nil, nil):
-            if let error = bundledError as? CatalogError, case .schemaTooNew = error { throw error }
-            var reasons: [String] = []
-            if let warning { reasons.append(warning) }
-            if let bundledPath {
-                reasons.append("bundled catalog at \(bundledPath): \(bundledError.map(Self.describe) ?? "missing")")
-            } else {
-                reasons.append("no bundled catalog")
-            }
-            throw UpdateError.noCatalog(reasons.joined(separator: "; "))
         }
+        if let bundled {
+            // `warning` is set only when there is no usable installed catalog.
+            return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
+        }
+        if let error = bundledError as? CatalogError, case .schemaTooNew = error { throw error }
+        var reasons: [String] = []
+        if let warning { reasons.append(warning) }
+        if let bundledPath {
+            reasons.append("bundled catalog at \(bundledPath): \(bundledError.map(Self.describe) ?? "missing")")
+        } else {
+            reasons.append("no bundled catalog")
+        }
+        throw UpdateError.noCatalog(reasons.joined(separator: "; "))
     }
 
     /// What `agro db status` shows.
