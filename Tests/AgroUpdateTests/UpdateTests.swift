@@ -278,15 +278,6 @@ extension Fixture {
     }
 }
 
-extension CatalogInfo {
-    func with(version: Int) -> CatalogInfo {
-        var copy = self
-        copy.version = version
-        copy.title = "Test catalog test.agro"
-        return copy
-    }
-}
-
 final class ProgressLog: @unchecked Sendable {
     private let lock = NSLock()
     private var log: [UpdateProgress] = []
