@@ -46,27 +46,17 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     /// Starts listening on a free port of 127.0.0.1.
     public init(handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let socket: (fd: Int32, port: UInt16)
+        do throws(LoopbackSocket.Failure) {
+            socket = try LoopbackSocket.listen(backlog: 64)
+        } catch {
+            switch error {
+            case .socket: throw POSIXError(.EIO)
+            case .bindOrListen: throw POSIXError(.EADDRINUSE)
+            }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            close(fd)
-            throw POSIXError(.EADDRINUSE)
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        listener = fd
+        listener = socket.fd
+        port = Int(socket.port)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
@@ -126,21 +116,21 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             // Blocks until the client gives up or the server stops.
             while recv(fd, &byte, 1, 0) > 0 {}
         case let .respond(status, headers, body, contentLength, closeAfter, pacing):
-            var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
+            var head = "HTTP/1.1 \(status) \(LoopbackSocket.reason(status))\r\n"
             var fields = headers
             // A negative length sends none: the body then ends when the connection closes.
             if (contentLength ?? 0) >= 0 { fields["Content-Length"] = String(contentLength ?? body.count) }
             fields["Connection"] = "close"
             for (name, value) in fields.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
             head += "\r\n"
-            guard sendAll(fd, Data(head.utf8)) else { return }
+            guard LoopbackSocket.sendAll(fd, Data(head.utf8)) else { return }
             if request.method == "HEAD" { return }
             let limit = min(body.count, closeAfter ?? body.count)
             let chunk = pacing?.chunkSize ?? 65536
             var offset = 0
             while offset < limit {
                 let end = min(offset + chunk, limit)
-                guard sendAll(fd, body.subdata(in: offset..<end)) else { return }
+                guard LoopbackSocket.sendAll(fd, body.subdata(in: offset..<end)) else { return }
                 offset = end
                 if let delay = pacing?.delay { Thread.sleep(forTimeInterval: delay) }
             }
@@ -154,43 +144,8 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     }
 
     private func readRequest(_ fd: Int32) -> Request? {
-        var buffer = [UInt8]()
-        var byte = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(fd, &byte, byte.count, 0)
-            if count <= 0 { return nil }
-            buffer += byte[0..<count]
-            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
-                let text = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-                var lines = text.components(separatedBy: "\r\n")
-                let first = lines.removeFirst().split(separator: " ")
-                guard first.count >= 2 else { return nil }
-                var headers: [String: String] = [:]
-                for line in lines {
-                    guard let colon = line.firstIndex(of: ":") else { continue }
-                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                }
-                return Request(method: String(first[0]), path: String(first[1]), headers: headers)
-            }
-            if buffer.count > 65536 { return nil }
-        }
-    }
-
-    private func sendAll(_ fd: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent <= 0 { return false }
-                offset += sent
-            }
-            return true
-        }
-    }
-
-    private static func reason(_ status: Int) -> String {
-        [200: "OK", 206: "Partial Content", 304: "Not Modified", 404: "Not Found", 416: "Range Not Satisfiable",
-         500: "Internal Server Error"][status] ?? "Status"
+        guard let head = LoopbackSocket.readHead(fd, limit: 65536) else { return nil }
+        return Request(method: head.method, path: head.target, headers: head.headers)
     }
 
     /// A well-behaved answer from the files of `directory`: 200, or 206 for `Range: bytes=N-`,

@@ -92,35 +92,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Binds 127.0.0.1 on a free port and starts accepting.
     public init(handler: @escaping Handler) throws {
         self.handler = handler
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw LoopbackServerError(description: "socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        let socket: (fd: Int32, port: UInt16)
+        do throws(LoopbackSocket.Failure) {
+            socket = try LoopbackSocket.listen(backlog: 16)
+        } catch {
+            switch error {
+            case let .socket(code):
+                throw LoopbackServerError(description: "socket() failed: errno \(code)")
+            case let .bindOrListen(code):
+                throw LoopbackServerError(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
             }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            let code = errno
-            close(fd)
-            throw LoopbackServerError(description: "bind/listen on 127.0.0.1 failed: errno \(code)")
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = UInt16(bigEndian: actual.sin_port)
+        listener = socket.fd
+        port = socket.port
         running = 1
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackHTTPServer.accept"
@@ -199,7 +183,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         lock.unlock()
         let response = handler(request)
         if response.delay > 0 && !sleep(response.delay) { return }
-        var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
+        var head = "HTTP/1.1 \(response.status) \(LoopbackSocket.reason(response.status))\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         var bytes = Data(head.utf8)
@@ -208,7 +192,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         } else {
             bytes.append(response.body)
         }
-        send(bytes, to: connection)
+        LoopbackSocket.sendAll(connection, bytes)
         // Tell the client we are done writing, so a cut-short body ends in EOF, not a hang.
         shutdown(connection, Int32(SHUT_WR))
     }
@@ -225,68 +209,15 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func readRequest(_ connection: Int32) -> LoopbackRequest? {
-        var buffer = Data()
+        guard let head = LoopbackSocket.readHead(connection, limit: 1 << 20) else { return nil }
+        var body = head.rest
         var chunk = [UInt8](repeating: 0, count: 4096)
-        let separator = Data("\r\n\r\n".utf8)
-        var headerEnd: Range<Data.Index>?
-        while headerEnd == nil {
-            let count = recv(connection, &chunk, chunk.count, 0)
-            if count <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
-            headerEnd = buffer.range(of: separator)
-            if buffer.count > 1 << 20 { return nil }
-        }
-        guard let headerEnd, let head = String(data: buffer[..<headerEnd.lowerBound], encoding: .utf8) else {
-            return nil
-        }
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ")
-        guard requestLine.count >= 2 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        var body = Data(buffer[headerEnd.upperBound...])
-        let expected = headers["content-length"].flatMap { Int($0) } ?? 0
+        let expected = head.headers["content-length"].flatMap { Int($0) } ?? 0
         while body.count < expected {
             let count = recv(connection, &chunk, chunk.count, 0)
             if count <= 0 { break }
             body.append(contentsOf: chunk[0..<count])
         }
-        return LoopbackRequest(
-            method: String(requestLine[0]), target: String(requestLine[1]), headers: headers, body: body)
-    }
-
-    private func send(_ data: Data, to connection: Int32) {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard var pointer = raw.baseAddress else { return }
-            var left = raw.count
-            while left > 0 {
-                // MSG_NOSIGNAL: a client that hung up (timeout tests) must not SIGPIPE the test run.
-                #if canImport(Glibc)
-                let sent = Glibc.send(connection, pointer, left, Int32(MSG_NOSIGNAL))
-                #else
-                let sent = Darwin.send(connection, pointer, left, 0)
-                #endif
-                if sent <= 0 { return }
-                pointer += sent
-                left -= sent
-            }
-        }
-    }
-
-    private static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 404: return "Not Found"
-        case 429: return "Too Many Requests"
-        case 500: return "Internal Server Error"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        default: return "Status"
-        }
+        return LoopbackRequest(method: head.method, target: head.target, headers: head.headers, body: body)
     }
 }

@@ -79,7 +79,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
             out.append(UInt8(ascii: "]"))
         case let .object(members):
             out.append(UInt8(ascii: "{"))
-            let sorted = members.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            // UTF-8 byte order, compared on the views: no arrays allocated per comparison.
+            let sorted = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for (index, key) in sorted.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &out)

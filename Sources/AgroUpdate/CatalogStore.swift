@@ -98,6 +98,12 @@ public struct CatalogStore: Sendable {
     var statePath: String { catalogsDirectory + "/state.json" }
     var manifestPath: String { catalogsDirectory + "/manifest.json" }
     package var downloadsDirectory: String { catalogsDirectory + "/downloads" }
+
+    /// Where the download of the compressed catalog with this sha256 is kept, so that an
+    /// interrupted download resumes.
+    package func partialDownloadPath(sha256: String) -> String {
+        downloadsDirectory + "/\(sha256).gz.partial"
+    }
     var lockPath: String { catalogsDirectory + "/.lock" }
 
     /// The real file `current.sqlite` points at; nil when nothing is installed.
@@ -159,27 +165,28 @@ public struct CatalogStore: Sendable {
                 bundled = (bundledPath, opened, info)
             } catch { bundledError = error }
         }
-        switch (installed, bundled) {
-        case let (installed?, bundled?):
-            if installed.info.identity == bundled.info.identity, bundled.info.version > installed.info.version {
-                return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: nil), bundled.opened)
+        if let installed {
+            // The installed catalog wins unless the bundled one is a newer version of it.
+            let bundledIsNewer = bundled.map {
+                $0.info.identity == installed.info.identity && $0.info.version > installed.info.version
+            } ?? false
+            if !bundledIsNewer {
+                return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
             }
-            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
-        case let (installed?, nil):
-            return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
-        case let (nil, bundled?):
-            return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
-        case (nil, nil):
-            if let error = bundledError as? CatalogError, case .schemaTooNew = error { throw error }
-            var reasons: [String] = []
-            if let warning { reasons.append(warning) }
-            if let bundledPath {
-                reasons.append("bundled catalog at \(bundledPath): \(bundledError.map(Self.describe) ?? "missing")")
-            } else {
-                reasons.append("no bundled catalog")
-            }
-            throw UpdateError.noCatalog(reasons.joined(separator: "; "))
         }
+        if let bundled {
+            // `warning` is set only when there is no usable installed catalog.
+            return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
+        }
+        if let error = bundledError as? CatalogError, case .schemaTooNew = error { throw error }
+        var reasons: [String] = []
+        if let warning { reasons.append(warning) }
+        if let bundledPath {
+            reasons.append("bundled catalog at \(bundledPath): \(bundledError.map(Self.describe) ?? "missing")")
+        } else {
+            reasons.append("no bundled catalog")
+        }
+        throw UpdateError.noCatalog(reasons.joined(separator: "; "))
     }
 
     /// What `agro db status` shows.
@@ -333,6 +340,14 @@ public struct CatalogStore: Sendable {
             let stale = (name.hasSuffix(".sqlite") && name != "current.sqlite" && name != "previous.sqlite")
                 || name.contains(".sqlite.new-")
             if stale { try? FileManager.default.removeItem(atPath: catalogsDirectory + "/" + name) }
+        }
+    }
+
+    /// Removes every download but `partial`: only the file the manifest names can resume.
+    package func removeOtherDownloads(keeping partial: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory)) ?? []
+        where downloadsDirectory + "/" + name != partial {
+            try? FileManager.default.removeItem(atPath: downloadsDirectory + "/" + name)
         }
     }
 

@@ -10,16 +10,14 @@ import Darwin
 /// The few POSIX calls atomic installation needs and Foundation does not offer.
 package enum FileSystem {
     /// Flushes a file's data and metadata to the disk.
-    static func fsync(file path: String) throws {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
-        defer { close(fd) }
-        guard posixFsync(fd) == 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
-    }
+    static func fsync(file path: String) throws { try fsync(path, flags: O_RDONLY) }
 
     /// Flushes a directory, so that renames and links in it survive a power cut.
-    static func fsync(directory path: String) throws {
-        let fd = open(path, O_RDONLY | O_DIRECTORY)
+    static func fsync(directory path: String) throws { try fsync(path, flags: O_RDONLY | O_DIRECTORY) }
+
+    /// Opens `path` with `flags` (a directory needs `O_DIRECTORY`) and fsyncs it.
+    private static func fsync(_ path: String, flags: Int32) throws {
+        let fd = open(path, flags)
         guard fd >= 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
         defer { close(fd) }
         guard posixFsync(fd) == 0 else { throw UpdateError.io(path: path, reason: errnoText()) }

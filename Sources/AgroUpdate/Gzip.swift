@@ -1,4 +1,5 @@
 import CZlib
+import Crypto
 import Foundation
 
 /// gzip through the system zlib.
@@ -8,7 +9,12 @@ import Foundation
 /// SQLite files compress to about a third either way.
 enum Gzip {
     /// Compresses the file at `source` into `destination` (gzip, level 9), streaming.
-    static func compress(file source: String, to destination: String) throws {
+    ///
+    /// - Returns: the digests of the input and of the written output, hashed as the bytes
+    ///   pass, so a publisher need not read either file again.
+    @discardableResult
+    static func compress(file source: String, to destination: String) throws
+        -> (uncompressed: Manifest.Digest, compressed: Manifest.Digest) {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw UpdateError.io(path: source, reason: "cannot read")
         }
@@ -27,8 +33,12 @@ enum Gzip {
         let chunk = 1 << 20
         var out = [UInt8](repeating: 0, count: chunk)
         var status: Int32 = Z_OK
+        var inputHash = SHA256(), outputHash = SHA256()
+        var inputSize: Int64 = 0, outputSize: Int64 = 0
         while true {
             let data = input.readData(ofLength: chunk)
+            inputHash.update(data: data)
+            inputSize += Int64(data.count)
             let flush = data.isEmpty ? Z_FINISH : Z_NO_FLUSH
             try data.withUnsafeBytes { raw in
                 stream.next_in = UnsafeMutablePointer(mutating: raw.bindMemory(to: UInt8.self).baseAddress)
@@ -41,13 +51,20 @@ enum Gzip {
                         return chunk - Int(stream.avail_out)
                     }
                     guard status != Z_STREAM_ERROR else { throw UpdateError.io(path: destination, reason: "zlib failed") }
-                    if produced > 0 { output.write(Data(out[0..<produced])) }
+                    if produced > 0 {
+                        let piece = Data(out[0..<produced])
+                        output.write(piece)
+                        outputHash.update(data: piece)
+                        outputSize += Int64(produced)
+                    }
                 } while stream.avail_out == 0
             }
             if data.isEmpty { break }
         }
         guard status == Z_STREAM_END else { throw UpdateError.io(path: destination, reason: "zlib did not finish") }
         try output.synchronize()
+        return (Manifest.Digest(sha256: inputHash.finalize().hexString, size: inputSize),
+                Manifest.Digest(sha256: outputHash.finalize().hexString, size: outputSize))
     }
 }
 

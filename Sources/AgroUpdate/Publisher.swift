@@ -55,11 +55,10 @@ public enum Publisher {
         } catch {
             throw UpdateError.io(path: catalogsDirectory, reason: error.localizedDescription)
         }
-        let uncompressed = try FileSystem.digest(of: catalog)
         let temporary = catalogsDirectory + "/.publishing-\(getpid()).gz"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        try Gzip.compress(file: catalog, to: temporary)
-        let compressed = try FileSystem.digest(of: temporary)
+        // One pass over the catalog after the integrity check: the digests come from the compression.
+        let (uncompressed, compressed) = try Gzip.compress(file: catalog, to: temporary)
         let relativePath = "catalogs/\(compressed.sha256).sqlite.gz"
         try FileSystem.rename(temporary, to: directory + "/" + relativePath)
         try FileSystem.fsync(directory: catalogsDirectory)

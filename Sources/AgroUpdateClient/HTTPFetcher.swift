@@ -81,13 +81,13 @@ final class HTTPFetcher: Sendable {
         } catch let error as UpdateError {
             try? handle.synchronize()
             let received = FileSystem.size(path) ?? 0
-            switch error {
-            case .unreachable, .timedOut:
-                // The body started and stopped: what arrived is kept for the next attempt.
-                if received > existing { throw UpdateError.truncated(expected: size, received: received) }
-                throw error
-            default: throw error
+            let interrupted = switch error {
+            case .unreachable, .timedOut: true
+            default: false
             }
+            // The body started and stopped: what arrived is kept for the next attempt.
+            if interrupted, received > existing { throw UpdateError.truncated(expected: size, received: received) }
+            throw error
         }
         try handle.synchronize()
         guard result.status == 200 || result.status == 206 else {
@@ -121,37 +121,36 @@ final class HTTPFetcher: Sendable {
 protocol BodySink: AnyObject {
     /// Called when a 200 arrives for a request that asked for a range: start over.
     func restart() throws
-    func write(_ data: Data) throws
+    /// Writes the next piece; `total` is the body's length with it, as `BodyStream` counts.
+    func write(_ data: Data, total: Int64) throws
 }
 
 final class DataCollector: BodySink {
     private(set) var data = Data()
     func restart() { data = Data() }
-    func write(_ chunk: Data) { data.append(chunk) }
+    func write(_ chunk: Data, total: Int64) { data.append(chunk) }
 }
 
+/// Appends to a file and reports progress; the count is `BodyStream`'s, not kept twice.
 final class FileWriter: BodySink {
     let handle: FileHandle
     let progress: @Sendable (Int64) -> Void
-    private var written: Int64
 
     init(handle: FileHandle, progress: @escaping @Sendable (Int64) -> Void) {
         self.handle = handle
         self.progress = progress
-        written = (try? handle.seekToEnd()).map(Int64.init) ?? 0
-        progress(written)
+        // Appending: writes go after what an earlier attempt left.
+        progress((try? handle.seekToEnd()).map(Int64.init) ?? 0)
     }
 
     func restart() throws {
         try handle.truncate(atOffset: 0)
-        written = 0
         progress(0)
     }
 
-    func write(_ data: Data) throws {
+    func write(_ data: Data, total: Int64) throws {
         try handle.write(contentsOf: data)
-        written += Int64(data.count)
-        progress(written)
+        progress(total)
     }
 }
 
@@ -254,7 +253,7 @@ final class BodyStream: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // Write what fits, then stop: never a byte past the declared size.
         let accepted = Int64(data.count) <= room ? data : data.prefix(Int(max(room, 0)))
         do {
-            if !accepted.isEmpty { try sink.write(accepted) }
+            if !accepted.isEmpty { try sink.write(accepted, total: received + Int64(accepted.count)) }
         } catch {
             return fail(error)
         }

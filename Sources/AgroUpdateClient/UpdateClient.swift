@@ -86,8 +86,8 @@ public struct UpdateClient: Sendable {
         let manifest = check.manifest
         let file = manifest.file
 
-        let partial = store.downloadsDirectory + "/\(file.compressed.sha256).gz.partial"
-        removeOtherDownloads(keeping: partial)
+        let partial = store.partialDownloadPath(sha256: file.compressed.sha256)
+        store.removeOtherDownloads(keeping: partial)
         let total = file.compressed.size
         try await fetcher.download(configuration.url(file.path), to: partial, size: total) { received in
             progress(.downloading(received: received, total: total))
@@ -153,7 +153,7 @@ public struct UpdateClient: Sendable {
         state.server = server
         state.lastCheck = now()
         try store.writeState(state)
-        let partial = store.downloadsDirectory + "/\(manifest.file.compressed.sha256).gz.partial"
+        let partial = store.partialDownloadPath(sha256: manifest.file.compressed.sha256)
         let downloaded = min(FileSystem.size(partial) ?? 0, manifest.file.compressed.size)
         return UpdateCheck(
             manifest: manifest, notModified: notModified, active: active, availability: availability,
@@ -171,14 +171,6 @@ public struct UpdateClient: Sendable {
         if manifest.catalogVersion == active.info.version { return .upToDate }
         throw UpdateError.notNewer(
             identity: manifest.identity, offered: manifest.catalogVersion, installed: active.info.version)
-    }
-
-    private func removeOtherDownloads(keeping partial: String) {
-        let directory = store.downloadsDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        where directory + "/" + name != partial {
-            try? FileManager.default.removeItem(atPath: directory + "/" + name)
-        }
     }
 
     /// One pass over the download: hashes the compressed bytes, inflates them into `incoming`

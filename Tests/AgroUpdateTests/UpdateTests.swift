@@ -230,7 +230,7 @@ final class UpdateTests: XCTestCase {
         XCTAssertEqual(try fixture.store.select().source, .installed)
 
         // Same identity: the newer wins, wherever it is.
-        let other = Fixture.Store(fixture: fixture, bundledVersion: 5, identity: "kz.register")
+        let other = try Fixture.Store(fixture: fixture, bundledVersion: 5, identity: "kz.register")
         XCTAssertEqual(try other.store.select().source, .bundled)
         XCTAssertEqual(try other.store.select().info.version, 5)
     }
@@ -270,20 +270,11 @@ extension Fixture {
     /// A second store over the same data directory with another bundled catalog.
     struct Store {
         let store: CatalogStore
-        init(fixture: Fixture, bundledVersion: Int, identity: String) {
+        init(fixture: Fixture, bundledVersion: Int, identity: String) throws {
             let path = fixture.root + "/bundled-\(identity)-\(bundledVersion).sqlite"
-            try? TestCatalogs.make(at: path, identity: identity, version: bundledVersion)
+            try TestCatalogs.make(at: path, identity: identity, version: bundledVersion)
             store = CatalogStore(dataDirectory: fixture.dataDirectory, bundledPath: path)
         }
-    }
-}
-
-extension CatalogInfo {
-    func with(version: Int) -> CatalogInfo {
-        var copy = self
-        copy.version = version
-        copy.title = "Test catalog test.agro"
-        return copy
     }
 }
 

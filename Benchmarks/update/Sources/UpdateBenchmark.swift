@@ -27,7 +27,7 @@ enum UpdateBenchmark {
         let big = root + "/catalog-2.sqlite"
         var clock = ContinuousClock.now
         try TestCatalogs.make(at: big, version: 2, products: 2200, padding: 1000)
-        let size = FileManager.default.fileSize(big)
+        let size = FileSystem.size(big) ?? 0
         print(String(format: "catalog: %.1f MB, built in %@", Double(size) / 1e6, "\(ContinuousClock.now - clock)"))
         let bundled = root + "/bundled-1.sqlite"
         try TestCatalogs.make(at: bundled, version: 1, products: 10)
@@ -251,10 +251,4 @@ final class Tally: @unchecked Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
-extension FileManager {
-    func fileSize(_ path: String) -> Int64 {
-        ((try? attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
-    }
 }
