@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "AgroUpdateClient", targets: ["AgroUpdateClient"]),
         .library(name: "AgroTerminal", targets: ["AgroTerminal"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
+        .library(name: "AgroWeb", targets: ["AgroWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -41,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
@@ -119,8 +121,20 @@ let package = Package(
             name: "agro-full",
             dependencies: [
                 "AgroCLI", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML",
-                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer",
+                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // `agro web`: the catalog as a web app and a JSON API (Hummingbird, Mustache templates from
+        // Assets/web). Reuses AgroCLI's documents and encoder, so the API's JSON is the CLI's.
+        .target(
+            name: "AgroWeb",
+            dependencies: [
+                "AgroCLI", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroServer", "CLibXML2",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -163,5 +177,8 @@ let package = Package(
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(
+            name: "AgroWebTests",
+            dependencies: ["AgroWeb", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
     ]
 )

@@ -20,6 +20,13 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
     package var perPage: Int
     package var total: Int
     package var items: [Item]
+
+    package init(_ page: Page<Item>) {
+        self.page = page.page
+        perPage = page.perPage
+        total = page.total
+        items = page.items
+    }
 }
 
 /// Shows a list in the chosen format, a page at a time.
@@ -56,7 +63,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
         switch environment.format {
         case .json:
             let page = try load(request)
-            try environment.printJSON(PageDocument(page: page.page, perPage: page.perPage, total: page.total, items: page.items))
+            try environment.printJSON(PageDocument(page))
         case .csv:
             let page = try load(request)
             let columns = self.columns
