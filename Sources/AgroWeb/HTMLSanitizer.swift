@@ -32,7 +32,7 @@ enum HTMLSanitizer {
         xmlInitParser()
         xmlSetStructuredErrorFunc(nil, { _, _ in })
         let flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-            | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOIMPLIED.rawValue
+            | HTML_PARSE_NONET.rawValue
         let bytes = Array(html.utf8)
         guard !bytes.isEmpty else { return "" }
         let document = bytes.withUnsafeBufferPointer { buffer in
