@@ -43,12 +43,12 @@ final class WebProcess {
         try? FileManager.default.removeItem(at: home)
     }
 
-    /// Starts `agro-full ARGUMENTS web --host 127.0.0.1 --port 0` and waits for its
-    /// "Listening on" line.
-    func start(_ arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+    /// Starts `agro-full ARGUMENTS web --host 127.0.0.1 --port 0 WEB-ARGUMENTS` and waits for
+    /// its "Listening on" line.
+    func start(_ arguments: [String] = [], web: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
         let process = Process()
         process.executableURL = Self.binary
-        process.arguments = arguments + ["web", "--host", "127.0.0.1", "--port", "0"]
+        process.arguments = arguments + ["web", "--host", "127.0.0.1", "--port", "0"] + web
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -75,54 +75,89 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         XCTAssertEqual(try server.get("/api/v1/products").status, 200)
     }
 
-    /// Publish v1, install it, start the server on the installed catalog; publish v2 and install
-    /// it with `agro db update` in another process: the next requests see v2, without a restart.
+    /// A publisher's site with catalog v1 published and installed in `server`'s data directory,
+    /// served over loopback; `publish(2)` publishes v2 there.
+    struct Site {
+        let server: WebProcess
+        let files: LoopbackHTTPServer
+        let key: String
+        let site: String
+
+        init(_ server: WebProcess) throws {
+            self.server = server
+            let home = server.home
+            let site = home.appendingPathComponent("site").path
+            self.site = site
+            for version in [1, 2] {
+                try TestCatalogs.make(at: home.appendingPathComponent("v\(version).sqlite").path, identity: "test.web", version: version)
+            }
+            key = home.appendingPathComponent("release").path
+            files = try LoopbackHTTPServer { request in
+                guard !request.path.contains(".."), let data = FileManager.default.contents(atPath: site + request.path) else {
+                    return LoopbackResponse(status: 404, json: "{}")
+                }
+                return LoopbackResponse(status: 200, body: data)
+            }
+            try cli(["keys", "generate", "--out", key])
+            try publish(1)
+            try cli(["db", "update"] + updateOptions)
+        }
+
+        var updateOptions: [String] { ["--server", files.baseURL.absoluteString + "/", "--trust", key + ".pub"] }
+
+        func cli(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+            let result = try server.cli(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)", file: file, line: line)
+        }
+
+        func publish(_ version: Int) throws {
+            try cli(["catalog", "publish", server.home.appendingPathComponent("v\(version).sqlite").path, "--to", site, "--key", key + ".key"])
+        }
+    }
+
+    /// Asks /api/v1/catalog until it reports `version` (every answer meanwhile is a 200), then
+    /// checks the products come from that catalog.
+    func awaitVersion(_ version: Int, on server: WebProcess, file: StaticString = #filePath, line: UInt = #line) throws {
+        var seen = 0
+        let deadline = Date().addingTimeInterval(30)
+        while seen != version, Date() < deadline {
+            let answer = try server.get("/api/v1/catalog")
+            XCTAssertEqual(answer.status, 200, file: file, line: line)
+            seen = ((answer.json as? [String: Any])?["version"] as? Int) ?? 0
+            if seen != version { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        XCTAssertEqual(seen, version, file: file, line: line)
+        let products = try XCTUnwrap(try server.get("/api/v1/products?perPage=1").json as? [String: Any], file: file, line: line)
+        XCTAssertEqual(((products["items"] as? [[String: Any]])?.first?["name"] as? String)?.hasSuffix(" v\(version)"), true,
+                       file: file, line: line)
+    }
+
+    /// v1 installed, the server started on the installed catalog; v2 published and installed by
+    /// `agro db update` in another process: the next requests see v2, without a restart.
     func testACatalogInstalledByDbUpdateAnswersTheNextRequests() throws {
         let server = WebProcess()
-        let home = server.home
-        let site = home.appendingPathComponent("site").path
-        for version in [1, 2] {
-            try TestCatalogs.make(at: home.appendingPathComponent("v\(version).sqlite").path, identity: "test.web", version: version)
-        }
-        func cli(_ arguments: [String]) throws {
-            let result = try server.cli(arguments)
-            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
-        }
-        let key = home.appendingPathComponent("release").path
-        try cli(["keys", "generate", "--out", key])
-        try cli(["catalog", "publish", home.appendingPathComponent("v1.sqlite").path, "--to", site, "--key", key + ".key"])
-        let files = try LoopbackHTTPServer { request in
-            let path = site + request.path
-            guard !request.path.contains(".."), let data = FileManager.default.contents(atPath: path) else {
-                return LoopbackResponse(status: 404, json: "{}")
-            }
-            return LoopbackResponse(status: 200, body: data)
-        }
-        defer { files.stop() }
-        let update = ["db", "update", "--server", files.baseURL.absoluteString + "/", "--trust", key + ".pub"]
-        try cli(update)
-
+        let site = try Site(server)
+        defer { site.files.stop() }
         try server.start()
         defer { server.stop() }
-        let before = try XCTUnwrap(try server.get("/api/v1/catalog").json as? [String: Any])
-        XCTAssertEqual(before["identity"] as? String, "test.web")
-        XCTAssertEqual(before["version"] as? Int, 1)
-        let names = try XCTUnwrap(try server.get("/api/v1/products?perPage=1").json as? [String: Any])
-        XCTAssertEqual(((names["items"] as? [[String: Any]])?.first?["name"] as? String)?.hasSuffix(" v1"), true)
+        let info = try XCTUnwrap(try server.get("/api/v1/catalog").json as? [String: Any])
+        XCTAssertEqual(info["identity"] as? String, "test.web")
+        try awaitVersion(1, on: server)
+        try site.publish(2)
+        try site.cli(["db", "update"] + site.updateOptions)
+        try awaitVersion(2, on: server)
+    }
 
-        try cli(["catalog", "publish", home.appendingPathComponent("v2.sqlite").path, "--to", site, "--key", key + ".key"])
-        try cli(update)
-        // The server polls current.sqlite every 2 s; every request in between still answers.
-        var version = 1
-        let deadline = Date().addingTimeInterval(20)
-        while version == 1, Date() < deadline {
-            let answer = try server.get("/api/v1/catalog")
-            XCTAssertEqual(answer.status, 200)
-            version = ((answer.json as? [String: Any])?["version"] as? Int) ?? 0
-            if version == 1 { Thread.sleep(forTimeInterval: 0.2) }
-        }
-        XCTAssertEqual(version, 2)
-        let after = try XCTUnwrap(try server.get("/api/v1/products?perPage=1").json as? [String: Any])
-        XCTAssertEqual(((after["items"] as? [[String: Any]])?.first?["name"] as? String)?.hasSuffix(" v2"), true)
+    /// With --watch-updates the server fetches, verifies and installs v2 itself.
+    func testWatchUpdatesInstallsANewerCatalogItself() throws {
+        let server = WebProcess()
+        let site = try Site(server)
+        defer { site.files.stop() }
+        try server.start(web: ["--watch-updates", "--update-interval", "1"] + site.updateOptions)
+        defer { server.stop() }
+        try awaitVersion(1, on: server)
+        try site.publish(2)
+        try awaitVersion(2, on: server)
+        XCTAssertTrue(server.stderrText.contains("catalog updated"), server.stderrText)
     }
 }
