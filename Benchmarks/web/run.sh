@@ -78,15 +78,19 @@ ln -sf "$(realpath "$catalog")" "$work/ch.db" 2>/dev/null || true
 [ "$(realpath "$catalog")" = "$(realpath "$work/ch.db")" ] || cp "$catalog" "$work/ch.db"
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-agro_port="$(free_port)" datasette_port="$(free_port)"
+agro_port="$(free_port)" uncached_port="$(free_port)" datasette_port="$(free_port)"
 "$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$agro_port" >"$work/agro.out" 2>/dev/null &
 agro_pid=$!
+# The same server without its answer cache: every request runs its SQL, as Datasette's do.
+"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$uncached_port" --cache-mb 0 >"$work/agro-uncached.out" 2>/dev/null &
+uncached_pid=$!
 "$work/venv/bin/datasette" serve -i "$work/ch.db" --metadata "$work/metadata.json" --host 127.0.0.1 \
   --port "$datasette_port" --setting sql_time_limit_ms 5000 >"$work/datasette.log" 2>&1 &
 datasette_pid=$!
-trap 'kill $agro_pid $datasette_pid 2>/dev/null; wait 2>/dev/null' EXIT
+trap 'kill $agro_pid $uncached_pid $datasette_pid 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 1 300); do
   curl -sf "http://127.0.0.1:$agro_port/api/v1/catalog" >/dev/null 2>&1 &&
+    curl -sf "http://127.0.0.1:$uncached_port/api/v1/catalog" >/dev/null 2>&1 &&
     curl -sf "http://127.0.0.1:$datasette_port/ch.json" >/dev/null 2>&1 && break
   sleep 0.2
 done
@@ -125,15 +129,20 @@ rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
 print(f"{rps:.0f} {ms('50%'):.2f} {ms('99%'):.2f} {errors.group(1) if errors else 0}")
 PY
 }
-for url in "$agro_products" "$ds_products" "$agro_search" "$ds_search"; do wrk -t1 -c4 -d2s "$url" >/dev/null; done
+uncached() { echo "${1/:$agro_port\//:$uncached_port/}"; }
+for url in "$agro_products" "$ds_products" "$agro_search" "$ds_search" "$(uncached "$agro_products")" "$(uncached "$agro_search")"; do
+  wrk -t1 -c4 -d2s "$url" >/dev/null
+done
 echo "wrk: $connections connections, ${duration}s each, on $(nproc) cores; catalog $(basename "$catalog") ($(du -h "$catalog" | cut -f1)); pest=$pest culture=$culture q=$word lang=$lang"
 printf '%-9s %-10s %10s %9s %9s %7s\n' query server "req/s" "p50 ms" "p99 ms" "non-2xx"
 for query in products search; do
   if [ "$query" = products ]; then a="$agro_products" d="$ds_products"; else a="$agro_search" d="$ds_search"; fi
   read -r a_rps a_p50 a_p99 a_err < <(run "$a")
+  read -r u_rps u_p50 u_p99 u_err < <(run "$(uncached "$a")")
   read -r d_rps d_p50 d_p99 d_err < <(run "$d")
   printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" "agro web" "$a_rps" "$a_p50" "$a_p99" "$a_err"
+  printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" "(uncached)" "$u_rps" "$u_p50" "$u_p99" "$u_err"
   printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" datasette "$d_rps" "$d_p50" "$d_p99" "$d_err"
-  python3 -c "import sys; a, d, p = map(float, sys.argv[1:4]); print(f'{sys.argv[4]}: agro web / datasette throughput = {a / d:.2f}x (goal >= 3x); agro web p99 = {p:.2f} ms (goal <= 10 ms)')" \
-    "$a_rps" "$d_rps" "$a_p99" "$query"
+  python3 -c "import sys; a, u, d, p, q = map(float, sys.argv[1:6]); print(f'{sys.argv[6]}: throughput vs datasette {a / d:.2f}x, uncached {u / d:.2f}x (goal >= 3x); p99 {p:.2f} ms, uncached {q:.2f} ms (goal <= 10 ms)')" \
+    "$a_rps" "$u_rps" "$d_rps" "$a_p99" "$u_p99" "$query"
 done

@@ -125,12 +125,12 @@ enum APIRoutes {
             }
         }
         api.get("news") { request, context in
-            answer(request, context, app) { web, environment in
+            answer(request, context, app, cached: false) { web, environment in
                 PageDocument(Page(slicing: try news(web, environment, app), try web.page()))
             }
         }
         api.get("news/:id") { request, context in
-            answer(request, context, app) { _, environment in
+            answer(request, context, app, cached: false) { _, environment in
                 try newsItem(id: try parameter(context, "id"), environment, app)
             }
         }
@@ -225,14 +225,17 @@ enum APIRoutes {
 
     /// Runs `body` for the request in its language and answers with its JSON, or with the
     /// error as JSON.
+    /// `cached`: whether the answer depends on the catalog alone (see `ResponseCache`).
     static func answer<T: Encodable>(
-        _ request: Request, _ context: BasicRequestContext, _ app: WebApp,
+        _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
         _ body: (WebRequest, AgroCLI.Environment) throws -> T
     ) -> Response {
         do {
             let web = WebRequest(request: request, app: app)
             let environment = app.environment(language: web.language(cookies: false))
-            return json(try AgroCLI.Environment.json(try body(web, environment)))
+            guard cached else { return json(try AgroCLI.Environment.json(try body(web, environment))) }
+            let key = environment.language + " " + request.uri.description
+            return json(try app.cache.answer(key, catalog: app.catalog) { try AgroCLI.Environment.json(try body(web, environment)) })
         } catch {
             return failure(error)
         }

@@ -27,13 +27,16 @@ package final class WebApp: Sendable {
     package let feeds: @Sendable () throws -> [FeedItem]
     package let feedItem: @Sendable (String) throws -> FeedItem?
     private let localizers: LocalizerCache
+    /// Answers of the JSON API for the catalog in use.
+    let cache: ResponseCache
 
     package init(
         catalog: LiveCatalog, environment: AgroCLI.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
-        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }
+        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20
     ) async throws {
+        cache = ResponseCache(limit: cacheBytes)
         self.catalog = catalog
         self.environment = environment
         self.weather = weather

@@ -31,10 +31,14 @@ struct WebCommand: AsyncParsableCommand {
     var watchUpdates = false
     @Option(name: .customLong("update-interval"), help: ArgumentHelp("With --watch-updates: seconds between checks.", valueName: "seconds"))
     var updateInterval = 600
+    @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
+        "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
+    var cacheMB = 64
 
     func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
         if updateInterval < 1 { throw ValidationError("--update-interval must be 1 or more") }
+        if !(0...65536).contains(cacheMB) { throw ValidationError("--cache-mb must be 0...65536") }
     }
 
     func run() async throws {
@@ -62,7 +66,7 @@ struct WebCommand: AsyncParsableCommand {
             catalog: live, environment: environment, resources: resources,
             weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
             sprayRules: settings?.spray ?? SprayRules(),
-            feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) })
+            feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) }, cacheBytes: cacheMB << 20)
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
