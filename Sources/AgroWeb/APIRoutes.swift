@@ -186,19 +186,7 @@ enum APIRoutes {
     static func weather(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) async throws -> String {
         let language = environment.language
         let regions = try app.catalog.regions(locale: language)
-        let point: Coordinates
-        switch (web.query("at"), web.query("region")) {
-        case let (at?, nil):
-            point = try CoordinateParser.parse(at)
-        case let (nil, name?):
-            let id = try app.catalog.resolve(name, kind: .region, locale: language).id
-            guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
-            point = region.centre
-        case (_?, _?):
-            throw CatalogError.invalidArgument("give either at=LAT,LON or region=ID, not both")
-        case (nil, nil):
-            throw CatalogError.invalidArgument("a place is needed: at=LAT,LON (e.g. at=51.18,71.45) or region=ID")
-        }
+        let point = try place(web, regions: regions, app: app, language: language)
         let units: WeatherUnits
         switch web.query("units") ?? "metric" {
         case "metric": units = .metric
@@ -219,6 +207,22 @@ enum APIRoutes {
         let answer = try await service.currentAnswer(at: point, units: units, lang: language)
         return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
             point: point, units: units, lang: language, answer: answer, region: region, representative: representative)))
+    }
+
+    /// The point of a weather request: `at=LAT,LON`, or the centre of `region=` (id or name).
+    static func place(_ web: WebRequest, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
+        switch (web.query("at"), web.query("region")) {
+        case let (at?, nil):
+            return try CoordinateParser.parse(at)
+        case let (nil, name?):
+            let id = try app.catalog.resolve(name, kind: .region, locale: language).id
+            guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
+            return region.centre
+        case (_?, _?):
+            throw CatalogError.invalidArgument("give either at=LAT,LON or region=ID, not both")
+        case (nil, nil):
+            throw CatalogError.invalidArgument("a place is needed: at=LAT,LON (e.g. at=51.18,71.45) or region=ID")
+        }
     }
 
     // MARK: - Answering

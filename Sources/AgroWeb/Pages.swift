@@ -372,9 +372,7 @@ enum Pages {
             return Rendered(template: "weather", title: page.t("web.weather"), values: values)
         }
         let regions = try page.catalog.regions(locale: page.language)
-        let point = try page.web.query("at").map(CoordinateParser.parse)
-            ?? regions.first(where: { $0.id == (try? page.catalog.resolve(page.web.query("region") ?? "", kind: .region, locale: page.language).id) })?.centre
-        guard let point else { throw CatalogError.invalidArgument("a place is needed: LAT,LON") }
+        let point = try APIRoutes.place(page.web, regions: regions, app: page.app, language: page.language)
         let service = try page.app.weather()
         let region = NearestPlaces.region(nearestTo: point, in: regions)
         let representative = NearestPlaces.representative(
