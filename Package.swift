@@ -137,7 +137,8 @@ let package = Package(
             ],
             path: "Benchmarks/CatalogBench",
             swiftSettings: strict),
-        .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
+        .testTarget(
+            name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2", "AgroTestSupport"]),
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
@@ -159,9 +160,9 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroCLI", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
-        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
     ]
 )

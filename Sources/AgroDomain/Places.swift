@@ -73,6 +73,11 @@ public struct RegionDistance: Sendable, Hashable, Codable {
     /// Kilometres from the point to the region's centre.
     public var distanceKm: Double
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case region, distanceKm
+    }
+
     public init(region: Region, distanceKm: Double) {
         self.region = region
         self.distanceKm = distanceKm
@@ -86,6 +91,11 @@ public struct RepresentativeDistance: Sendable, Hashable, Codable {
     public var location: Coordinates?
     /// Kilometres from the point; nil when neither a location nor a known region gives a place.
     public var distanceKm: Double?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case representative, location, distanceKm
+    }
 
     public init(representative: Representative, location: Coordinates?, distanceKm: Double?) {
         self.representative = representative

@@ -15,7 +15,7 @@ extension SQLiteCatalog: ProductsUseCase {
                         category: ProductCategory(rawValue: row["category"]) ?? .other,
                         formulation: row.text("formulation"), company: row.text("company"),
                         registrationNumber: row.text("registration_number"),
-                        ingredients: ingredients[row["id"]] ?? [])
+                        ingredients: ingredients[row["id"]] ?? [], registrationExpiry: row.text("registration_expiry"))
                 }
             }
         }
@@ -32,7 +32,7 @@ extension SQLiteCatalog: ProductsUseCase {
     }
 
     /// The products matching `filter`, with id, name, name_key, category, formulation,
-    /// registration_number and company columns.
+    /// registration_number, registration_expiry and company columns.
     private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL) -> SQL {
         var conditions: [SQL] = []
         if filter.pest != nil || filter.culture != nil {
@@ -46,7 +46,7 @@ extension SQLiteCatalog: ProductsUseCase {
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var listed: SQL = """
             SELECT * FROM (
-              SELECT p.id, p.category, p.formulation, p.registration_number,
+              SELECT p.id, p.category, p.formulation, p.registration_number, p.registration_expiry,
                 \(texts.name("product", owner: "p.id")) AS name,
                 \(texts.field("product", "name_key", owner: "p.id")) AS name_key,
                 \(texts.name("company", owner: "p.company_id")) AS company

@@ -18,6 +18,11 @@ public struct CatalogInfo: Sendable, Hashable, Codable {
     /// Who the content comes from, and the terms it comes with.
     public var attribution: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case identity, title, version, schemaVersion, builtAt, locales, attribution
+    }
+
     public init(
         identity: String, title: String, version: Int, schemaVersion: Int, builtAt: String,
         locales: LocaleChain, attribution: String? = nil
@@ -42,6 +47,11 @@ public struct LocaleChain: Sendable, Hashable, Codable {
     public var locales: [String]
     /// Explicit fallbacks per language.
     public var fallbacks: [String: [String]]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case locales, fallbacks
+    }
 
     public init(locales: [String], fallbacks: [String: [String]] = [:]) {
         self.locales = locales

@@ -13,6 +13,11 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     public var centre: Coordinates
     public var centreName: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, centre, centreName
+    }
+
     public init(id: EntityID, name: String, kind: Kind, centre: Coordinates, centreName: String? = nil) {
         self.id = id
         self.name = name
@@ -33,6 +38,11 @@ public struct Representative: Sendable, Hashable, Codable, Identifiable {
     public var photo: String?
     /// Where the representative is based; defaults to the region's centre.
     public var location: Coordinates?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, region, name, position, phone, email, photo, location
+    }
 
     public init(
         id: EntityID, region: EntityRef, name: String, position: String? = nil, phone: String? = nil,
@@ -59,6 +69,11 @@ public struct Distributor: Sendable, Hashable, Codable, Identifiable {
     public var email: String?
     public var website: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, region, name, address, phone, email, website
+    }
+
     public init(
         id: EntityID, region: EntityRef, name: String, address: String? = nil, phone: String? = nil,
         email: String? = nil, website: String? = nil
@@ -78,6 +93,11 @@ public struct RegionContacts: Sendable, Hashable, Codable {
     public var region: Region
     public var representatives: [Representative]
     public var distributors: [Distributor]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case region, representatives, distributors
+    }
 
     public init(region: Region, representatives: [Representative], distributors: [Distributor]) {
         self.region = region

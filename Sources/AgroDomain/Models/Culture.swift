@@ -15,6 +15,11 @@ public struct Culture: Sendable, Hashable, Codable, Identifiable {
     /// Principal growth stages on the BBCH scale, in order.
     public var growthStages: [GrowthStage]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, latinName, description, parents, children, growthStages
+    }
+
     public init(
         id: EntityID, name: String, latinName: String? = nil, description: String? = nil,
         parents: [EntityRef] = [], children: [EntityRef] = [], growthStages: [GrowthStage] = []
@@ -35,6 +40,11 @@ public struct CultureNode: Sendable, Hashable, Codable, Identifiable {
     public var name: String
     public var parentIDs: [EntityID]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, parentIDs
+    }
+
     public init(id: EntityID, name: String, parentIDs: [EntityID]) {
         self.id = id
         self.name = name
@@ -46,6 +56,11 @@ public struct CultureNode: Sendable, Hashable, Codable, Identifiable {
 public struct GrowthStage: Sendable, Hashable, Codable {
     public var bbch: BBCHRange
     public var name: String
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case bbch, name
+    }
 
     public init(bbch: BBCHRange, name: String) {
         self.bbch = bbch

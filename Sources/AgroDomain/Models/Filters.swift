@@ -12,6 +12,11 @@ public struct ProductFilter: Sendable, Hashable, Codable {
     /// First letter of the name in the reading locale (case- and diacritic-insensitive).
     public var letter: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case pest, culture, substance, category, company, letter
+    }
+
     public init(
         pest: EntityID? = nil, culture: EntityID? = nil, substance: EntityID? = nil,
         category: ProductCategory? = nil, company: EntityID? = nil, letter: String? = nil
@@ -31,6 +36,11 @@ public struct PestFilter: Sendable, Hashable, Codable {
     public var culture: EntityID?
     public var kind: PestKind?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case culture, kind
+    }
+
     public init(culture: EntityID? = nil, kind: PestKind? = nil) {
         self.culture = culture
         self.kind = kind
@@ -47,6 +57,11 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
     /// Lower is better.
     public var rank: Double
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case kind, id, name, detail, rank
+    }
+
     public init(kind: EntityKind, id: EntityID, name: String, detail: String?, rank: Double) {
         self.kind = kind
         self.id = id
@@ -60,6 +75,11 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
 public struct NameMatch: Sendable, Hashable, Codable {
     public var id: EntityID
     public var name: String
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name
+    }
 
     public init(id: EntityID, name: String) {
         self.id = id

@@ -15,6 +15,11 @@ public struct EntityRef: Sendable, Hashable, Codable {
     public var id: EntityID
     public var name: String
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name
+    }
+
     public init(id: EntityID, name: String) {
         self.id = id
         self.name = name
@@ -25,6 +30,11 @@ public struct EntityRef: Sendable, Hashable, Codable {
 public struct BBCHRange: Sendable, Hashable, Codable {
     public var from: Int
     public var to: Int
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case from, to
+    }
 
     public init(from: Int, to: Int) {
         self.from = from
@@ -42,6 +52,11 @@ public struct BBCHRange: Sendable, Hashable, Codable {
 public struct Coordinates: Sendable, Hashable, Codable {
     public var latitude: Double
     public var longitude: Double
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case latitude, longitude
+    }
 
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude

@@ -18,6 +18,11 @@ public struct NewsItem: Sendable, Hashable, Codable, Identifiable {
     /// Where the item comes from; relative links in the body resolve against it.
     public var source: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, kind, title, date, summary, bodyHTML, image, source
+    }
+
     public init(
         id: EntityID, kind: NewsKind, title: String, date: String, summary: String? = nil,
         bodyHTML: String, image: String? = nil, source: String? = nil
@@ -39,6 +44,11 @@ public struct NewsSummary: Sendable, Hashable, Codable, Identifiable {
     public var kind: NewsKind
     public var title: String
     public var date: String
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, kind, title, date
+    }
 
     public init(id: EntityID, kind: NewsKind, title: String, date: String) {
         self.id = id

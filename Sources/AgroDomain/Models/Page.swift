@@ -6,6 +6,11 @@ public struct PageRequest: Sendable, Hashable, Codable {
     /// Items per page; nil reads everything.
     public var perPage: Int?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case page, perPage
+    }
+
     /// Largest page size and page number accepted; larger values are clamped so that
     /// offsets can never overflow.
     public static let limit = 1_000_000

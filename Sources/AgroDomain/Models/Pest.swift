@@ -14,6 +14,11 @@ public struct Pest: Sendable, Hashable, Codable, Identifiable {
     public var description: String?
     public var images: [Link]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, latinName, description, images
+    }
+
     public init(
         id: EntityID, name: String, kind: PestKind, latinName: String? = nil,
         description: String? = nil, images: [Link] = []

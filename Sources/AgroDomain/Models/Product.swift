@@ -39,6 +39,12 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
     public var links: [Link]
     public var sections: [TextSection]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, category, formulation, company, registrationNumber, registrationExpiry, origin,
+            originalProduct, soldOutDeadline, exhaustionDeadline, ingredients, hazard, links, sections
+    }
+
     public init(
         id: EntityID, name: String, category: ProductCategory, formulation: String? = nil,
         company: EntityRef? = nil, registrationNumber: String? = nil, registrationExpiry: String? = nil,
@@ -75,10 +81,14 @@ public struct ProductSummary: Sendable, Hashable, Codable, Identifiable {
     public var registrationNumber: String?
     /// Active substances with their concentrations (mode of action left out).
     public var ingredients: [ActiveIngredient]
+    /// Expiry of the registration, as an ISO 8601 date (YYYY-MM-DD), so a list can mark
+    /// expired registrations as the card does.
+    public var registrationExpiry: String?
 
     public init(
         id: EntityID, name: String, category: ProductCategory, formulation: String?,
-        company: String?, registrationNumber: String?, ingredients: [ActiveIngredient]
+        company: String?, registrationNumber: String?, ingredients: [ActiveIngredient],
+        registrationExpiry: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -87,10 +97,11 @@ public struct ProductSummary: Sendable, Hashable, Codable, Identifiable {
         self.company = company
         self.registrationNumber = registrationNumber
         self.ingredients = ingredients
+        self.registrationExpiry = registrationExpiry
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, category, formulation, company, registrationNumber, ingredients
+        case id, name, category, formulation, company, registrationNumber, ingredients, registrationExpiry
     }
 
     /// `registrationNumber` is always present in JSON (null when the product has none), so
@@ -104,6 +115,7 @@ public struct ProductSummary: Sendable, Hashable, Codable, Identifiable {
         try container.encodeIfPresent(company, forKey: .company)
         try container.encode(registrationNumber, forKey: .registrationNumber)
         try container.encode(ingredients, forKey: .ingredients)
+        try container.encodeIfPresent(registrationExpiry, forKey: .registrationExpiry)
     }
 }
 
@@ -114,6 +126,11 @@ public struct ActiveIngredient: Sendable, Hashable, Codable {
     /// Unit of the concentration: "g/l", "g/kg", "%", ...
     public var unit: String?
     public var modeOfAction: ModeOfAction?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case substance, concentration, unit, modeOfAction
+    }
 
     public init(substance: EntityRef, concentration: Double?, unit: String?, modeOfAction: ModeOfAction?) {
         self.substance = substance
@@ -132,6 +149,11 @@ public struct Hazard: Sendable, Hashable, Codable {
     public var hazardStatements: [Statement]
     /// Precautionary (P, SP) statements.
     public var precautionaryStatements: [Statement]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case pictograms, signalWord, hazardStatements, precautionaryStatements
+    }
 
     public init(
         pictograms: [String] = [], signalWord: String? = nil,
@@ -153,6 +175,11 @@ public struct Statement: Sendable, Hashable, Codable {
     public var code: String
     public var text: String
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case code, text
+    }
+
     public init(code: String, text: String) {
         self.code = code
         self.text = text
@@ -168,6 +195,11 @@ public struct Link: Sendable, Hashable, Codable {
     public var url: String
     public var title: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case kind, url, title
+    }
+
     public init(kind: Kind, url: String, title: String? = nil) {
         self.kind = kind
         self.url = url
@@ -179,6 +211,11 @@ public struct Link: Sendable, Hashable, Codable {
 public struct TextSection: Sendable, Hashable, Codable {
     public var title: String
     public var body: String
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case title, body
+    }
 
     public init(title: String, body: String) {
         self.title = title

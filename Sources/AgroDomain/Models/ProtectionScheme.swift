@@ -9,6 +9,11 @@ public struct ProtectionScheme: Sendable, Hashable, Codable, Identifiable {
     /// Stages in growth order.
     public var stages: [SchemeStage]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, culture, title, description, stages
+    }
+
     public init(id: EntityID, culture: EntityRef, title: String, description: String? = nil, stages: [SchemeStage]) {
         self.id = id
         self.culture = culture
@@ -24,6 +29,11 @@ public struct SchemeStage: Sendable, Hashable, Codable {
     public var name: String
     public var treatments: [SchemeTreatment]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case bbch, name, treatments
+    }
+
     public init(bbch: BBCHRange, name: String, treatments: [SchemeTreatment]) {
         self.bbch = bbch
         self.name = name
@@ -37,6 +47,11 @@ public struct SchemeTreatment: Sendable, Hashable, Codable {
     public var dose: Dose
     public var pests: [EntityRef]
     public var note: String?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case product, dose, pests, note
+    }
 
     public init(product: EntityRef, dose: Dose, pests: [EntityRef], note: String? = nil) {
         self.product = product

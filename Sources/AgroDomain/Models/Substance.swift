@@ -6,6 +6,11 @@ public struct ModeOfAction: Sendable, Hashable, Codable {
     public var scheme: String
     public var group: String
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case scheme, group
+    }
+
     public init(scheme: String, group: String) {
         self.scheme = scheme
         self.group = group
@@ -23,6 +28,11 @@ public struct Substance: Sendable, Hashable, Codable, Identifiable {
     public var casNumber: String?
     public var modeOfAction: ModeOfAction?
     public var description: String?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, iupacName, casNumber, modeOfAction, description
+    }
 
     public init(
         id: EntityID, name: String, iupacName: String? = nil, casNumber: String? = nil,

@@ -10,6 +10,11 @@ public struct UsePest: Sendable, Hashable, Codable {
     public var pest: EntityRef
     public var effect: PestEffect
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case pest, effect
+    }
+
     public init(pest: EntityRef, effect: PestEffect = .full) {
         self.pest = pest
         self.effect = effect
@@ -21,6 +26,11 @@ public struct Dose: Sendable, Hashable, Codable {
     public var from: Double?
     public var to: Double?
     public var unit: String?
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case from, to, unit
+    }
 
     public init(from: Double?, to: Double?, unit: String?) {
         self.from = from
@@ -64,6 +74,14 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
     public var notes: String?
     /// Conditions the user must respect (buffer zones, protective equipment, ...).
     public var obligations: [String]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, product, cultures, pests, dose, maxApplications, bbch, applicationArea, notes, obligations
+        case waterVolume = "water"
+        case preHarvestIntervalDays = "phiDays"
+        case applicationIntervalDays = "intervalDays"
+    }
 
     public init(
         id: EntityID, product: EntityRef, cultures: [EntityRef], pests: [UsePest], dose: Dose,

@@ -75,9 +75,8 @@ struct WeatherCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
-        if environment.format == .csv {
-            throw CatalogError.invalidArgument("agro weather prints a table or JSON: use --format table or --format json")
-        }
+        // Current conditions are one record; the forecast and the spray verdicts are lists.
+        if !(forecast || spray) { try environment.refuseCSV("weather") }
         let catalog = try environment.openCatalog()
         let regions = try catalog.regions(locale: environment.language)
         let point = try place(regions: regions, catalog: catalog, language: environment.language)
@@ -105,6 +104,15 @@ struct WeatherCommand: AsyncParsableCommand {
                 representative: representative, spray: report)
             if environment.format == .json {
                 try Self.printJSON(WeatherDocument(output: output, product: productMatch), environment: environment)
+                return
+            }
+            if environment.format == .csv {
+                if let report {
+                    WeatherCSV.write(header: WeatherCSV.sprayHeader, rows: WeatherCSV.sprayRows(report), environment: environment)
+                } else {
+                    WeatherCSV.write(
+                        header: WeatherCSV.forecastHeader, rows: WeatherCSV.forecastRows(answer.value), environment: environment)
+                }
                 return
             }
             var lines = Self.placeLines(output, environment: environment)
