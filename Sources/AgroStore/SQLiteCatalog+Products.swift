@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: ProductsUseCase {
+    /// Products by name, filtered; a culture filter includes uses registered on its groups.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
         let texts = texts(locale)
         let listed = productsQuery(filter, texts: texts)
@@ -21,6 +22,7 @@ extension SQLiteCatalog: ProductsUseCase {
         }
     }
 
+    /// The index letters of the names of the products matching `filter` (its letter ignored).
     public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
         var unlettered = filter
         unlettered.letter = nil
@@ -98,6 +100,7 @@ extension SQLiteCatalog: ProductsUseCase {
         return summaries
     }
 
+    /// A product card; nil when unknown.
     public func product(id: EntityID, locale: String) throws -> Product? {
         let texts = texts(locale)
         return try read { db in
@@ -160,6 +163,7 @@ extension SQLiteCatalog: ProductsUseCase {
         return ModeOfAction(scheme: scheme, group: group)
     }
 
+    /// The uses matching `filter`, with their cultures, pests and obligations.
     public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
         let texts = texts(locale)
         return try read { db in

@@ -3,11 +3,15 @@ import Foundation
 /// Criteria for a products list. Every criterion is an id already resolved by the caller;
 /// nil means "any".
 public struct ProductFilter: Sendable, Hashable, Codable {
+    /// Products with a use against this pest.
     public var pest: EntityID?
     /// Matches uses registered on this culture or on any group it belongs to.
     public var culture: EntityID?
+    /// Products containing this active substance.
     public var substance: EntityID?
+    /// Products of this category.
     public var category: ProductCategory?
+    /// Products of this company.
     public var company: EntityID?
     /// First letter of the name in the reading locale (case- and diacritic-insensitive).
     public var letter: String?
@@ -17,6 +21,7 @@ public struct ProductFilter: Sendable, Hashable, Codable {
         case pest, culture, substance, category, company, letter
     }
 
+    /// A filter; every criterion left nil matches everything.
     public init(
         pest: EntityID? = nil, culture: EntityID? = nil, substance: EntityID? = nil,
         category: ProductCategory? = nil, company: EntityID? = nil, letter: String? = nil
@@ -34,6 +39,7 @@ public struct ProductFilter: Sendable, Hashable, Codable {
 public struct PestFilter: Sendable, Hashable, Codable {
     /// Pests with a registered use on this culture or its groups.
     public var culture: EntityID?
+    /// Pests of this kind only.
     public var kind: PestKind?
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
@@ -41,6 +47,7 @@ public struct PestFilter: Sendable, Hashable, Codable {
         case culture, kind
     }
 
+    /// A filter; nil criteria match everything.
     public init(culture: EntityID? = nil, kind: PestKind? = nil) {
         self.culture = culture
         self.kind = kind
@@ -49,8 +56,11 @@ public struct PestFilter: Sendable, Hashable, Codable {
 
 /// A search hit.
 public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
+    /// What kind of entity was found.
     public var kind: EntityKind
+    /// Its id.
     public var id: EntityID
+    /// Its name in the requested locale.
     public var name: String
     /// A short text giving the hit its context (category, Latin name, date, ...).
     public var detail: String?
@@ -62,6 +72,7 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
         case kind, id, name, detail, rank
     }
 
+    /// A search result.
     public init(kind: EntityKind, id: EntityID, name: String, detail: String?, rank: Double) {
         self.kind = kind
         self.id = id
@@ -73,7 +84,9 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
 
 /// An entity found by an id or a name typed by the user.
 public struct NameMatch: Sendable, Hashable, Codable {
+    /// The entity's id.
     public var id: EntityID
+    /// Its name in the requested locale.
     public var name: String
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
@@ -81,6 +94,7 @@ public struct NameMatch: Sendable, Hashable, Codable {
         case id, name
     }
 
+    /// A match of `name` on entity `id`.
     public init(id: EntityID, name: String) {
         self.id = id
         self.name = name
