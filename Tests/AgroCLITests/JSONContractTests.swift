@@ -168,6 +168,12 @@ final class JSONContractTests: XCTestCase {
         }
     }
 
+    func testFavorites() throws {
+        XCTAssertEqual(try cli.run(["favorites", "add", try Self.firstID("products.json")]).status, 0)
+        try list(["favorites", "list"], Shape(
+            allowed: ["kind", "id", "name", "available", "addedAt"], required: ["kind", "id", "name", "available", "addedAt"]))
+    }
+
     func testContactsAndCatalogInfo() throws {
         let region = try XCTUnwrap(try Self.entries("representatives.json").first?["region"] as? String)
         let contacts = try cli.json(["contacts", region, "--lang", "en"])

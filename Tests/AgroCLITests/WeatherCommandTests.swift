@@ -330,6 +330,39 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(findings.contains { $0["rule"] as? String == "temperature" && $0["verdict"] as? String == "avoid" })
     }
 
+    /// The keys of `weather --spray --format json`, written by hand (README, "JSON keys"): the
+    /// spray models have no CodingKeys of their own, so this is what holds their names.
+    func testSprayJSONKeys() throws {
+        let document = try json(runner(try startServer()), ["weather", "--at", "-38.4,-71.58", "--spray"])
+        func keys(_ value: Any?, allowed: Set<String>, required: Set<String>, _ what: String) {
+            let found = Set((value as? [String: Any] ?? [:]).keys)
+            XCTAssertEqual(found.subtracting(allowed), [], "\(what): keys outside the contract")
+            XCTAssertEqual(required.subtracting(found), [], "\(what): required keys missing")
+        }
+        keys(document, allowed: ["point", "units", "lang", "source", "ageSeconds", "warning", "region", "representative",
+                                 "weather", "spray", "product"], required: ["point", "units", "source", "weather", "spray"], "document")
+        let spray = document["spray"] as? [String: Any]
+        keys(spray, allowed: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"],
+             required: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"], "spray")
+        let slots = try XCTUnwrap(spray?["slots"] as? [[String: Any]])
+        XCTAssertFalse(slots.isEmpty)
+        for slot in slots {
+            keys(slot, allowed: ["slot", "verdict", "findings", "boomWindKmh", "boomGustKmh", "deltaT", "rainInRainfastPeriodMm",
+                                 "precipitationProbabilityInRainfastPeriod"],
+                 required: ["slot", "verdict", "findings", "rainInRainfastPeriodMm"], "spray.slots[]")
+            keys(slot["slot"], allowed: ["start", "duration", "temperatureC", "humidity", "wind10m", "gust10m", "precipitationMm",
+                                         "precipitationProbability", "cloudPercent", "inversionPeriod"],
+                 required: ["start", "duration", "precipitationMm", "inversionPeriod"], "spray.slots[].slot")
+            for finding in slot["findings"] as? [Any] ?? [] {
+                keys(finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text"],
+                     required: ["rule", "verdict", "unit", "text"], "finding")
+            }
+        }
+        for window in spray?["windows"] as? [Any] ?? [] {
+            keys(window, allowed: ["verdict", "start", "end", "slotCount"], required: ["verdict", "start", "end", "slotCount"], "window")
+        }
+    }
+
     func testControlCharactersFromTheServerNeverReachTheTerminal() throws {
         // A recorded answer with escape sequences slipped into the place name and description.
         let recorded = try XCTUnwrap(String(data: try fixture(Self.currentFixture), encoding: .utf8))

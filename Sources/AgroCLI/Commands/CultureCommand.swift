@@ -23,6 +23,9 @@ struct CultureCommand: ParsableCommand {
         var products: [ProductSummary]
         var pests: [Pest]
         var schemes: [ProtectionScheme]
+
+        // JSON keys (README, "JSON keys"), apart from the property names.
+        enum CodingKeys: String, CodingKey { case culture, products, pests, schemes }
     }
 
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {

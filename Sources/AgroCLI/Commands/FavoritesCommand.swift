@@ -83,6 +83,9 @@ struct FavoritesCommand: ParsableCommand {
             /// False when the current catalog no longer has this entity.
             var available: Bool
             var addedAt: Date
+
+            // JSON keys (README, "JSON keys"), apart from the property names.
+            enum CodingKeys: String, CodingKey { case kind, id, name, available, addedAt }
         }
 
         func run() throws {

@@ -22,6 +22,9 @@ struct PestCommand: ParsableCommand {
     struct Document: Encodable {
         var pest: Pest
         var uses: [Use]
+
+        // JSON keys (README, "JSON keys"), apart from the property names.
+        enum CodingKeys: String, CodingKey { case pest, uses }
     }
 
     static func show(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws {

@@ -70,4 +70,7 @@ struct ProductsCommand: ParsableCommand {
 struct IndexLetter: Encodable, Sendable {
     var id: String
     var name: String
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case id, name }
 }

@@ -20,6 +20,9 @@ struct SubstanceCommand: ParsableCommand {
     struct Document: Encodable {
         var substance: Substance
         var products: [ProductSummary]
+
+        // JSON keys (README, "JSON keys"), apart from the property names.
+        enum CodingKeys: String, CodingKey { case substance, products }
     }
 
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {

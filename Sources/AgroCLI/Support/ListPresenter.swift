@@ -20,6 +20,9 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
     package var perPage: Int
     package var total: Int
     package var items: [Item]
+
+    // The list envelope every client reads (README, "Lists, pages and formats").
+    enum CodingKeys: String, CodingKey { case page, perPage, total, items }
 }
 
 /// Shows a list in the chosen format, a page at a time.
