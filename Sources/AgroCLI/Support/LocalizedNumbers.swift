@@ -34,7 +34,12 @@ extension Localizer {
     /// the decimal separator from the strings file (`number.decimal`: "," in Russian and
     /// Kazakh, "." otherwise), no grouping, so ids and years read as written.
     package func number(_ value: Double) -> String {
-        let text = value.plainText
+        decimal(value.plainText)
+    }
+
+    /// A number already written with a decimal point ("12.5", from `String(format:)`), with
+    /// the interface language's decimal separator instead.
+    package func decimal(_ text: String) -> String {
         let separator = self("number.decimal")
         guard separator != "number.decimal", separator != "." else { return text }
         return text.replacingOccurrences(of: ".", with: separator)

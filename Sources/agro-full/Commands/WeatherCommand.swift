@@ -207,11 +207,11 @@ struct WeatherCommand: AsyncParsableCommand {
         var lines: [String] = []
         if let age = output.ageSeconds { lines.append(s("weather.cached", formatAge(age))) }
         if let region = output.region {
-            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", WeatherText.kilometres(region.distanceKm))))
+            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", s.decimal(WeatherText.kilometres(region.distanceKm)))))
         }
         if let nearest = output.representative {
             let reach = WeatherText.contact(nearest.representative)
-            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", WeatherText.kilometres($0)) } ?? "?"))
+            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", s.decimal(WeatherText.kilometres($0))) } ?? "?"))
         }
         return lines
     }
