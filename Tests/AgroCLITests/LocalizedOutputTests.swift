@@ -112,5 +112,10 @@ final class LocalizedOutputTests: XCTestCase {
             XCTAssertGreaterThan(total, 0, "\(arguments)")
             XCTAssertEqual(CSVReader.rows(csv.stdout).count, total + 1, "\(arguments)")
         }
+        // The configured feeds: a header, then the URLs.
+        let url = "http://127.0.0.1:9/feed,1.xml"
+        XCTAssertEqual(try cli.run(["news", "feeds", "add", url]).status, 0)
+        let feeds = try cli.run(["news", "feeds", "list", "--format", "csv"])
+        XCTAssertEqual(CSVReader.rows(feeds.stdout), [["url"], [url]])
     }
 }
