@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
@@ -151,7 +153,8 @@ let package = Package(
             ],
             path: "Benchmarks/CatalogBench",
             swiftSettings: strict),
-        .testTarget(name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2"]),
+        .testTarget(
+            name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2", "AgroTestSupport"]),
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
@@ -173,9 +176,9 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroCLI", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
-        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal"]),
+        .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
         .testTarget(
             name: "AgroWebTests",

@@ -143,18 +143,27 @@ package struct CultureDocument: Encodable, Sendable {
     package var products: [ProductSummary]
     package var pests: [Pest]
     package var schemes: [ProtectionScheme]
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case culture, products, pests, schemes }
 }
 
 /// `agro pest --format json`.
 package struct PestDocument: Encodable, Sendable {
     package var pest: Pest
     package var uses: [Use]
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case pest, uses }
 }
 
 /// `agro substance --format json`.
 package struct SubstanceDocument: Encodable, Sendable {
     package var substance: Substance
     package var products: [ProductSummary]
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case substance, products }
 }
 
 /// One line of the culture tree. JSON has no `prefix` (the tree's drawing).

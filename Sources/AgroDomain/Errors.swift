@@ -13,9 +13,12 @@ public protocol UserFacingError: Error, Sendable {
 
 /// Exit statuses of `agro`, one per family of failure. Documented in the README.
 public struct ExitStatus: RawRepresentable, Sendable, Hashable, Codable {
+    /// The numeric status the process exits with.
     public var rawValue: Int32
+    /// A status from its number.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
+    /// Success.
     public static let success = ExitStatus(rawValue: 0)
     /// An unexpected failure.
     public static let failure = ExitStatus(rawValue: 1)
@@ -54,6 +57,7 @@ public enum CatalogError: UserFacingError, Equatable {
     /// An argument that cannot be used as given.
     case invalidArgument(String)
 
+    /// One line for the user, naming the entity or file concerned.
     public var message: String {
         switch self {
         case let .notFound(kind, id):
@@ -76,6 +80,7 @@ public enum CatalogError: UserFacingError, Equatable {
         }
     }
 
+    /// The status documented for this failure: 3, 4, 64, 66 or 67.
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound, .unknownName: return .notFound

@@ -6,9 +6,12 @@ public enum CoordinateError: UserFacingError, Equatable {
     case badFormat(String)
     /// A part that is not a plain decimal number.
     case notANumber(part: String, what: String)
+    /// A latitude outside -90...90.
     case latitudeOutOfRange(Double)
+    /// A longitude outside -180...180.
     case longitudeOutOfRange(Double)
 
+    /// One line saying what was expected.
     public var message: String {
         let expected = "expected LAT,LON in decimal degrees, e.g. 51.51,-0.13 (or LAT LON as two arguments)"
         switch self {
@@ -23,10 +26,16 @@ public enum CoordinateError: UserFacingError, Equatable {
         }
     }
 
+    /// Always `ExitStatus.usage` (64).
     public var exitStatus: ExitStatus { .usage }
 }
 
 /// Reads coordinates from command-line text.
+///
+/// ```swift
+/// let astana = try CoordinateParser.parse("51.17,71.45")
+/// let london = try CoordinateParser.parse(latitude: "51.51", longitude: "-0.13")
+/// ```
 public enum CoordinateParser {
     /// "LAT,LON" ("51.51,-0.13", spaces around the comma allowed) or "LAT LON".
     public static func parse(_ text: String) throws -> Coordinates {
@@ -69,10 +78,17 @@ public enum CoordinateParser {
 
 /// A region with its distance from a point.
 public struct RegionDistance: Sendable, Hashable, Codable {
+    /// The region whose centre is nearest.
     public var region: Region
     /// Kilometres from the point to the region's centre.
     public var distanceKm: Double
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case region, distanceKm
+    }
+
+    /// `region` at `distanceKm` kilometres.
     public init(region: Region, distanceKm: Double) {
         self.region = region
         self.distanceKm = distanceKm
@@ -81,12 +97,19 @@ public struct RegionDistance: Sendable, Hashable, Codable {
 
 /// A representative with the place used for the distance and the distance itself.
 public struct RepresentativeDistance: Sendable, Hashable, Codable {
+    /// The nearest representative.
     public var representative: Representative
     /// Where the representative is taken to be: their own location, else their region's centre.
     public var location: Coordinates?
     /// Kilometres from the point; nil when neither a location nor a known region gives a place.
     public var distanceKm: Double?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case representative, location, distanceKm
+    }
+
+    /// `representative` at `location`, `distanceKm` away; both nil when unknown.
     public init(representative: Representative, location: Coordinates?, distanceKm: Double?) {
         self.representative = representative
         self.location = location

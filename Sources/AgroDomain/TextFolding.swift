@@ -1,6 +1,11 @@
 import Foundation
 
 /// Text normalisation for matching what people type against catalog names.
+///
+/// ```swift
+/// TextFolding.fold("Kartoffelkäfer") == TextFolding.fold("kartoffelkafer")   // true
+/// TextFolding.indexLetter(of: "«Ёлка»")                                       // "Е"
+/// ```
 public enum TextFolding {
     /// Case- and diacritic-insensitive form of `text` with whitespace collapsed:
     /// "Kartoffelkäfer" and "KARTOFFELKAFER" fold alike, as do "Ёж" and "еж".

@@ -9,6 +9,14 @@ import GRDB
 /// `finish()` compacts into `path` with `VACUUM INTO`; a failed build leaves neither file
 /// behind. Writing the same records in the same order gives the same bytes: the file holds no
 /// clock reading other than `CatalogHeader.builtAt`.
+///
+/// ```swift
+/// let writer = try CatalogWriter(path: "demo.sqlite", header: CatalogHeader(
+///     identity: "org.example.demo", version: 1, builtAt: "2026-01-01T00:00:00Z",
+///     locales: LocaleChain(locales: ["en"]), title: ["en": "Demo"]))
+/// try writer.add(CatalogRecord.Product(id: "p1", name: ["en": "Product 1"], category: .herbicide))
+/// try writer.finish()
+/// ```
 public final class CatalogWriter {
     private let queue: DatabaseQueue
     private let path: String
@@ -87,6 +95,7 @@ public final class CatalogWriter {
 
     // MARK: - Records
 
+    /// Adds a company.
     public func add(_ company: CatalogRecord.Company) throws {
         try write { db in
             try db.insert("INSERT INTO companies(id) VALUES (?)") { $0.add(company.id) }
@@ -94,6 +103,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a hazard or precautionary statement (or a signal word) that products refer to by code.
     public func add(_ statement: CatalogRecord.Statement) throws {
         try write { db in
             try db.insert("INSERT INTO statements(code) VALUES (?)") { $0.add(statement.code) }
@@ -101,6 +111,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds an active substance.
     public func add(_ substance: CatalogRecord.Substance) throws {
         try write { db in
             try db.insert(
@@ -117,6 +128,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a culture with its growth stages and its links to the groups above it.
     public func add(_ culture: CatalogRecord.Culture) throws {
         try write { db in
             try db.insert("INSERT INTO cultures(id, latin_name) VALUES (?, ?)") {
@@ -143,6 +155,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a pest.
     public func add(_ pest: CatalogRecord.Pest) throws {
         try write { db in
             try db.insert("INSERT INTO pests(id, kind, latin_name) VALUES (?, ?, ?)") {
@@ -161,6 +174,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a product with its ingredients, hazards, links and sections.
     public func add(_ product: CatalogRecord.Product) throws {
         try write { db in
             try db.insert("""
@@ -229,6 +243,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds an obligation that uses refer to by id.
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
             try db.insert("INSERT INTO obligations(id) VALUES (?)") { $0.add(obligation.id) }
@@ -236,6 +251,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a use with its cultures, pests and obligations.
     public func add(_ use: CatalogRecord.Use) throws {
         try write { db in
             try db.insert("""
@@ -282,6 +298,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a protection scheme with its stages and treatments.
     public func add(_ scheme: CatalogRecord.Scheme) throws {
         try write { db in
             try db.insert("INSERT INTO schemes(id, culture_id) VALUES (?, ?)") {
@@ -329,6 +346,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a region or city.
     public func add(_ region: CatalogRecord.Region) throws {
         try write { db in
             try db.insert("INSERT INTO regions(id, kind, latitude, longitude) VALUES (?, ?, ?, ?)") {
@@ -342,6 +360,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a representative.
     public func add(_ representative: CatalogRecord.Representative) throws {
         try write { db in
             try db.insert("""
@@ -362,6 +381,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a distributor.
     public func add(_ distributor: CatalogRecord.Distributor) throws {
         try write { db in
             try db.insert("INSERT INTO distributors(id, region_id, phone, email, website) VALUES (?, ?, ?, ?, ?)") {
@@ -375,6 +395,7 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a news item or article.
     public func add(_ news: CatalogRecord.News) throws {
         try write { db in
             try db.insert("INSERT INTO news(id, kind, date, image, source) VALUES (?, ?, ?, ?, ?)") {
@@ -562,9 +583,12 @@ public final class CatalogWriter {
 
 /// Failures while writing a catalog that the content itself causes.
 public enum CatalogWriterError: UserFacingError, Equatable {
+    /// A culture is among its own groups (the parents form a cycle).
     case cultureCycle(cultureID: EntityID)
+    /// The catalog file cannot be created or written.
     case cannotWrite(path: String, reason: String)
 
+    /// One line naming the culture or the file and what is wrong.
     public var message: String {
         switch self {
         case let .cultureCycle(id): return "culture \(id) is its own ancestor: culture parents must not form a cycle"
@@ -572,6 +596,7 @@ public enum CatalogWriterError: UserFacingError, Equatable {
         }
     }
 
+    /// Bad content (65), or a file that cannot be written (73).
     public var exitStatus: ExitStatus {
         switch self {
         case .cultureCycle: return .badContent

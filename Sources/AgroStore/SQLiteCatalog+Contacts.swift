@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: ContactsUseCase {
+    /// Regions and cities, with their centres, by name.
     public func regions(locale: String) throws -> [Region] {
         let texts = texts(locale)
         return try read { db in
@@ -10,6 +11,7 @@ extension SQLiteCatalog: ContactsUseCase {
         }
     }
 
+    /// The representatives and distributors of a region; nil when there is no such region.
     public func contacts(regionID: EntityID, locale: String) throws -> RegionContacts? {
         let texts = texts(locale)
         return try read { db in
@@ -33,6 +35,7 @@ extension SQLiteCatalog: ContactsUseCase {
         }
     }
 
+    /// Every representative, with their region.
     public func representatives(locale: String) throws -> [Representative] {
         let texts = texts(locale)
         return try read { db in
@@ -83,6 +86,7 @@ extension SQLiteCatalog: ContactsUseCase {
 }
 
 extension SQLiteCatalog: NewsUseCase {
+    /// The catalog's news and articles, newest first.
     public func news(kind: NewsKind?, page: PageRequest, locale: String) throws -> Page<NewsSummary> {
         let texts = texts(locale)
         let whereClause: SQL = kind.map { " WHERE n.kind = \($0.rawValue)" } ?? ""
@@ -100,6 +104,7 @@ extension SQLiteCatalog: NewsUseCase {
         }
     }
 
+    /// One news item with its body; nil when there is none with that id.
     public func newsItem(id: EntityID, locale: String) throws -> NewsItem? {
         let texts = texts(locale)
         return try read { db in

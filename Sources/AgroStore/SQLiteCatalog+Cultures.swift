@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: CulturesUseCase {
+    /// Every culture and group, with its parents.
     public func cultures(locale: String) throws -> [CultureNode] {
         let texts = texts(locale)
         return try read { db in
@@ -20,6 +21,7 @@ extension SQLiteCatalog: CulturesUseCase {
         }
     }
 
+    /// A culture with its groups, members and growth stages; nil when unknown.
     public func culture(id: EntityID, locale: String) throws -> Culture? {
         let texts = texts(locale)
         return try read { db in
@@ -50,6 +52,7 @@ extension SQLiteCatalog: CulturesUseCase {
         }
     }
 
+    /// The culture and every group above it.
     public func cultureAncestry(id: EntityID) throws -> [EntityID] {
         try read { db in
             try db.column(
@@ -60,6 +63,7 @@ extension SQLiteCatalog: CulturesUseCase {
 }
 
 extension SQLiteCatalog: PestsUseCase {
+    /// Pests by name, filtered by culture (its groups included) and kind.
     public func pests(_ filter: PestFilter, page: PageRequest, locale: String) throws -> Page<Pest> {
         let texts = texts(locale)
         var conditions: [SQL] = []
@@ -85,6 +89,7 @@ extension SQLiteCatalog: PestsUseCase {
         }
     }
 
+    /// A pest; nil when unknown.
     public func pest(id: EntityID, locale: String) throws -> Pest? {
         let texts = texts(locale)
         return try read { db in
@@ -105,6 +110,7 @@ extension SQLiteCatalog: PestsUseCase {
 }
 
 extension SQLiteCatalog: SubstancesUseCase {
+    /// Active substances by name.
     public func substances(page: PageRequest, locale: String) throws -> Page<Substance> {
         let texts = texts(locale)
         let ordered: SQL = """
@@ -119,6 +125,7 @@ extension SQLiteCatalog: SubstancesUseCase {
         }
     }
 
+    /// A substance; nil when unknown.
     public func substance(id: EntityID, locale: String) throws -> Substance? {
         let texts = texts(locale)
         return try read { db in

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: ProductsUseCase {
+    /// Products by name, filtered; a culture filter includes uses registered on its groups.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
         let texts = texts(locale)
         let listed = productsQuery(filter, texts: texts)
@@ -15,12 +16,13 @@ extension SQLiteCatalog: ProductsUseCase {
                         category: ProductCategory(rawValue: row["category"]) ?? .other,
                         formulation: row.text("formulation"), company: row.text("company"),
                         registrationNumber: row.text("registration_number"),
-                        ingredients: ingredients[row["id"]] ?? [])
+                        ingredients: ingredients[row["id"]] ?? [], registrationExpiry: row.text("registration_expiry"))
                 }
             }
         }
     }
 
+    /// The index letters of the names of the products matching `filter` (its letter ignored).
     public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
         var unlettered = filter
         unlettered.letter = nil
@@ -32,7 +34,7 @@ extension SQLiteCatalog: ProductsUseCase {
     }
 
     /// The products matching `filter`, with id, name, name_key, category, formulation,
-    /// registration_number and company columns.
+    /// registration_number, registration_expiry and company columns.
     private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL) -> SQL {
         var conditions: [SQL] = []
         if filter.pest != nil || filter.culture != nil {
@@ -46,7 +48,7 @@ extension SQLiteCatalog: ProductsUseCase {
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var listed: SQL = """
             SELECT * FROM (
-              SELECT p.id, p.category, p.formulation, p.registration_number,
+              SELECT p.id, p.category, p.formulation, p.registration_number, p.registration_expiry,
                 \(texts.name("product", owner: "p.id")) AS name,
                 \(texts.field("product", "name_key", owner: "p.id")) AS name_key,
                 \(texts.name("company", owner: "p.company_id")) AS company
@@ -98,6 +100,7 @@ extension SQLiteCatalog: ProductsUseCase {
         return summaries
     }
 
+    /// A product card; nil when unknown.
     public func product(id: EntityID, locale: String) throws -> Product? {
         let texts = texts(locale)
         return try read { db in
@@ -160,6 +163,7 @@ extension SQLiteCatalog: ProductsUseCase {
         return ModeOfAction(scheme: scheme, group: group)
     }
 
+    /// The uses matching `filter`, with their cultures, pests and obligations.
     public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
         let texts = texts(locale)
         return try read { db in

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: SchemesUseCase {
+    /// The protection schemes of a culture (or of its groups), stages in BBCH order.
     public func schemes(cultureID: EntityID, locale: String) throws -> [ProtectionScheme] {
         let texts = texts(locale)
         return try read { db in
@@ -64,6 +65,7 @@ extension SQLiteCatalog: SchemesUseCase {
             title: head["title"] ?? id, description: head.text("description"), stages: stages)
     }
 
+    /// The cultures that have a scheme, for "schemes exist for: ..." messages.
     public func culturesWithSchemes(locale: String) throws -> [EntityRef] {
         let texts = texts(locale)
         return try read { db in

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: SearchUseCase {
+    /// Full-text search over names and descriptions in every locale, best matches first.
     public func search(_ text: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
         let perPage = page.perPage
         // Every word must match; if that finds nothing, any word may.
@@ -67,6 +68,7 @@ extension SQLiteCatalog: SearchUseCase {
 }
 
 extension SQLiteCatalog: LookupUseCase {
+    /// Resolves an id, registration number or name typed by a user to one entity.
     public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
@@ -93,6 +95,7 @@ extension SQLiteCatalog: LookupUseCase {
         }
     }
 
+    /// Names of `kind` closest to `text`, for "did you mean" messages.
     public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
         let key = NameKey.make(text)
         return try read { db in

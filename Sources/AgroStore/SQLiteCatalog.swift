@@ -8,6 +8,13 @@ import GRDB
 /// threads run side by side, or through a single connection, which opens fastest (a one-shot
 /// command). Every text is read in the requested locale and falls back, field
 /// by field, along the catalog's locale chain.
+///
+/// ```swift
+/// let catalog = try SQLiteCatalog(path: "Database/catalog.sqlite")
+/// let page = try catalog.products(ProductFilter(pest: "avena-fatua"), page: PageRequest(perPage: 20), locale: "ru")
+/// for product in page.items { print(product.name, product.registrationNumber ?? "") }
+/// print("\(page.total) products, \(page.pageCount) pages")
+/// ```
 public final class SQLiteCatalog: Sendable {
     /// The file this catalog was opened from.
     public let path: String
@@ -149,6 +156,7 @@ struct LocalizedSQL {
 }
 
 extension SQLiteCatalog: CatalogInfoUseCase {
+    /// Metadata of this catalog (the same as `info`).
     public func catalogInfo() throws -> CatalogInfo { info }
 }
 

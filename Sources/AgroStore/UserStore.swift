@@ -7,6 +7,12 @@ import GRDB
 ///
 /// Lives in its own database file, apart from the catalog, and refers to catalog entities by
 /// their stable ids only, so it survives every replacement of the catalog file.
+///
+/// ```swift
+/// let store = try UserStore(path: dataDirectory + "/user.sqlite")
+/// try store.addFavorite(kind: .product, id: "glyphosate-360-sl")
+/// for favorite in try store.favorites() { print(favorite.kind, favorite.id) }
+/// ```
 public final class UserStore: Sendable {
     private let queue: DatabaseQueue
 
@@ -60,8 +66,11 @@ public final class UserStore: Sendable {
 
     /// A favorite entity, by kind and stable id.
     public struct Favorite: Sendable, Hashable, Codable {
+        /// The kind of entity.
         public var kind: EntityKind
+        /// Its stable id, valid across catalog updates.
         public var id: EntityID
+        /// When it was added.
         public var addedAt: Date
     }
 
@@ -140,10 +149,12 @@ public final class UserStore: Sendable {
 
     // MARK: Settings
 
+    /// The value stored under `key`, or nil.
     public func setting(_ key: String) throws -> String? {
         try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }
 
+    /// Stores `value` under `key`; nil removes it.
     public func setSetting(_ key: String, to value: String?) throws {
         try queue.write { db in
             if let value {
@@ -157,8 +168,10 @@ public final class UserStore: Sendable {
 
 /// Failures of the user database.
 public enum UserStoreError: UserFacingError {
+    /// The user database at `path` cannot be opened or migrated.
     case unusable(path: String, reason: String)
 
+    /// One line naming the database and what failed.
     public var message: String {
         switch self {
         case let .unusable(path, reason):
@@ -166,5 +179,6 @@ public enum UserStoreError: UserFacingError {
         }
     }
 
+    /// Always `ExitStatus.ioError` (74).
     public var exitStatus: ExitStatus { .ioError }
 }

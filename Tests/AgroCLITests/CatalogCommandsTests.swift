@@ -65,9 +65,13 @@ final class CatalogCommandsTests: XCTestCase {
 
     func testPestAndCultureTogether() throws {
         let pairs = [("zymoseptoria-tritici", "winter-wheat"), ("avena-fatua", "spring-barley"), ("leptinotarsa-decemlineata", "potato")]
+        let pests = Set(try Self.entries("pests.json").compactMap { $0["id"] as? String })
         for (pest, culture) in pairs {
-            guard try Self.entries("pests.json").contains(where: { $0["id"] as? String == pest }) else { continue }
+            // Every pair must be in the content and have products: an empty answer on both
+            // sides would prove nothing.
+            XCTAssertTrue(pests.contains(pest), "\(pest) is in pests.json")
             let expected = try Self.expectedProducts(pest: pest, culture: culture)
+            XCTAssertFalse(expected.isEmpty, "\(pest) on \(culture) has products in uses.json")
             let found = ids(try cli.json(["products", "--pest", pest, "--culture", culture, "--all"]))
             XCTAssertEqual(found, expected, "\(pest) on \(culture)")
         }

@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -157,7 +158,7 @@ final class UpdateCommandTests: XCTestCase {
     /// On a terminal (util-linux `script`): `db update` draws a progress bar, and the pager
     /// switches to a catalog another process installed, between two pages.
     func testProgressBarAndPagerPickUpAnUpdate() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        try SharedFixtures.tool("/usr/bin/script")
         let key = path("release"), site = path("site")
         try ok(["keys", "generate", "--out", key])
         try ok(["catalog", "publish", try build(version: 1, productName: "Alpha One"), "--to", site, "--key", key + ".key"])
@@ -201,12 +202,8 @@ final class UpdateCommandTests: XCTestCase {
 
     /// Issue 4's acceptance: the Swiss register, 2024 then 2026, through the server.
     func testSwissRegisterUpdates() throws {
-        let data = CLIRunner.root.deletingLastPathComponent().appendingPathComponent("shared/data/srppp")
-        let file2024 = data.appendingPathComponent("Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip")
-        let file2026 = data.appendingPathComponent("PublicationData_2026_02_03.xml.xz")
-        guard FileManager.default.fileExists(atPath: file2024.path), FileManager.default.fileExists(atPath: file2026.path) else {
-            throw XCTSkip("the register files are not in \(data.path)")
-        }
+        let file2024 = try SharedFixtures.file("data/srppp/Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip")
+        let file2026 = try SharedFixtures.file("data/srppp/PublicationData_2026_02_03.xml.xz")
         let c2024 = path("srppp-2024.sqlite"), c2026 = path("srppp-2026.sqlite")
         try ok(["catalog", "import", "srppp", file2024.path, "--out", c2024])
         try ok(["catalog", "import", "srppp", file2026.path, "--out", c2026])

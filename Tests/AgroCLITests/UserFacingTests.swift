@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -110,7 +111,7 @@ final class UserFacingTests: XCTestCase {
 
     /// The interactive pager, driven through a pseudo-terminal by util-linux `script`.
     func testPagerOnATerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        try SharedFixtures.tool("/usr/bin/script")
         let command = "\(CLIRunner.binary.path) products --per-page 3 --lang en"
         let result = try cli.run(["-q", "-c", command, "/dev/null"], input: "n\ng 4\n11\nb\nq\n", executable: "/usr/bin/script")
         let text = result.stdout

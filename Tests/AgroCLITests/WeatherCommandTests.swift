@@ -11,7 +11,6 @@ class WeatherCLITestCase: XCTestCase {
     /// A key that must never show up in what the program prints.
     static let apiKey = "dummy-test-key-7Qx93kLm"
 
-    static let fixtures = CLIRunner.root.deletingLastPathComponent().appendingPathComponent("shared/fixtures/owm")
 
     static let currentFixture = "current_weather_rain_gust_manila_metric.json"
     static let forecastFixture = "forecast_5day_3h_curacautin_metric_snow_subzero_full_list.json"
@@ -20,9 +19,7 @@ class WeatherCLITestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        guard FileManager.default.fileExists(atPath: Self.fixtures.appendingPathComponent(Self.currentFixture).path) else {
-            throw XCTSkip("OpenWeatherMap fixtures not found at \(Self.fixtures.path)")
-        }
+        _ = try SharedFixtures.file("fixtures/owm/" + Self.currentFixture)
     }
 
     override func tearDown() {
@@ -32,7 +29,7 @@ class WeatherCLITestCase: XCTestCase {
     }
 
     func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: Self.fixtures.appendingPathComponent(name))
+        try SharedFixtures.data("fixtures/owm/" + name)
     }
 
     /// A server answering /data/2.5/weather and /data/2.5/forecast with the given fixtures, or
@@ -333,6 +330,39 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(findings.contains { $0["rule"] as? String == "temperature" && $0["verdict"] as? String == "avoid" })
     }
 
+    /// The keys of `weather --spray --format json`, written by hand (README, "JSON keys"): the
+    /// spray models have no CodingKeys of their own, so this is what holds their names.
+    func testSprayJSONKeys() throws {
+        let document = try json(runner(try startServer()), ["weather", "--at", "-38.4,-71.58", "--spray"])
+        func keys(_ value: Any?, allowed: Set<String>, required: Set<String>, _ what: String) {
+            let found = Set((value as? [String: Any] ?? [:]).keys)
+            XCTAssertEqual(found.subtracting(allowed), [], "\(what): keys outside the contract")
+            XCTAssertEqual(required.subtracting(found), [], "\(what): required keys missing")
+        }
+        keys(document, allowed: ["point", "units", "lang", "source", "ageSeconds", "warning", "region", "representative",
+                                 "weather", "spray", "product"], required: ["point", "units", "source", "weather", "spray"], "document")
+        let spray = document["spray"] as? [String: Any]
+        keys(spray, allowed: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"],
+             required: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"], "spray")
+        let slots = try XCTUnwrap(spray?["slots"] as? [[String: Any]])
+        XCTAssertFalse(slots.isEmpty)
+        for slot in slots {
+            keys(slot, allowed: ["slot", "verdict", "findings", "boomWindKmh", "boomGustKmh", "deltaT", "rainInRainfastPeriodMm",
+                                 "precipitationProbabilityInRainfastPeriod"],
+                 required: ["slot", "verdict", "findings", "rainInRainfastPeriodMm"], "spray.slots[]")
+            keys(slot["slot"], allowed: ["start", "duration", "temperatureC", "humidity", "wind10m", "gust10m", "precipitationMm",
+                                         "precipitationProbability", "cloudPercent", "inversionPeriod"],
+                 required: ["start", "duration", "precipitationMm", "inversionPeriod"], "spray.slots[].slot")
+            for finding in slot["findings"] as? [Any] ?? [] {
+                keys(finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text"],
+                     required: ["rule", "verdict", "unit", "text"], "finding")
+            }
+        }
+        for window in spray?["windows"] as? [Any] ?? [] {
+            keys(window, allowed: ["verdict", "start", "end", "slotCount"], required: ["verdict", "start", "end", "slotCount"], "window")
+        }
+    }
+
     func testControlCharactersFromTheServerNeverReachTheTerminal() throws {
         // A recorded answer with escape sequences slipped into the place name and description.
         let recorded = try XCTUnwrap(String(data: try fixture(Self.currentFixture), encoding: .utf8))
@@ -351,11 +381,57 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertEqual((document["weather"] as? [String: Any])?["name"] as? String, "Quiapo\u{1B}[31m\u{9B}2J District")
     }
 
-    func testCSVIsRefused() throws {
-        let result = try run(runner(try startServer()), ["weather", "--at", "51,68.5", "--format", "csv"])
+    func testCSVIsRefusedForCurrentConditions() throws {
+        let server = try startServer()
+        let result = try run(runner(server), ["weather", "--at", "51,68.5", "--format", "csv"])
         XCTAssertEqual(result.status, 64)
         assertOneErrorLine(result)
         XCTAssertTrue(result.stderr.contains("--format json"), result.stderr)
+        XCTAssertTrue(server.requests.isEmpty, "refused before asking the server")
+    }
+
+    /// One row per forecast slot, read against the fixture itself.
+    func testForecastAsCSV() throws {
+        let result = try run(runner(try startServer()), ["weather", "--at", "51,68.5", "--forecast", "--format", "csv"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let (header, records) = CSVReader.records(result.stdout)
+        XCTAssertEqual(header.first, "start")
+        let slots = try XCTUnwrap(try Fixture.forecastSlots(fixture(Self.forecastFixture)))
+        XCTAssertEqual(records.count, slots.count)
+        XCTAssertGreaterThan(slots.count, 30)
+        for (record, slot) in zip(records, slots) {
+            let dt = try XCTUnwrap((slot["dt"] as? NSNumber)?.intValue)
+            // dt_txt is the same instant written by OpenWeatherMap: "2026-08-01 09:00:00".
+            let expectedStart = try XCTUnwrap(slot["dt_txt"] as? String).replacingOccurrences(of: " ", with: "T") + "Z"
+            XCTAssertEqual(record["start"], expectedStart, "slot \(dt)")
+            let temperature = try XCTUnwrap((slot["main"] as? [String: Any])?["temp"] as? NSNumber).doubleValue
+            XCTAssertEqual(try XCTUnwrap(Double(record["temperature"] ?? ""), "temperature"), temperature, accuracy: 0.005)
+            let humidity = try XCTUnwrap((slot["main"] as? [String: Any])?["humidity"] as? NSNumber).doubleValue
+            XCTAssertEqual(try XCTUnwrap(Double(record["humidity_percent"] ?? ""), "humidity_percent"), humidity, accuracy: 0.005)
+            if let pop = (slot["pop"] as? NSNumber)?.doubleValue {
+                XCTAssertEqual(try XCTUnwrap(Double(record["precipitation_probability_percent"] ?? ""), "precipitation_probability_percent"), pop * 100, accuracy: 0.005)
+            }
+        }
+    }
+
+    /// One row per slot with its verdict; a verdict other than good always gives its reasons.
+    func testSprayVerdictsAsCSV() throws {
+        let server = try startServer()
+        let result = try run(runner(server), ["weather", "--at", "51,68.5", "--spray", "--format", "csv"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let (header, records) = CSVReader.records(result.stdout)
+        XCTAssertEqual(header.prefix(3), ["start", "end", "verdict"])
+        let slots = try XCTUnwrap(try Fixture.forecastSlots(fixture(Self.forecastFixture)))
+        XCTAssertEqual(records.count, slots.count)
+        XCTAssertTrue(records.contains { $0["verdict"] != "good" }, "the snowy sub-zero forecast has slots to avoid")
+        for record in records {
+            XCTAssertTrue(["good", "marginal", "avoid"].contains(record["verdict"] ?? ""), "\(record)")
+            XCTAssertEqual(record["verdict"] == "good", record["reasons"]?.isEmpty, "\(record)")
+        }
+        // The rows are the JSON's slots, in the same order.
+        let document = try json(runner(server), ["weather", "--at", "51,68.5", "--spray"])
+        let jsonSlots = try XCTUnwrap((document["spray"] as? [String: Any])?["slots"] as? [[String: Any]])
+        XCTAssertEqual(records.map { $0["verdict"] ?? "" }, jsonSlots.map { $0["verdict"] as? String ?? "?" })
     }
 
     func testImperialUnitsAndLanguageArePassedThrough() throws {
@@ -592,5 +668,12 @@ final class WeatherContactsNearTests: WeatherCLITestCase {
         let neither = try CLIRunner().run(["contacts"])
         XCTAssertEqual(neither.status, 64)
         XCTAssertTrue(neither.stderr.contains("--near"), neither.stderr)
+    }
+}
+
+/// The forecast fixture read with JSONSerialization, independently of the client's models.
+enum Fixture {
+    static func forecastSlots(_ data: Data) throws -> [[String: Any]]? {
+        (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["list"] as? [[String: Any]]
     }
 }

@@ -1,6 +1,7 @@
 import AgroDomain
 import AgroImport
 import AgroStore
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -103,12 +104,13 @@ final class DataErrorTests: XCTestCase {
 
     func testCompressedInputReadsLikePlain() throws {
         let input = try write(broken, as: "PublicationData_2025_03_04.xml")
+        try SharedFixtures.tool("/usr/bin/xz")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xz", "-k", input]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xz")
+        process.arguments = ["-k", input]
         try process.run()
         process.waitUntilExit()
-        try XCTSkipIf(process.terminationStatus != 0, "xz not available")
+        XCTAssertEqual(process.terminationStatus, 0, "xz -k")
         let report = try SRPPPImporter().importFile(at: input + ".xz", to: directory.appendingPathComponent("x.sqlite").path)
         XCTAssertEqual(report.version, 20250304)
         XCTAssertEqual(report.products, 1)

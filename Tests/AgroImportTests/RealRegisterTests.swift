@@ -1,6 +1,7 @@
 import AgroDomain
 import AgroImport
 import AgroStore
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -15,13 +16,6 @@ final class ImportedRegister: @unchecked Sendable {
     /// Each file is imported once per run; a failure is kept too, so it is not retried per test.
     nonisolated(unsafe) private static var cache: [String: Result<ImportedRegister, any Error>] = [:]
 
-    /// The published files, next to the repository (never copied into it).
-    static var dataDirectory: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/data/srppp")
-    }
-
     static func load(_ name: String) throws -> ImportedRegister {
         lock.lock()
         defer { lock.unlock() }
@@ -32,10 +26,8 @@ final class ImportedRegister: @unchecked Sendable {
     }
 
     private static func make(_ name: String) throws -> ImportedRegister {
-        let file = dataDirectory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw XCTSkip("register file \(file.path) not present")
-        }
+        // The published files, next to the repository (never copied into it).
+        let file = try SharedFixtures.file("data/srppp/" + name)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("agro-import-tests-\(ProcessInfo.processInfo.processIdentifier)")
         if !FileManager.default.fileExists(atPath: directory.path) {

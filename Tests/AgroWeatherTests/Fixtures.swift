@@ -1,28 +1,14 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
 /// Recorded OpenWeatherMap answers in shared/fixtures/owm (see its SOURCES.md), read in place:
 /// they are not copied into the repository.
 enum Fixtures {
-    /// shared/ lies beside the package root (…/main and …/shared); AGRO_OWM_FIXTURES overrides.
-    static var directory: URL {
-        if let path = ProcessInfo.processInfo.environment["AGRO_OWM_FIXTURES"] {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // AgroWeatherTests
-            .deletingLastPathComponent()  // Tests
-            .deletingLastPathComponent()
-        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/owm", isDirectory: true)
-    }
-
-    /// The bytes of one fixture; skips the test when the fixtures are not on this machine.
+    /// The bytes of one fixture, found by `SharedFixtures` (AGRO_OWM_FIXTURES still overrides):
+    /// skips the test when the fixtures are not on this machine, fails it under CI.
     static func data(_ name: String) throws -> Data {
-        let url = directory.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("fixture \(name) not found in \(directory.path)")
-        }
-        return try Data(contentsOf: url)
+        try SharedFixtures.data("fixtures/owm/" + name)
     }
 
     /// The fixture parsed independently of the code under test, as a dictionary.

@@ -50,7 +50,7 @@ struct ContactsCommand: ParsableCommand {
             environment: environment,
             columns: [
                 Column(header: s("column.distance"), rightAligned: true) { item in
-                    item.distanceKm.map { String(format: "%.1f", $0) } ?? ""
+                    item.distanceKm.map { s.decimal(String(format: "%.1f", $0)) } ?? ""
                 },
                 Column(header: s("column.name")) { $0.representative.name },
                 Column(header: s("column.position")) { $0.representative.position ?? "" },

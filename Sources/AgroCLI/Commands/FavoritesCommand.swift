@@ -38,6 +38,7 @@ struct FavoritesCommand: ParsableCommand {
 
         func run() throws {
             let environment = try Environment(global)
+            try environment.refuseCSV("favorites add")
             let catalog = try environment.openCatalog()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
             let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id)
@@ -53,6 +54,7 @@ struct FavoritesCommand: ParsableCommand {
 
         func run() throws {
             let environment = try Environment(global)
+            try environment.refuseCSV("favorites remove")
             let store = try environment.openUserStore()
             // An id removes even a favorite the current catalog no longer has.
             let wanted = kind
@@ -81,6 +83,9 @@ struct FavoritesCommand: ParsableCommand {
             /// False when the current catalog no longer has this entity.
             var available: Bool
             var addedAt: Date
+
+            // JSON keys (README, "JSON keys"), apart from the property names.
+            enum CodingKeys: String, CodingKey { case kind, id, name, available, addedAt }
         }
 
         func run() throws {

@@ -38,7 +38,7 @@ struct PestCommand: ParsableCommand {
             lines += ["", environment.bold(s("section.productsAgainst", Set(uses.map(\.product.id)).count))]
             let rows = uses.map { use in
                 [use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
-                 use.preHarvestIntervalDays.map { s("use.days", $0) } ?? "", use.bbch?.label ?? ""]
+                 use.preHarvestIntervalDays.map { s.plural("use.days", $0) } ?? "", use.bbch?.label ?? ""]
             }
             if rows.isEmpty {
                 lines.append("  " + s("list.empty"))

@@ -130,9 +130,9 @@ enum UsesTable {
                 var facts: [String] = []
                 if !use.dose.isEmpty { facts.append(s("use.dose", environment.label(use.dose))) }
                 if !use.waterVolume.isEmpty { facts.append(s("use.water", environment.label(use.waterVolume))) }
-                if let phi = use.preHarvestIntervalDays { facts.append(s("use.phi", phi)) }
-                if let count = use.maxApplications { facts.append(s("use.applications", count)) }
-                if let interval = use.applicationIntervalDays { facts.append(s("use.interval", interval)) }
+                if let phi = use.preHarvestIntervalDays { facts.append(s.plural("use.phi", phi)) }
+                if let count = use.maxApplications { facts.append(s.plural("use.applications", count)) }
+                if let interval = use.applicationIntervalDays { facts.append(s.plural("use.interval", interval)) }
                 if let bbch = use.bbch { facts.append(bbch.label) }
                 if let area = use.applicationArea { facts.append(area) }
                 lines += DisplayWidth.wrap(facts.joined(separator: " · "), width: width, indent: "      ")

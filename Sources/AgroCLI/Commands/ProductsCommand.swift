@@ -51,7 +51,7 @@ struct ProductsCommand: ParsableCommand {
             Column(header: s("column.name")) { $0.name },
             Column(header: s("column.category")) { environment.name(of: $0.category) },
             Column(header: s("column.ingredients")) { environment.label($0.ingredients) },
-            Column(header: s("column.registration")) { $0.registrationNumber ?? "" },
+            Column(header: s("column.registration")) { environment.registration($0.registrationNumber, expiry: $0.registrationExpiry) },
             Column(header: s("column.id")) { $0.id },
         ]
     }
@@ -61,4 +61,7 @@ struct ProductsCommand: ParsableCommand {
 package struct IndexLetter: Encodable, Sendable {
     package var id: String
     package var name: String
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case id, name }
 }

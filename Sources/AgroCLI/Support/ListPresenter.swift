@@ -27,6 +27,9 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
         total = page.total
         items = page.items
     }
+
+    // The list envelope every client reads (README, "Lists, pages and formats").
+    enum CodingKeys: String, CodingKey { case page, perPage, total, items }
 }
 
 /// Shows a list in the chosen format, a page at a time.

@@ -11,7 +11,15 @@ package final class Localizer: @unchecked Sendable {
     private let directory: URL?
     // Guards `loaded`, written once.
     private let lock = NSLock()
-    private var loaded: (chain: [String], tables: [[String: String]])?
+    private var loaded: Loaded?
+
+    /// The language chain and the strings file of each language that has one (`codes[i]` is
+    /// the language of `tables[i]`).
+    private struct Loaded {
+        var chain: [String]
+        var codes: [String]
+        var tables: [[String: String]]
+    }
 
     package init(language: String, directory: URL?) {
         self.language = language
@@ -36,7 +44,27 @@ package final class Localizer: @unchecked Sendable {
         return text
     }
 
-    private func load() -> (chain: [String], tables: [[String: String]]) {
+    /// The string for `key` in the plural form `count` takes, with `{0}` the count (written as
+    /// `number(_:)` writes it) and `{1}`, ... the further `arguments`.
+    ///
+    /// The forms are keys of their own, `KEY.one`, `KEY.few`, `KEY.many`, `KEY.other`, chosen
+    /// by the CLDR rule of the language whose file has them (Kazakh falling back to Russian text
+    /// takes the Russian forms); else `KEY.other`; else `KEY` itself.
+    ///
+    ///     strings.plural("use.applications", 1)   // ru: "не более 1 обработки"
+    ///     strings.plural("use.applications", 5)   // ru: "не более 5 обработок"
+    package func plural(_ key: String, _ count: Int, _ arguments: any CustomStringConvertible...) -> String {
+        let loaded = load()
+        var form = key
+        let hasForms = { (table: [String: String]) in PluralCategory.allCases.contains { table[key + "." + $0.rawValue] != nil } }
+        if let index = loaded.tables.firstIndex(where: hasForms) {
+            let category = PluralCategory(count, language: loaded.codes[index])
+            form = loaded.tables[index][key + "." + category.rawValue] != nil ? key + "." + category.rawValue : key + ".other"
+        }
+        return callAsFunction(form, arguments: [number(Double(count))] + arguments)
+    }
+
+    private func load() -> Loaded {
         lock.withLock {
             if let loaded { return loaded }
             var codes = [language]
@@ -48,9 +76,15 @@ package final class Localizer: @unchecked Sendable {
             codes.append("en")
             var seen = Set<String>()
             let chain = codes.filter { seen.insert($0).inserted }
-            let tables = chain.compactMap { read("\($0).json") as? [String: String] }
-            loaded = (chain, tables)
-            return (chain, tables)
+            var found: [String] = [], tables: [[String: String]] = []
+            for code in chain {
+                guard let table = read("\(code).json") as? [String: String] else { continue }
+                found.append(code)
+                tables.append(table)
+            }
+            let result = Loaded(chain: chain, codes: found, tables: tables)
+            loaded = result
+            return result
         }
     }
 

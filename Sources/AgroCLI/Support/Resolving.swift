@@ -9,13 +9,23 @@ package extension Environment {
         return try catalog.resolve(text, kind: kind, locale: language).id
     }
 
-    /// A dose or concentration as labels print it, its unit in the interface language
-    /// ("l/ha" reads "л/га" in Russian) when Localizable has it.
+    /// A dose or concentration as labels print it, in the interface language: its numbers
+    /// and range as `Localizer.range` writes them, its unit translated when Localizable has it
+    /// ("0,75–1 л/га" in Russian, "0.75-1 l/ha" in English).
     func label(_ dose: Dose) -> String {
-        guard let unit = dose.unit else { return dose.label }
+        let amount = strings.range(dose.from, dose.to)
+        guard !amount.isEmpty else { return "" }
+        guard let unit = dose.unit, !unit.isEmpty else { return amount }
         let key = "unit.\(unit)"
         let localized = strings(key)
-        return Dose(from: dose.from, to: dose.to, unit: localized == key ? unit : localized).label
+        return amount + " " + (localized == key ? unit : localized)
+    }
+
+    /// A registration number, marked when the registration has expired (as the card marks it).
+    func registration(_ number: String?, expiry: String?) -> String {
+        guard let number else { return "" }
+        guard let expiry, expiry < ProductCommand.today else { return number }
+        return "\(number) (\(strings("product.expired")))"
     }
 
     /// "Tebuconazole 250 g/l + Prothioconazole 125 g/l".

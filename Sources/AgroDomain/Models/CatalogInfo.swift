@@ -7,6 +7,7 @@ import Foundation
 public struct CatalogInfo: Sendable, Hashable, Codable {
     /// Whose catalog this is, e.g. "kz.demo-agro" or "ch.blv.srppp".
     public var identity: String
+    /// The catalog's title in the requested locale.
     public var title: String
     /// Monotonic content version within the identity.
     public var version: Int
@@ -14,10 +15,17 @@ public struct CatalogInfo: Sendable, Hashable, Codable {
     public var schemaVersion: Int
     /// ISO 8601 timestamp of the build.
     public var builtAt: String
+    /// The locales the catalog carries, with their fallbacks.
     public var locales: LocaleChain
     /// Who the content comes from, and the terms it comes with.
     public var attribution: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case identity, title, version, schemaVersion, builtAt, locales, attribution
+    }
+
+    /// Metadata as the catalog file records it.
     public init(
         identity: String, title: String, version: Int, schemaVersion: Int, builtAt: String,
         locales: LocaleChain, attribution: String? = nil
@@ -43,6 +51,12 @@ public struct LocaleChain: Sendable, Hashable, Codable {
     /// Explicit fallbacks per language.
     public var fallbacks: [String: [String]]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case locales, fallbacks
+    }
+
+    /// A chain over `locales`, each falling back as `fallbacks` says, then to the first locale.
     public init(locales: [String], fallbacks: [String: [String]] = [:]) {
         self.locales = locales
         self.fallbacks = fallbacks

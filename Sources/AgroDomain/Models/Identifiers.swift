@@ -7,14 +7,23 @@ public typealias EntityID = String
 
 /// The kinds of entity a catalog holds; used by search results and favorites.
 public enum EntityKind: String, Sendable, Codable, CaseIterable, Hashable {
+    /// The kinds of entity a catalog holds, as ids and names refer to them.
     case product, substance, culture, pest, news, region, company
 }
 
 /// A reference to an entity with its display name in the requested locale.
 public struct EntityRef: Sendable, Hashable, Codable {
+    /// The entity's stable id.
     public var id: EntityID
+    /// Its name in the requested locale.
     public var name: String
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name
+    }
+
+    /// A reference to entity `id` called `name`.
     public init(id: EntityID, name: String) {
         self.id = id
         self.name = name
@@ -23,9 +32,17 @@ public struct EntityRef: Sendable, Hashable, Codable {
 
 /// A closed range on the BBCH growth-stage scale (00 ... 99).
 public struct BBCHRange: Sendable, Hashable, Codable {
+    /// First BBCH code of the range (0-99).
     public var from: Int
+    /// Last BBCH code of the range (0-99), not below `from`.
     public var to: Int
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case from, to
+    }
+
+    /// The range `from` through `to`.
     public init(from: Int, to: Int) {
         self.from = from
         self.to = to
@@ -40,9 +57,17 @@ public struct BBCHRange: Sendable, Hashable, Codable {
 
 /// A geographic point in decimal degrees (WGS 84).
 public struct Coordinates: Sendable, Hashable, Codable {
+    /// Degrees north, -90...90.
     public var latitude: Double
+    /// Degrees east, -180...180.
     public var longitude: Double
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case latitude, longitude
+    }
+
+    /// A point; see `CoordinateParser` for reading one from user input.
     public init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude

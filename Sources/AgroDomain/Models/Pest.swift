@@ -2,18 +2,31 @@ import Foundation
 
 /// What sort of harmful organism a pest is.
 public enum PestKind: String, Sendable, Codable, CaseIterable, Hashable {
+    /// The kinds of harmful organism.
     case insect, mite, disease, weed, nematode, mollusc, rodent, other
 }
 
 /// A harmful organism: weed, disease, insect, ...
 public struct Pest: Sendable, Hashable, Codable, Identifiable {
+    /// Stable id ("avena-fatua").
     public var id: EntityID
+    /// Name in the requested locale.
     public var name: String
+    /// Weed, disease, insect, ...
     public var kind: PestKind
+    /// Scientific name.
     public var latinName: String?
+    /// A description in the requested locale.
     public var description: String?
+    /// Pictures of the pest.
     public var images: [Link]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, name, kind, latinName, description, images
+    }
+
+    /// A pest as the catalog describes it.
     public init(
         id: EntityID, name: String, kind: PestKind, latinName: String? = nil,
         description: String? = nil, images: [Link] = []

@@ -2,14 +2,23 @@ import Foundation
 
 /// How completely a registered use controls a pest.
 public enum PestEffect: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Controls the pest; partly; as a side effect ("side_effect").
     case full, partial, sideEffect = "side_effect"
 }
 
 /// A pest targeted by a use, and how well.
 public struct UsePest: Sendable, Hashable, Codable {
+    /// The pest.
     public var pest: EntityRef
+    /// How completely the use controls it.
     public var effect: PestEffect
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case pest, effect
+    }
+
+    /// A pest targeted with `effect`.
     public init(pest: EntityRef, effect: PestEffect = .full) {
         self.pest = pest
         self.effect = effect
@@ -18,16 +27,26 @@ public struct UsePest: Sendable, Hashable, Codable {
 
 /// A numeric range with a unit: "1.5-2 l/ha", "0.05 %".
 public struct Dose: Sendable, Hashable, Codable {
+    /// Lower end of the range (or the only value).
     public var from: Double?
+    /// Upper end of the range.
     public var to: Double?
+    /// Unit as the catalog writes it ("l/ha", "kg/ha", "%").
     public var unit: String?
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case from, to, unit
+    }
+
+    /// A range `from`-`to` in `unit`; equal or single ends make one value.
     public init(from: Double?, to: Double?, unit: String?) {
         self.from = from
         self.to = to
         self.unit = unit
     }
 
+    /// Whether the dose has no number at all.
     public var isEmpty: Bool { from == nil && to == nil }
 
     /// The range as printed on labels; numbers without trailing zeros.
@@ -46,25 +65,42 @@ public struct Dose: Sendable, Hashable, Codable {
 
 /// A registered use of a product: on these cultures, against these pests, at this dose.
 public struct Use: Sendable, Hashable, Codable, Identifiable {
+    /// Stable id ("u-0001").
     public var id: EntityID
+    /// The product used.
     public var product: EntityRef
+    /// The cultures (or culture groups) it is registered on.
     public var cultures: [EntityRef]
+    /// The pests it is registered against.
     public var pests: [UsePest]
+    /// Dose per hectare (or per tonne of seed, or %).
     public var dose: Dose
     /// Spray volume (water), usually l/ha.
     public var waterVolume: Dose
     /// Pre-harvest interval (waiting period) in days; nil when the label sets none.
     public var preHarvestIntervalDays: Int?
+    /// Applications per season at most.
     public var maxApplications: Int?
     /// Minimum days between two applications.
     public var applicationIntervalDays: Int?
+    /// Growth-stage window for applying.
     public var bbch: BBCHRange?
     /// Where the use applies: field, greenhouse, forestry, storage, ...
     public var applicationArea: String?
+    /// Remarks in the requested locale.
     public var notes: String?
     /// Conditions the user must respect (buffer zones, protective equipment, ...).
     public var obligations: [String]
 
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey {
+        case id, product, cultures, pests, dose, maxApplications, bbch, applicationArea, notes, obligations
+        case waterVolume = "water"
+        case preHarvestIntervalDays = "phiDays"
+        case applicationIntervalDays = "intervalDays"
+    }
+
+    /// A registered use.
     public init(
         id: EntityID, product: EntityRef, cultures: [EntityRef], pests: [UsePest], dose: Dose,
         waterVolume: Dose = Dose(from: nil, to: nil, unit: nil), preHarvestIntervalDays: Int? = nil,

@@ -14,11 +14,14 @@ public protocol ProductsUseCase: Sendable {
 
 /// Criteria for a list of uses; ids are resolved by the caller.
 public struct UseFilter: Sendable, Hashable, Codable {
+    /// Uses of this product.
     public var product: EntityID?
+    /// Uses against this pest.
     public var pest: EntityID?
     /// Matches uses registered on this culture or on any group it belongs to.
     public var culture: EntityID?
 
+    /// A filter; nil criteria match everything.
     public init(product: EntityID? = nil, pest: EntityID? = nil, culture: EntityID? = nil) {
         self.product = product
         self.pest = pest

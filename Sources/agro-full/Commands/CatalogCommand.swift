@@ -28,6 +28,7 @@ struct CatalogBuildCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("catalog build")
         let builder = ContentBuilder(sourceDirectory: URL(fileURLWithPath: sources))
         do {
             let report = try builder.build(to: out)
@@ -56,11 +57,12 @@ struct CatalogInfoCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("catalog info")
         let catalog = try environment.openCatalog()
         let info = catalog.info
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
         switch environment.format {
-        case .json, .csv:
+        case .json, .csv:  // csv: refused at the start
             try environment.printJSON(Document(path: catalog.path, size: size, info: info))
         case .table:
             let s = environment.strings

@@ -27,9 +27,10 @@ struct CatalogImportCommand: ParsableCommand {
 
         func run() throws {
             let environment = try Environment(global)
+            try environment.refuseCSV("catalog import srppp")
             let report = try SRPPPImporter(options: SRPPPImportOptions(version: version)).importFile(at: file, to: out)
             switch environment.format {
-            case .json, .csv: try environment.printJSON(report)
+            case .json, .csv: try environment.printJSON(report)  // csv: refused at the start
             case .table: environment.print(report.summary.components(separatedBy: "\n"))
             }
         }

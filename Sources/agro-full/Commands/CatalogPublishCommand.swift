@@ -27,11 +27,12 @@ struct CatalogPublishCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("catalog publish")
         let pair = try KeyPair.read(privateKeyFile: key)
         let manifest = try Publisher.publish(
             catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600)
         switch environment.format {
-        case .json, .csv:
+        case .json, .csv:  // csv: refused at the start
             try environment.printJSON(manifest)
         case .table:
             environment.print(environment.strings(

@@ -27,11 +27,12 @@ struct DbCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("db check")
         let configuration = try environment.updateConfiguration(update)
         let check = try await UpdateClient(configuration: configuration, store: environment.catalogStore).check()
         let manifest = check.manifest, active = check.active.info
         switch environment.format {
-        case .json, .csv:
+        case .json, .csv:  // csv: refused at the start
             try environment.printJSON(Document(
                 available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
                 schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize, notModified: check.notModified,

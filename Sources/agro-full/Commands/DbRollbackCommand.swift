@@ -14,9 +14,10 @@ struct DbRollbackCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("db rollback")
         let result = try environment.catalogStore.rollback()
         switch environment.format {
-        case .json, .csv: try environment.printJSON(["from": result.from, "to": result.to])
+        case .json, .csv: try environment.printJSON(["from": result.from, "to": result.to])  // csv: refused at the start
         case .table:
             environment.print(environment.strings(
                 "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version))

@@ -28,11 +28,12 @@ struct DbStatusCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("db status")
         let status = try environment.catalogStore.status()
         if let warning = status.active.warning { Terminal.standardError.line("agro: warning: " + warning) }
         let active = status.active, info = active.info
         switch environment.format {
-        case .json, .csv:
+        case .json, .csv:  // csv: refused at the start
             try environment.printJSON(Document(
                 source: active.source, path: active.path, size: status.size, info: info, previous: status.previous,
                 lastCheck: status.lastCheck.map(Self.timestamp), warning: active.warning))

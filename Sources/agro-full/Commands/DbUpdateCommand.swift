@@ -25,6 +25,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("db update")
         let configuration = try environment.updateConfiguration(update)
         let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
         let display = ProgressDisplay(

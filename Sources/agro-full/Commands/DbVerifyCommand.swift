@@ -23,9 +23,10 @@ struct DbVerifyCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("db verify")
         let report = try environment.catalogStore.verify()
         switch environment.format {
-        case .json, .csv:
+        case .json, .csv:  // csv: refused at the start
             try environment.printJSON(Document(
                 ok: true, source: report.source, path: report.path, sha256: report.sha256, size: report.size, info: report.info))
         case .table:

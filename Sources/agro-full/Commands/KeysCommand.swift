@@ -23,6 +23,7 @@ struct KeysGenerateCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("keys generate")
         let pair = KeyPair.generate()
         let (privatePath, publicPath) = try pair.write(prefix: out)
         environment.print(environment.strings("keys.generated", privatePath, publicPath, pair.publicKey.keyID))

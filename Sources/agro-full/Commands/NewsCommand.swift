@@ -86,6 +86,7 @@ struct NewsShowCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("news show")
         try Self.show(id: id, catalog: try environment.openCatalog(), environment: environment, width: width)
     }
 
@@ -108,10 +109,8 @@ struct NewsShowCommand: ParsableCommand {
         case .json:
             options.ansiStyles = false
             try environment.printJSON(NewsItemDocument(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
-        case .csv:
-            environment.output.write(CSV.line(["id", "date", "title", "source"]) + "\n")
-            environment.output.write(CSV.line([item.id, item.date, item.title, item.source ?? ""]) + "\n")
-        case .table:
+        case .table, .csv:
+            // csv is refused by `news show`; the list's pager opens items as cards.
             environment.print(DisplayWidth.wrap(item.title, width: options.width).map(environment.bold))
             environment.print([String(item.date.prefix(10)), item.source].compactMap { $0 }.joined(separator: " · "))
             environment.print()
@@ -128,6 +127,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("news refresh")
         let s = environment.strings
         let reports = try await environment.feeds.refresh()
         if reports.isEmpty { environment.print(s("news.noFeeds")) }
@@ -151,7 +151,12 @@ struct NewsFeedsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         func run() throws {
             let environment = try Environment(global)
-            for url in try environment.feeds.config.urls() { environment.print(url.absoluteString) }
+            // One URL a line; as CSV with a header, so it reads like every other list.
+            if environment.format == .csv { environment.output.write(CSV.line(["url"]) + "\n") }
+            for url in try environment.feeds.config.urls() {
+                environment.format == .csv
+                    ? environment.output.write(CSV.line([url.absoluteString]) + "\n") : environment.print(url.absoluteString)
+            }
         }
     }
 
@@ -161,6 +166,7 @@ struct NewsFeedsCommand: ParsableCommand {
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
             let environment = try Environment(global)
+            try environment.refuseCSV("news feeds add")
             let added = try environment.feeds.config.add(url)
             environment.print(environment.strings(added ? "news.feedAdded" : "news.feedKnown", url))
         }
@@ -172,6 +178,7 @@ struct NewsFeedsCommand: ParsableCommand {
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
             let environment = try Environment(global)
+            try environment.refuseCSV("news feeds remove")
             let removed = try environment.feeds.config.remove(url)
             environment.print(environment.strings(removed ? "news.feedRemoved" : "news.feedUnknown", url))
         }

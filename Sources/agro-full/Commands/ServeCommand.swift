@@ -27,6 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
+        try environment.refuseCSV("serve")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ServeError.notADirectory(directory)

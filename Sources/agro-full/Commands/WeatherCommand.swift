@@ -75,9 +75,8 @@ struct WeatherCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try Environment(global)
-        if environment.format == .csv {
-            throw CatalogError.invalidArgument("agro weather prints a table or JSON: use --format table or --format json")
-        }
+        // Current conditions are one record; the forecast and the spray verdicts are lists.
+        if !(forecast || spray) { try environment.refuseCSV("weather") }
         let catalog = try environment.openCatalog()
         let regions = try catalog.regions(locale: environment.language)
         let point = try place(regions: regions, catalog: catalog, language: environment.language)
@@ -105,6 +104,15 @@ struct WeatherCommand: AsyncParsableCommand {
                 representative: representative, spray: report)
             if environment.format == .json {
                 try Self.printJSON(WeatherDocument(output: output, product: productMatch), environment: environment)
+                return
+            }
+            if environment.format == .csv {
+                if let report {
+                    WeatherCSV.write(header: WeatherCSV.sprayHeader, rows: WeatherCSV.sprayRows(report), environment: environment)
+                } else {
+                    WeatherCSV.write(
+                        header: WeatherCSV.forecastHeader, rows: WeatherCSV.forecastRows(answer.value), environment: environment)
+                }
                 return
             }
             var lines = Self.placeLines(output, environment: environment)
@@ -199,11 +207,11 @@ struct WeatherCommand: AsyncParsableCommand {
         var lines: [String] = []
         if let age = output.ageSeconds { lines.append(s("weather.cached", formatAge(age))) }
         if let region = output.region {
-            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", WeatherText.kilometres(region.distanceKm))))
+            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", s.decimal(WeatherText.kilometres(region.distanceKm)))))
         }
         if let nearest = output.representative {
             let reach = WeatherText.contact(nearest.representative)
-            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", WeatherText.kilometres($0)) } ?? "?"))
+            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", s.decimal(WeatherText.kilometres($0))) } ?? "?"))
         }
         return lines
     }

@@ -1,0 +1,59 @@
+import AgroDomain
+import Foundation
+
+/// CLDR plural categories (https://cldr.unicode.org, "Language Plural Rules") for whole
+/// numbers in the interface languages.
+package enum PluralCategory: String, CaseIterable, Sendable {
+    case one, few, many, other
+
+    /// The category of the whole number `count` in `language`: Russian (and Ukrainian,
+    /// Belarusian) one/few/many, Kazakh one/other (n = 1), English and the others
+    /// one/other (i = 1).
+    package init(_ count: Int, language: String) {
+        let base = language.split(separator: "-").first.map(String.init) ?? language
+        let n = count.magnitude
+        switch base {
+        case "ru", "uk", "be":
+            let mod10 = n % 10, mod100 = n % 100
+            if mod10 == 1 && mod100 != 11 {
+                self = .one
+            } else if (2...4).contains(mod10) && !(12...14).contains(mod100) {
+                self = .few
+            } else {
+                self = .many
+            }
+        default:
+            // kk: one is n = 1; en, de, fr, it: one is i = 1 with no fraction digits.
+            self = n == 1 ? .one : .other
+        }
+    }
+}
+
+extension Localizer {
+    /// `value` as the interface language writes numbers: no trailing zeros ("250", "0.75"),
+    /// the decimal separator from the strings file (`number.decimal`: "," in Russian and
+    /// Kazakh, "." otherwise), no grouping, so ids and years read as written.
+    package func number(_ value: Double) -> String {
+        decimal(value.plainText)
+    }
+
+    /// A number already written with a decimal point ("12.5", from `String(format:)`), with
+    /// the interface language's decimal separator instead.
+    package func decimal(_ text: String) -> String {
+        let separator = self("number.decimal")
+        guard separator != "number.decimal", separator != "." else { return text }
+        return text.replacingOccurrences(of: ".", with: separator)
+    }
+
+    /// A range "0,75–1" (Russian) or "0.75-1" (English): the separator is `number.range`.
+    package func range(_ from: Double?, _ to: Double?) -> String {
+        switch (from, to) {
+        case let (f?, t?) where f != t:
+            let separator = self("number.range")
+            return number(f) + (separator == "number.range" ? "-" : separator) + number(t)
+        case let (f?, _): return number(f)
+        case let (nil, t?): return number(t)
+        default: return ""
+        }
+    }
+}
