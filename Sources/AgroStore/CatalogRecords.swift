@@ -69,6 +69,31 @@ public enum CatalogRecord {
         }
     }
 
+    /// A resistance-management limit of a mode-of-action group (schema 2).
+    public struct GroupLimit: Sendable, Hashable {
+        /// The source entry's id (for messages; not stored).
+        public var id: String
+        public var limit: AgroDomain.GroupLimit
+        public init(id: String, _ limit: AgroDomain.GroupLimit) {
+            self.id = id
+            self.limit = limit
+        }
+    }
+
+    /// Two products not to be mixed in one tank, and why (schema 2).
+    public struct TankIncompatibility: Sendable, Hashable {
+        public var id: EntityID
+        public var productID: EntityID
+        public var otherID: EntityID
+        public var reason: LocalizedText
+        public init(id: EntityID, productID: EntityID, otherID: EntityID, reason: LocalizedText) {
+            self.id = id
+            self.productID = productID
+            self.otherID = otherID
+            self.reason = reason
+        }
+    }
+
     public struct GrowthStage: Sendable, Hashable {
         public var bbch: BBCHRange
         public var name: LocalizedText
