@@ -6,11 +6,12 @@ extension SQLiteCatalog: AlternativesUseCase {
     public func alternatives(to product: EntityID, culture: EntityID?, pest: EntityID?, locale: String) throws -> [Alternative] {
         let texts = texts(locale)
         // The product's own (culture, pest) pairs, narrowed to --culture/--pest when given.
-        let own: SQL = """
+        var own: SQL = """
             SELECT DISTINCT uc.culture_id, up.pest_id FROM uses u
             JOIN use_cultures uc ON uc.use_id = u.id JOIN use_pests up ON up.use_id = u.id
             WHERE u.id IN (
             """ + usesQuery(UseFilter(product: product, pest: pest, culture: culture)) + ")"
+        if let pest { own += " AND up.pest_id = \(pest)" }
         // Another product's use matches a pair on the same pest and a culture that is the
         // pair's, one of its groups, or (with --culture) one of the given culture's groups.
         let cultureMatch: SQL = culture.map { culture in
@@ -28,7 +29,7 @@ extension SQLiteCatalog: AlternativesUseCase {
             JOIN uses u ON u.id = up.use_id JOIN use_cultures uc ON uc.use_id = u.id
             JOIN products p ON p.id = u.product_id
             WHERE u.product_id <> \(product) AND
-            """ + cultureMatch + " GROUP BY u.product_id"
+            """ + " " + cultureMatch + " GROUP BY u.product_id"
         return try read { db in
             let rows = try db.rows(candidates)
             let ids: [String] = rows.map { $0["product_id"] }

@@ -15,7 +15,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
             conditions.append("""
                 u.product_id IN (SELECT pi.product_id FROM product_ingredients pi
                                  JOIN substances s ON s.id = pi.substance_id WHERE
-                """ + match + ")")
+                """ + " " + match + ")")
         }
         let whereClause: SQL = " WHERE " + conditions.joined(separator: " AND ")
         let order: SQL
