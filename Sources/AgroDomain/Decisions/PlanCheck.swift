@@ -333,7 +333,7 @@ public enum PlanCheck {
         }
         // Per substance: no more applications than the most permissive label containing it allows.
         var bySubstance: [EntityID: [Int]] = [:], names: [EntityID: String] = [:]
-        for (index, line) in lines.enumerated() {
+        for (index, line) in lines.enumerated() where !isSeedTreatment(line) {
             for ingredient in facts.products[line.product]?.ingredients ?? [] {
                 bySubstance[ingredient.substance.id, default: []].append(index)
                 names[ingredient.substance.id] = ingredient.substance.name
@@ -356,13 +356,17 @@ public enum PlanCheck {
         return findings
     }
 
+    /// A dose per tonne of seed.
+    static func isSeedTreatment(_ line: PlanLine) -> Bool { DoseUnit(line.unit)?.basis == .tonne }
+
     /// Mode-of-action rules over the sequence of applications (tank partners together).
     static func resistance(_ lines: [PlanLine], facts: PlanFacts) -> [PlanFinding] {
         var findings: [PlanFinding] = []
         // Applications in order, each with the groups of all its products.
         var sequence: [(application: Int, groups: Set<ModeOfAction>)] = []
         var unknown: [String: String] = [:]  // substance id -> name
-        for line in lines {
+        // Seed treatments are counted apart from the sprays, as FRAC's guidance counts them.
+        for line in lines where !isSeedTreatment(line) {
             let ingredients = facts.products[line.product]?.ingredients ?? []
             var groups = Set<ModeOfAction>()
             for ingredient in ingredients {
