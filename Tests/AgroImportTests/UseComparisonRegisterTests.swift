@@ -46,7 +46,7 @@ extension RegisterChecks {
                 XCTAssertTrue(days.contains { d in d.map { row.phiDays == $0 || row.phiDays == $0 * 7 } ?? (row.phiDays == nil) },
                               "\(key): \(String(describing: row.phiDays)) not in \(days)")
                 let product = try XCTUnwrap(ref.products.first { $0.catalogID == row.productId })
-                if !product.isParallelImport { XCTAssertEqual(row.registrationNumber, product.wNbr) }
+                if !product.isParallelImport { XCTAssertEqual(row.registrationNumber, "W-\(product.wNbr)") }
             }
             XCTAssertFalse(rows.isEmpty)
             checked += 1

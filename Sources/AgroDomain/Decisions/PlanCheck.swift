@@ -241,7 +241,9 @@ public enum PlanCheck {
 
     /// Whether `value` in `unit` lies in the use's dose range; nil when the units do not convert.
     public static func doseFits(_ value: Double, unit: String, use: Use) -> Bool? {
-        guard let low = use.dose.from ?? use.dose.to, let high = use.dose.to ?? use.dose.from else { return true }
+        // "Up to" (no minimum) starts at zero; a single number is both ends.
+        guard let high = use.dose.to ?? use.dose.from else { return true }
+        let low = use.dose.from ?? 0
         let registeredUnit = use.dose.unit ?? ""
         var converted: Double?
         if let from = DoseUnit(unit), let to = DoseUnit(registeredUnit) {

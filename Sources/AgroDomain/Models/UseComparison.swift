@@ -83,8 +83,9 @@ public struct AmountRange: Sendable, Hashable, Codable {
         self.unit = unit
     }
 
+    /// A label's range; a dose given only as "up to" has no minimum, a single number is both.
     public init(_ dose: Dose) {
-        self.init(min: dose.from ?? dose.to, max: dose.to ?? dose.from, unit: dose.unit)
+        self.init(min: dose.from, max: dose.to ?? dose.from, unit: dose.unit)
     }
 
     /// The range as labels print it.
