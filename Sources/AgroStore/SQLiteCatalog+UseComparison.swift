@@ -5,7 +5,20 @@ import GRDB
 extension SQLiteCatalog: UseComparisonUseCase {
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         let texts = texts(locale)
-        var conditions: [SQL] = ["u.id IN (" + usesQuery(UseFilter(pest: query.pest, culture: query.culture)) + ")"]
+        var conditions: [SQL]
+        if let pest = query.pest, let culture = query.culture {
+            // Driven by the pest's uses, each checked against the culture's ancestry: about
+            // twice as fast on the Swiss register as listing every use of a large culture group.
+            conditions = [
+                "u.id IN (SELECT use_id FROM use_pests WHERE pest_id = \(pest))",
+                """
+                EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
+                        ON ca.culture_id = \(culture) AND ca.ancestor_id = uc.culture_id WHERE uc.use_id = u.id)
+                """,
+            ]
+        } else {
+            conditions = ["u.id IN (" + usesQuery(UseFilter(pest: query.pest, culture: query.culture)) + ")"]
+        }
         if let substance = query.substance {
             conditions.append("u.product_id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(substance))")
         }
