@@ -76,6 +76,27 @@ final class DecisionCommandsTests: XCTestCase {
         XCTAssertEqual(pairs, ["1:dose", "4:resistance", "5:pre_harvest_interval", "plan:resistance"])
     }
 
+    /// The decision commands are catalog queries: a lone `agro` answers them, global options
+    /// before the command included (`agro --format json plan check FILE`).
+    func testALoneQueryProgramAnswersTheDecisionCommands() throws {
+        let folder = cli.home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lone = folder.appendingPathComponent("agro")
+        try FileManager.default.copyItem(at: CLIRunner.binary, to: lone)
+        let home = ["AGRO_HOME": CLIRunner.root.path]
+        let plan = Self.examples.appendingPathComponent("winter-wheat-kz-fails.json").path
+        for (arguments, status) in [
+            (["--format", "json", "plan", "check", plan], Int32(20)),
+            (["--lang", "ru", "uses", "--pest", "zymoseptoria-tritici", "--culture", "winter-wheat"], 0),
+            (["tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "10", "--water", "200", "--tank", "600"], 0),
+            (["--format", "csv", "product", "tebuconazole-250-ec", "--alternatives"], 0),
+        ] {
+            let result = try cli.run(arguments, extraEnvironment: home, executable: lone.path)
+            XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("agro-full"), result.stderr)
+        }
+    }
+
     func testPlanFileProblemsGetOneLine() throws {
         let missing = try cli.run(["plan", "check", "/nonexistent/plan.json"])
         XCTAssertEqual(missing.status, 74)
