@@ -6,4 +6,4 @@ import Foundation
 /// catalog file is current. Commands receive one `Catalog` and never reach for a global.
 public typealias Catalog = CatalogInfoUseCase & ProductsUseCase & SubstancesUseCase & CulturesUseCase
     & PestsUseCase & SchemesUseCase & ContactsUseCase & NewsUseCase & SearchUseCase & LookupUseCase
-    & UseComparisonUseCase & ResistanceUseCase & AlternativesUseCase
+    & UseComparisonUseCase & ResistanceUseCase & AlternativesUseCase & SeasonPlanUseCase

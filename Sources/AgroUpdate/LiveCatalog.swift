@@ -243,3 +243,9 @@ extension LiveCatalog: AlternativesUseCase {
         try read { try $0.alternatives(to: product, culture: culture, pest: pest, locale: locale) }
     }
 }
+
+extension LiveCatalog: SeasonPlanUseCase {
+    public func planFacts(products: [EntityID], culture: EntityID, locale: String) throws -> (products: [EntityID: Product], uses: [EntityID: [Use]]) {
+        try read { try $0.planFacts(products: products, culture: culture, locale: locale) }
+    }
+}

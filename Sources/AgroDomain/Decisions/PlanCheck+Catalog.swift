@@ -48,13 +48,10 @@ extension PlanCheck {
 
     /// Reads from the catalog what the rules need about a resolved plan.
     public static func facts(
-        for resolved: ResolvedPlan, in catalog: some ProductsUseCase & CulturesUseCase & ResistanceUseCase, locale: String
+        for resolved: ResolvedPlan, in catalog: some SeasonPlanUseCase & CulturesUseCase & ResistanceUseCase, locale: String
     ) throws -> PlanFacts {
-        var products: [EntityID: Product] = [:], uses: [EntityID: [Use]] = [:]
-        for id in Set(resolved.lines.map(\.product)) {
-            products[id] = try catalog.product(id: id, locale: locale)
-            uses[id] = try catalog.uses(UseFilter(product: id, culture: resolved.culture.id), locale: locale)
-        }
+        let ids = Set(resolved.lines.map(\.product)).sorted()
+        let (products, uses) = try catalog.planFacts(products: ids, culture: resolved.culture.id, locale: locale)
         let ancestry = Set(try catalog.cultureAncestry(id: resolved.culture.id))
         // A limit for the culture's own group goes before a general one of the same group.
         let limits = try catalog.groupLimits().filter { limit in limit.culture.map(ancestry.contains) ?? true }
