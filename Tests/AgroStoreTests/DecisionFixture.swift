@@ -9,6 +9,11 @@ import Foundation
 /// azoxystrobin (FRAC 11), pyraclostrobin (FRAC 11), lambda-cyhalothrin (IRAC 3A),
 /// chlormequat (no group), prothioconazole (FRAC 3).
 enum DecisionFixture {
+    /// One catalog for every decision test (static, so written once per run).
+    static let catalog: SQLiteCatalog = {
+        do { return try SQLiteCatalog(path: write()) } catch { fatalError("cannot write the decision fixture: \(error)") }
+    }()
+
     static func write() throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("agro-decisions-\(UUID().uuidString).sqlite").path

@@ -4,14 +4,7 @@ import XCTest
 
 /// The decision layer on `DecisionFixture`; expected values worked out by hand from its records.
 final class DecisionTests: XCTestCase {
-    nonisolated(unsafe) static var shared: SQLiteCatalog?
-
-    var catalog: SQLiteCatalog {
-        if let shared = Self.shared { return shared }
-        let catalog = try! SQLiteCatalog(path: DecisionFixture.write())
-        Self.shared = catalog
-        return catalog
-    }
+    var catalog: SQLiteCatalog { DecisionFixture.catalog }
 
     private func rows(_ query: UseQuery, page: PageRequest = .all) throws -> [UseRow] {
         try catalog.compareUses(query, page: page, locale: "en").items

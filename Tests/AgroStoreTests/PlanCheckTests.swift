@@ -5,14 +5,7 @@ import XCTest
 /// Every plan rule on `DecisionFixture`, each expectation worked out by hand from the rule and
 /// the fixture's records.
 final class PlanCheckTests: XCTestCase {
-    nonisolated(unsafe) static var shared: SQLiteCatalog?
-
-    var catalog: SQLiteCatalog {
-        if let shared = Self.shared { return shared }
-        let catalog = try! SQLiteCatalog(path: DecisionFixture.write())
-        Self.shared = catalog
-        return catalog
-    }
+    var catalog: SQLiteCatalog { DecisionFixture.catalog }
 
     typealias A = SeasonPlan.Application
 
