@@ -87,6 +87,15 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(object["groups"] as? [String], ["FRAC 3"])
     }
 
+    func testInjectionAttemptsAreOnlyValues() throws {
+        let hostile = "rust' OR 1=1 --"
+        XCTAssertEqual(try rows(UseQuery(pest: hostile, culture: "winter-wheat", asOf: "2026-06-01")), [])
+        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "x') OR ('1'='1", asOf: "2026-06-01")), [])
+        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: GroupCode(scheme: "FRAC' OR '1'='1", group: "3"), asOf: "2026-06-01")), [])
+        XCTAssertEqual(try catalog.alternatives(to: "p-tebu' OR '1'='1", culture: nil, pest: nil, locale: "en"), [])
+        XCTAssertEqual(try catalog.planFacts(products: [hostile], culture: "winter-wheat", locale: "en").products.count, 0)
+    }
+
     // MARK: - Alternatives
 
     func testAlternativesRankAnotherModeOfActionFirstThenGenerics() throws {
