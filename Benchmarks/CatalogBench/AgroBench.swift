@@ -10,7 +10,7 @@ struct AgroBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agro-bench",
         abstract: "Benchmarks of the catalog core: search and products by pest and culture.",
-        subcommands: [Generate.self, Run.self])
+        subcommands: [Generate.self, Run.self, Decisions.self])
 }
 
 /// Writes a catalog N times larger than the content sources.

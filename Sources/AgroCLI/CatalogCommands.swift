@@ -10,6 +10,7 @@ package enum CatalogCommands {
             CulturesCommand.self, CultureCommand.self, PestsCommand.self, PestCommand.self,
             SchemeCommand.self, SearchCommand.self, RegionsCommand.self, ContactsCommand.self,
             FavoritesCommand.self,
+            UsesCommand.self, PlanCommand.self, TankCommand.self,
         ]
     }
 }

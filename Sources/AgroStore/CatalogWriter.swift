@@ -298,6 +298,37 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a resistance-management limit of a mode-of-action group.
+    public func add(_ limit: CatalogRecord.GroupLimit) throws {
+        try write { db in
+            try db.insert("""
+                INSERT INTO group_limits(scheme, group_code, culture_id, max_applications, max_consecutive,
+                  max_share, source) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+            ) {
+                $0.add(limit.limit.scheme)
+                $0.add(limit.limit.group)
+                $0.add(limit.limit.culture ?? "")
+                $0.add(limit.limit.maxApplications)
+                $0.add(limit.limit.maxConsecutive)
+                $0.add(limit.limit.maxShare)
+                $0.add(limit.limit.source)
+            }
+        }
+    }
+
+    /// Adds a pair of products not to be mixed in one tank, with the reason in every locale.
+    public func add(_ incompatibility: CatalogRecord.TankIncompatibility) throws {
+        try write { db in
+            try db.insert("INSERT INTO tank_incompatibilities(id, product_id, other_id) VALUES (?, ?, ?)") {
+                $0.add(incompatibility.id)
+                $0.add(incompatibility.productID)
+                $0.add(incompatibility.otherID)
+            }
+            try self.insertI18n(db, I18n.tankIncompatibility, key: incompatibility.id, [incompatibility.reason])
+        }
+    }
+
     /// Adds a protection scheme with its stages and treatments.
     public func add(_ scheme: CatalogRecord.Scheme) throws {
         try write { db in
@@ -545,6 +576,7 @@ public final class CatalogWriter {
         static let representative = I18n("representative", ["name", "position"])
         static let distributor = I18n("distributor", ["address", "name"])
         static let news = I18n("news", ["body_html", "summary", "title"])
+        static let tankIncompatibility = I18n("tank_incompatibility", ["reason"])
     }
 
     /// Inserts one `<entity>_i18n` row per locale that has any of the texts (empty texts

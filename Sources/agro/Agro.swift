@@ -48,8 +48,17 @@ enum Agro {
             }
         }
         guard index < arguments.endIndex,
-              let type = CatalogCommands.all.first(where: { $0.configuration.commandName == arguments[index] }),
-              let command = try? type.parseAsRoot(global + arguments[(index + 1)...]),
+              let type = CatalogCommands.all.first(where: { $0.configuration.commandName == arguments[index] })
+        else { return nil }
+        // The global options go after the subcommand names (`plan check`), where the command
+        // that declares them can read them.
+        var end = index + 1, current: any ParsableCommand.Type = type
+        while end < arguments.endIndex,
+              let sub = current.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[end] }) {
+            current = sub
+            end += 1
+        }
+        guard let command = try? type.parseAsRoot(Array(arguments[(index + 1)..<end]) + global + arguments[end...]),
               // Not the library's help command (`agro favorites help add`).
               isCommand(Swift.type(of: command), in: type)
         else { return nil }
