@@ -70,7 +70,6 @@ let package = Package(
             dependencies: [
                 "AgroDomain", "AgroStore", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .target(
@@ -107,7 +106,7 @@ let package = Package(
         .target(
             name: "AgroCLI",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroUpdate", "AgroTerminal",
+                "AgroDomain", "AgroStore", "AgroTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),

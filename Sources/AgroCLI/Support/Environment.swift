@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroStore
-import AgroUpdate
 import AgroTerminal
 import Foundation
 

@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import Foundation
 import GRDB
 
