@@ -22,8 +22,6 @@ public enum CoordinateError: UserFacingError, Equatable {
             return "longitude must be between -180 and 180; got \(value.plainText)"
         }
     }
-
-    public var exitStatus: ExitStatus { .usage }
 }
 
 /// Reads coordinates from command-line text.

@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An Ed25519 key pair for signing manifests.
@@ -41,7 +43,7 @@ public struct KeyPair: Sendable {
         // and O_EXCL refuses a file that appeared since the check above.
         let fd = open(privatePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw UpdateError.keyFile(path: privatePath, reason: FileSystem.errnoText()) }
-        let written = secret.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let written = secret.withUnsafeBytes { writeDescriptor(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd) == 0
         close(fd)
         guard written == secret.count, synced else {
@@ -139,4 +141,13 @@ extension Sequence where Element == UInt8 {
 
 extension SHA256.Digest {
     package var hexString: String { Array(self).hexString }
+}
+
+/// write(2), named apart from the methods called `write` here.
+private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(descriptor, buffer, count)
+    #else
+    return Darwin.write(descriptor, buffer, count)
+    #endif
 }

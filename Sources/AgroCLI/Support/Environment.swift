@@ -68,7 +68,7 @@ package struct Environment: Sendable {
         return live
     }
 
-    /// Opens the user database (favorites, recent searches, settings).
+    /// Opens the user database (favorites).
     package func openUserStore() throws -> UserStore {
         try UserStore(path: paths.userDatabase.path)
     }

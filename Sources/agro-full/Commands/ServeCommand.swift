@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-enum ServeError: UserFacingError {
+enum ServeError: CommandError {
     case notADirectory(String)
 
     var message: String {
