@@ -43,10 +43,11 @@ public struct KeyPair: Sendable {
         // and O_EXCL refuses a file that appeared since the check above.
         let fd = open(privatePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw UpdateError.keyFile(path: privatePath, reason: FileSystem.errnoText()) }
-        let written = secret.withUnsafeBytes { writeDescriptor(fd, $0.baseAddress, $0.count) }
+        // FileHandle writes it all (or throws) on every platform; the descriptor stays ours.
+        let written = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: secret)) != nil
         let synced = fsync(fd) == 0
         close(fd)
-        guard written == secret.count, synced else {
+        guard written, synced else {
             throw UpdateError.keyFile(path: privatePath, reason: "cannot write the file")
         }
         do {
@@ -141,13 +142,4 @@ extension Sequence where Element == UInt8 {
 
 extension SHA256.Digest {
     package var hexString: String { Array(self).hexString }
-}
-
-/// write(2), named apart from the methods called `write` here.
-private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(descriptor, buffer, count)
-    #else
-    return Darwin.write(descriptor, buffer, count)
-    #endif
 }
