@@ -161,4 +161,19 @@ final class ErrorWordingTests: XCTestCase {
         let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
         XCTAssertEqual(message, "нет предыдущего каталога, к которому можно вернуться")
     }
+
+    /// Through the programs: the message in the language of the command line (flag, then the
+    /// environment), the status from the table, on both sides of the split.
+    func testTheProgramsWordErrorsInTheInterfaceLanguage() throws {
+        let runner = CLIRunner()
+        let query = try runner.run(["--lang", "ru", "product", "no-such-product"])
+        XCTAssertEqual(query.status, 3)
+        XCTAssertEqual(query.stderr, "agro: не найдено: препарат \"no-such-product\"\n")
+        let english = try runner.run(["product", "no-such-product"])
+        XCTAssertEqual(english.stderr, "agro: no product matches \"no-such-product\"\n")
+
+        let update = try runner.run(["db", "rollback"], extraEnvironment: ["AGRO_LANG": "ru"])
+        XCTAssertEqual(update.status, 95, update.stderr)
+        XCTAssertEqual(update.stderr, "agro: нет предыдущего каталога, к которому можно вернуться\n")
+    }
 }
