@@ -130,6 +130,7 @@ struct Run: ParsableCommand {
         }
         printTable(rows)
         if let floor, !noProcess { try printFloor(floor, environment: environment, rows: rows) }
+        if let single, !noProcess { printSingle(single, rows: rows) }
     }
 
     /// Whole-process time has a floor that no query work can go below: starting the Swift
@@ -165,13 +166,15 @@ struct Run: ParsableCommand {
             }
             print(line)
         }
-        if let single {
-            print("")
-            print("single executable \(single) against the split (agro hands only other commands to agro-full):")
-            for row in rows {
-                guard let agro = row.agro, let one = row.single else { continue }
-                print(String(format: "  %@ %@: single %.3f ms, agro %.3f ms: %.2fx", row.catalog, row.query, one, agro, one / agro))
-            }
+    }
+
+    /// The single-executable variant against agro, from the same interleaved runs.
+    private func printSingle(_ single: String, rows: [Row]) {
+        print("")
+        print("single executable \(single) against agro (the split: agro hands only other commands to agro-full):")
+        for row in rows {
+            guard let agro = row.agro, let one = row.single else { continue }
+            print(String(format: "  %@ %@: single %.3f ms, agro %.3f ms: %.2fx", row.catalog, row.query, one, agro, one / agro))
         }
     }
 
