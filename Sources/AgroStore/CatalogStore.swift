@@ -64,8 +64,13 @@ public struct UpdateState: Sendable, Hashable, Codable {
 ///
 /// Switching catalogs is one `rename(2)` of a fresh symbolic link over `current.sqlite`, so
 /// at every instant, even after kill -9 or a power cut, `current.sqlite` names a complete
-/// catalog that was checked before it was linked. User data (favorites, history) lives in
-/// another file of the data directory, which nothing here touches.
+/// catalog that was checked before it was linked. User data (favorites) lives in another file
+/// of the data directory, which nothing here touches.
+///
+/// Here: the layout, choosing and opening the catalog, checking a file, reading the state.
+/// Changing what is current (install, rollback, verify with its sha256, the lock, writing the
+/// state) is AgroUpdate's, in an extension of this type (`CatalogStore+Installing.swift`), so
+/// that a program that only reads catalogs links neither swift-crypto nor zlib.
 public struct CatalogStore: Sendable {
     public let dataDirectory: String
     /// The catalog shipped with the program; nil when there is none.
