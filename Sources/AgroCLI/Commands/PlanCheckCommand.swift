@@ -3,20 +3,15 @@ import AgroStore
 import ArgumentParser
 import Foundation
 
-extension ExitStatus {
-    /// `agro plan check`: the plan has violations (README, "Exit status").
-    static let planViolations = ExitStatus(rawValue: 20)
-}
-
 /// The plan breaks at least one rule; its findings are already printed.
-struct PlanViolations: UserFacingError {
+struct PlanViolations: CommandError {
     var count: Int
     var message: String { count == 1 ? "the plan has 1 violation" : "the plan has \(count) violations" }
     var exitStatus: ExitStatus { .planViolations }
 }
 
 /// A plan file that does not exist or cannot be read.
-struct UnreadablePlan: UserFacingError {
+struct UnreadablePlan: CommandError {
     var path: String
     var message: String { "cannot read the plan file \(path)" }
     var exitStatus: ExitStatus { .ioError }

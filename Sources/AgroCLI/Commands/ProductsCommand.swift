@@ -23,6 +23,14 @@ struct ProductsCommand: ParsableCommand {
     @Option(help: "First letter of the name.") var letter: String?
     @Flag(help: "List the first letters that occur instead of the products.") var letters = false
 
+    // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
+    // the command a second time.
+    func validate() throws {
+        if let letter, TextFolding.indexLetter(of: letter) == nil || letter.count != 1 {
+            throw ValidationError("--letter takes one letter or digit")
+        }
+    }
+
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
@@ -32,12 +40,7 @@ struct ProductsCommand: ParsableCommand {
             substance: try environment.resolve(substance, .substance, in: catalog),
             category: try environment.category(category),
             company: try environment.resolve(company, .company, in: catalog))
-        if let letter {
-            guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
-                throw ValidationError("--letter takes one letter or digit")
-            }
-            filter.letter = letter
-        }
+        filter.letter = letter
         let locale = environment.language
         if letters {
             let found = try catalog.productLetters(filter, locale: locale).map { IndexLetter(id: $0, name: $0) }

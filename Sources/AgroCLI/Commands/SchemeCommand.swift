@@ -95,7 +95,7 @@ struct SchemeCommand: ParsableCommand {
     }
 }
 
-enum SchemeError: UserFacingError {
+enum SchemeError: CommandError {
     case none(culture: String, available: [String])
 
     var message: String {

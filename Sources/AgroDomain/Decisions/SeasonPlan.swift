@@ -87,7 +87,6 @@ public struct PlanFileError: UserFacingError, Equatable {
     public var reason: String
     public init(_ reason: String) { self.reason = reason }
     public var message: String { "plan: " + reason }
-    public var exitStatus: ExitStatus { .usage }
 }
 
 extension SeasonPlan {

@@ -57,7 +57,6 @@ public struct TankError: UserFacingError, Equatable {
     public var reason: String
     public init(_ reason: String) { self.reason = reason }
     public var message: String { reason }
-    public var exitStatus: ExitStatus { .usage }
 }
 
 extension TankPlan {

@@ -65,7 +65,9 @@ struct NewsListCommand: ParsableCommand {
         if kind != .article {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
-            for problem in cached.problems { Terminal.standardError.line("agro: warning: " + problem.message) }
+            for problem in cached.problems {
+                Terminal.standardError.line("agro: warning: " + FullErrorWording.report(problem, environment.strings).message)
+            }
             items += cached.items.map { entry in
                 let summary = entry.newsSummary()
                 return NewsListItem(id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
@@ -155,7 +157,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
             switch report.outcome {
             case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
-            case let .failed(error): Terminal.standardError.line("agro: warning: " + error.message)
+            case let .failed(error): Terminal.standardError.line("agro: warning: " + FullErrorWording.report(error, s).message)
             }
         }
     }

@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import Foundation
 
 /// A catalog that can be replaced while it is being read: the handle a long-running process
