@@ -1,19 +1,20 @@
 // swift-tools-version:6.1
 //
 // Who depends on whom:
-//   AgroDomain (models, use-case protocols; Foundation only)
-//     <- AgroStore (SQLite catalog and user database, through GRDB)
+//   AgroDomain (models, use-case protocols, typed errors; Foundation only)
+//     <- AgroStore (SQLite catalog and user database through GRDB; catalog selection at
+//        start-up and the hot-swappable LiveCatalog)
 //          <- AgroContent (catalog sources -> catalog file)
 //          <- AgroImport (national registers -> catalog file)
-//          <- AgroUpdate (publish, verify, install, roll back, hot swap: no network)
+//          <- AgroUpdate (publish, verify, install, roll back: no network, no GRDB; swift-crypto, zlib)
 //               <- AgroUpdateClient (check and download over HTTP)
 //          AgroServer (static catalog server, Hummingbird)
-//     <- AgroWeather (OpenWeatherMap client, spray windows)
+//     <- AgroWeather (OpenWeatherMap client, spray windows) -> AgroTerminal
 //     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
-//   AgroCLI (the catalog-query commands and what every command shares) <- AgroStore, AgroUpdate
+//   AgroCLI (the catalog-query commands, what every command shares, exit statuses) <- AgroStore
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
-//   agro-full (every command), which composes all the modules. The split keeps networking and
-//   libxml2 out of the process that answers a query (Benchmarks/README.md).
+//   agro-full (every command), which composes all the modules. The split keeps networking,
+//   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -74,7 +75,6 @@ let package = Package(
             dependencies: [
                 "AgroDomain", "AgroStore", "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
         .target(
@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport"],
             path: "Benchmarks/update/Sources",
             swiftSettings: strict),
-        .target(name: "AgroWeather", dependencies: ["AgroDomain"], swiftSettings: strict),
+        .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal"], swiftSettings: strict),
         // Display widths and what the output terminal accepts; no C library, so the query program
         // can use it without loading libxml2.
         .target(name: "AgroTerminal", swiftSettings: strict),
@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "AgroCLI",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroUpdate", "AgroTerminal",
+                "AgroDomain", "AgroStore", "AgroTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
@@ -176,7 +176,13 @@ let package = Package(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
-        .testTarget(name: "AgroCLITests", dependencies: ["agro", "agro-full", "AgroCLI", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(
+            name: "AgroCLITests",
+            dependencies: [
+                "agro", "agro-full", "AgroDomain", "AgroTestSupport",
+                // The error table's test (ErrorWordingTests) builds the libraries' errors.
+                "AgroCLI", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport", "AgroContent",
+            ]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),

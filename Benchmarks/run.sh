@@ -2,18 +2,27 @@
 # Catalog-core benchmarks (issue 2): builds agro and agro-bench in release, then runs
 # `agro-bench run` against the release agro. Extra arguments go to `agro-bench run`
 # (e.g. --iterations 1000, --catalog FILE, --show-sql). See Benchmarks/README.md.
+# `--single` first: also builds agro-full the same way and times it, as the single-executable
+# variant, interleaved with agro (the measurement behind the agro/agro-full split).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # One product per invocation: given several --product options, `swift build` builds only the last.
 # The Swift runtime and Foundation are linked statically: that is how a release would ship, and
 # it takes a third off every start-up. agro-floor is built the same way, for the floor. agro
-# answers the benchmarked queries itself, so agro-full is not built.
+# answers the benchmarked queries itself, so agro-full is built only for --single.
 # Linked as a position-dependent executable too: a position-independent one has ~90,000
 # relocations for the loader to apply at every start, about 0.4 ms.
-for product in agro agro-floor agro-library-floor agro-bench; do
+products=(agro agro-floor agro-library-floor agro-bench)
+single=()
+if [[ "${1:-}" == "--single" ]]; then
+  shift
+  products+=(agro-full)
+  single=(--single .build/release/agro-full)
+fi
+for product in "${products[@]}"; do
   swift build -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --product "$product"
 done
 
 exec .build/release/agro-bench run --agro .build/release/agro --floor .build/release/agro-floor \
-  --library-floor .build/release/agro-library-floor "$@"
+  --library-floor .build/release/agro-library-floor "${single[@]}" "$@"

@@ -10,7 +10,7 @@ struct AgroBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agro-bench",
         abstract: "Benchmarks of the catalog core: search and products by pest and culture.",
-        subcommands: [Generate.self, Run.self])
+        subcommands: [Generate.self, Run.self, Decisions.self])
 }
 
 /// Writes a catalog N times larger than the content sources.
@@ -54,6 +54,10 @@ struct Run: ParsableCommand {
     @Option(help: "Runs of each process per query.") var processRuns: Int = 30
     @Option(help: "The agro program (default .build/release/agro if present, else .build/debug/agro).")
     var agro: String?
+    @Option(help: ArgumentHelp(
+        "A single-executable variant to time against agro, interleaved with it (agro-full: every command in one binary).",
+        valueName: "path"))
+    var single: String?
     @Option(help: "The sqlite3 program.") var sqlite3: String = "/usr/bin/sqlite3"
     @Option(help: "A Swift program that only starts Foundation (agro-floor), built like agro: the process-start floor.")
     var floor: String?
@@ -87,6 +91,7 @@ struct Run: ParsableCommand {
         var agro: Double?
         var sqlite: Double?
         var library: Double?
+        var single: Double?
         var results: Int
     }
 
@@ -125,6 +130,7 @@ struct Run: ParsableCommand {
         }
         printTable(rows)
         if let floor, !noProcess { try printFloor(floor, environment: environment, rows: rows) }
+        if let single, !noProcess { printSingle(single, rows: rows) }
     }
 
     /// Whole-process time has a floor that no query work can go below: starting the Swift
@@ -159,6 +165,16 @@ struct Run: ParsableCommand {
                                library, library / sqlite, agro / library)
             }
             print(line)
+        }
+    }
+
+    /// The single-executable variant against agro, from the same interleaved runs.
+    private func printSingle(_ single: String, rows: [Row]) {
+        print("")
+        print("single executable \(single) against agro (the split: agro hands only other commands to agro-full):")
+        for row in rows {
+            guard let agro = row.agro, let one = row.single else { continue }
+            print(String(format: "  %@ %@: single %.3f ms, agro %.3f ms: %.2fx", row.catalog, row.query, one, agro, one / agro))
         }
     }
 
@@ -230,13 +246,17 @@ struct Run: ParsableCommand {
                         + ["--per-page", String(perPage)] + item.sql.flatMap { ["--sql", $0] }
                 }
                 if let libraryCommand { _ = try ProcessRunner.run(libraryCommand, environment: environment) }
-                var agroTimes: [Double] = [], sqliteTimes: [Double] = [], libraryTimes: [Double] = []
+                let singleCommand = single.map { [$0] + agroCommand.dropFirst() }
+                if let singleCommand { _ = try ProcessRunner.run(singleCommand, environment: environment) }
+                var agroTimes: [Double] = [], sqliteTimes: [Double] = [], libraryTimes: [Double] = [], singleTimes: [Double] = []
                 // Interleaved, so load from other users hits all alike.
                 for _ in 0..<processRuns {
                     agroTimes.append(try ProcessRunner.run(agroCommand, environment: environment))
                     sqliteTimes.append(try ProcessRunner.run(sqliteCommand, environment: environment))
                     if let libraryCommand { libraryTimes.append(try ProcessRunner.run(libraryCommand, environment: environment)) }
+                    if let singleCommand { singleTimes.append(try ProcessRunner.run(singleCommand, environment: environment)) }
                 }
+                if !singleTimes.isEmpty { row.single = Sample(singleTimes).median }
                 row.agro = Sample(agroTimes).median
                 row.sqlite = Sample(sqliteTimes).median
                 if !libraryTimes.isEmpty { row.library = Sample(libraryTimes).median }

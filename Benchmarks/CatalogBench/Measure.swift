@@ -57,8 +57,9 @@ enum ProcessRunner {
         let description: String
     }
 
-    /// Wall milliseconds of one run of `arguments` (the first is the executable path).
-    static func run(_ arguments: [String], environment: [String: String]) throws -> Double {
+    /// Wall milliseconds of one run of `arguments` (the first is the executable path); an exit
+    /// status outside `allowing` is a failure (agro plan check exits 20 on violations).
+    static func run(_ arguments: [String], environment: [String: String], allowing: Set<Int32> = [0]) throws -> Double {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -82,7 +83,7 @@ enum ProcessRunner {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let elapsed = Clock.milliseconds() - start
         // WIFEXITED && WEXITSTATUS == 0
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+        guard status & 0x7f == 0, allowing.contains((status >> 8) & 0xff) else {
             throw Failure(description: "\(arguments.joined(separator: " ")) failed with wait status \(status)")
         }
         return elapsed

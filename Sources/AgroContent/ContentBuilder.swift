@@ -43,6 +43,8 @@ public struct ContentBuilder: Sendable {
             try content.obligations.forEach(writer.add)
             try content.uses.forEach(writer.add)
             try content.schemes.forEach(writer.add)
+            try content.groupLimits.forEach(writer.add)
+            try content.tankIncompatibilities.forEach(writer.add)
             try content.regions.forEach(writer.add)
             try content.representatives.forEach(writer.add)
             try content.distributors.forEach(writer.add)
@@ -91,6 +93,10 @@ public struct CatalogContent: Sendable {
     public var representatives: [CatalogRecord.Representative] = []
     public var distributors: [CatalogRecord.Distributor] = []
     public var news: [CatalogRecord.News] = []
+    /// Resistance-management limits per mode-of-action group (`group-limits.json`).
+    public var groupLimits: [CatalogRecord.GroupLimit] = []
+    /// Products not to be mixed (`tank-incompatibilities.json`).
+    public var tankIncompatibilities: [CatalogRecord.TankIncompatibility] = []
 
     public var counts: [String: Int] {
         [

@@ -34,6 +34,4 @@ public struct ContentBuildError: UserFacingError {
         guard let first = problems.first else { return "catalog sources are invalid" }
         return problems.count == 1 ? first.description : "\(first) (and \(problems.count - 1) more problems)"
     }
-
-    public var exitStatus: ExitStatus { .badContent }
 }

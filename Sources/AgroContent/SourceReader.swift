@@ -58,6 +58,19 @@ final class SourceReader {
         content.uses = entries("uses.json") { e, id in self.use(e, id: id) }
         content.obligations = collectObligations(&content.uses)
         content.schemes = entries("schemes.json") { e, id in self.scheme(e, id: id) }
+        // Optional files (schema 2): sources without them build a catalog without limits.
+        if exists("group-limits.json") {
+            content.groupLimits = entries("group-limits.json") { e, id in self.groupLimit(e, id: id) }
+        }
+        if exists("tank-incompatibilities.json") {
+            content.tankIncompatibilities = entries("tank-incompatibilities.json") { e, id in
+                let products = e.strings("products")
+                if products.count != 2 { e.report("field \"products\" needs exactly two product ids") }
+                let reason = e.text("reason", required: true)
+                return CatalogRecord.TankIncompatibility(
+                    id: id, productID: products.first ?? "", otherID: products.dropFirst().first ?? "", reason: reason)
+            }
+        }
         content.regions = entries("regions.json") { e, id in
             let centre = e.object("centre", required: true).map { self.nested(e, $0, "centre") }
             let lat = centre?.number("lat"), lon = centre?.number("lon")
@@ -131,6 +144,25 @@ final class SourceReader {
             identity: e.string("identity", required: true) ?? "", version: version ?? 0, builtAt: released,
             locales: LocaleChain(locales: declared, fallbacks: fallbacks),
             title: e.text("title", required: true), attribution: e.text("attribution"))
+    }
+
+    private func exists(_ file: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path)
+    }
+
+    private func groupLimit(_ e: SourceEntry, id: String) -> CatalogRecord.GroupLimit {
+        let scheme = e.string("scheme", required: true) ?? ""
+        if !scheme.isEmpty, !["FRAC", "IRAC", "HRAC"].contains(scheme) { e.report("field \"scheme\" must be FRAC, IRAC or HRAC") }
+        let maxApplications = e.integer("maxApplications"), maxConsecutive = e.integer("maxConsecutive")
+        let maxShare = e.number("maxShare")
+        if let maxShare, !(maxShare > 0 && maxShare <= 1) { e.report("field \"maxShare\" must lie in (0, 1]") }
+        if maxApplications == nil && maxConsecutive == nil && maxShare == nil {
+            e.report("a limit needs \"maxApplications\", \"maxConsecutive\" or \"maxShare\"")
+        }
+        return CatalogRecord.GroupLimit(id: id, GroupLimit(
+            scheme: scheme, group: e.string("group", required: true) ?? "", culture: e.string("culture"),
+            maxApplications: maxApplications, maxConsecutive: maxConsecutive, maxShare: maxShare,
+            source: e.string("source", required: true) ?? ""))
     }
 
     private func json(_ file: String) -> Any? {
@@ -359,6 +391,11 @@ final class SourceReader {
                     t.pestIDs.forEach { check("schemes.json", s.id, "pest", $0, in: pests) }
                 }
             }
+        }
+        content.groupLimits.forEach { check("group-limits.json", $0.id, "culture", $0.limit.culture, in: cultures) }
+        for t in content.tankIncompatibilities {
+            check("tank-incompatibilities.json", t.id, "product", t.productID, in: products)
+            check("tank-incompatibilities.json", t.id, "product", t.otherID, in: products)
         }
         content.representatives.forEach { check("representatives.json", $0.id, "region", $0.regionID, in: regions) }
         content.distributors.forEach { check("distributors.json", $0.id, "region", $0.regionID, in: regions) }

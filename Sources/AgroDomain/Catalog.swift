@@ -14,3 +14,4 @@ import Foundation
 /// ```
 public typealias Catalog = CatalogInfoUseCase & ProductsUseCase & SubstancesUseCase & CulturesUseCase
     & PestsUseCase & SchemesUseCase & ContactsUseCase & NewsUseCase & SearchUseCase & LookupUseCase
+    & UseComparisonUseCase & ResistanceUseCase & AlternativesUseCase & SeasonPlanUseCase

@@ -1,43 +1,14 @@
 import Foundation
 
-/// An error the user can act on: one clear line and a documented exit status.
+/// An error the user can act on: each case says what failed and carries what a message needs.
 ///
-/// Every module's error type conforms, so the program turns any of them into the same kind of
-/// output without knowing where it came from.
+/// Libraries say what failed, not how a program reports it: the `agro` program gives each case
+/// its documented exit status and words it in the interface language from its own tables
+/// (`Localizable/<lang>.json`). `message` is the English wording, for logs and for programs
+/// that use the libraries without those tables.
 public protocol UserFacingError: Error, Sendable {
-    /// One line, no stack trace, saying what went wrong and, where possible, what to do.
+    /// One line of English, no stack trace, saying what went wrong and, where possible, what to do.
     var message: String { get }
-    /// The process exit status documented for this failure (README, "Exit status").
-    var exitStatus: ExitStatus { get }
-}
-
-/// Exit statuses of `agro`, one per family of failure. Documented in the README.
-public struct ExitStatus: RawRepresentable, Sendable, Hashable, Codable {
-    /// The numeric status the process exits with.
-    public var rawValue: Int32
-    /// A status from its number.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    /// Success.
-    public static let success = ExitStatus(rawValue: 0)
-    /// An unexpected failure.
-    public static let failure = ExitStatus(rawValue: 1)
-    /// An id or a name that matches nothing.
-    public static let notFound = ExitStatus(rawValue: 3)
-    /// A name that matches several entities.
-    public static let ambiguous = ExitStatus(rawValue: 4)
-    /// Bad command-line usage (also what swift-argument-parser uses).
-    public static let usage = ExitStatus(rawValue: 64)
-    /// Bad content: catalog sources or imported data that cannot be used.
-    public static let badContent = ExitStatus(rawValue: 65)
-    /// The catalog file is missing, unreadable or corrupt.
-    public static let catalogUnavailable = ExitStatus(rawValue: 66)
-    /// The catalog needs a newer program.
-    public static let catalogTooNew = ExitStatus(rawValue: 67)
-    /// A file could not be written.
-    public static let cannotWrite = ExitStatus(rawValue: 73)
-    /// Reading or writing a file failed.
-    public static let ioError = ExitStatus(rawValue: 74)
 }
 
 /// Failures of catalog queries and of the catalog file itself.
@@ -77,17 +48,6 @@ public enum CatalogError: UserFacingError, Equatable {
             return "catalog at \(path) has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro"
         case let .invalidArgument(text):
             return text
-        }
-    }
-
-    /// The status documented for this failure: 3, 4, 64, 66 or 67.
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .notFound, .unknownName: return .notFound
-        case .ambiguous: return .ambiguous
-        case .missing, .corrupt: return .catalogUnavailable
-        case .schemaTooNew: return .catalogTooNew
-        case .invalidArgument: return .usage
         }
     }
 }

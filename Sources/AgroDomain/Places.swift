@@ -25,9 +25,6 @@ public enum CoordinateError: UserFacingError, Equatable {
             return "longitude must be between -180 and 180; got \(value.plainText)"
         }
     }
-
-    /// Always `ExitStatus.usage` (64).
-    public var exitStatus: ExitStatus { .usage }
 }
 
 /// Reads coordinates from command-line text.

@@ -110,14 +110,53 @@ struct RegisterMapper {
     /// Maps the document, handing each record to `emit` as soon as it is made; stops early
     /// when `emit` returns false (the writer has given up).
     func map(_ emit: (Record) -> Bool) -> Output {
+        withoutActuallyEscaping(emit) { emit in
+            var run = Run(mapper: self, emit: emit)
+            // One step per entity, in the order the type's comment gives; each returns false
+            // when the writer has given up.
+            _ = run.companies() && run.statements() && run.substances() && run.cultures() && run.obligations()
+                && run.products() && run.uses() && run.pests()
+            run.output.errors = run.log.errors
+            return run.output
+        }
+    }
+
+    /// One mapping of the document: what the steps share.
+    private struct Run {
+        let mapper: RegisterMapper
+        let emit: (Record) -> Bool
         var output = Output()
-        let log = ErrorLog(limit: examplesPerError)
+        let log: ErrorLog
 
         // Metadata tables used as such.
-        let cultureTable = document.table("Culture")
-        let pestTable = document.table("Pest")
-        let substanceTable = document.table("Substance")
-        let obligationTable = document.table("Obligation")
+        let cultureTable: [String: RegisterDocument.Detail]
+        let pestTable: [String: RegisterDocument.Detail]
+        let substanceTable: [String: RegisterDocument.Detail]
+        let obligationTable: [String: RegisterDocument.Detail]
+
+        /// "CodeR/key" -> statement code.
+        var statementCodes: [String: String] = [:]
+        /// Signal word key -> code.
+        var signalWords: [String: String] = [:]
+        /// Per pest, how many uses against it each product category has.
+        var pestCategories: [String: [ProductCategory: Int]] = [:]
+        /// The products written, for mapping their uses after them.
+        var mapped: [(id: String, source: Int, category: ProductCategory, label: String)] = []
+        let sources: [RegisterDocument.Product]
+
+        var document: RegisterDocument { mapper.document }
+
+        init(mapper: RegisterMapper, emit: @escaping (Record) -> Bool) {
+            self.mapper = mapper
+            self.emit = emit
+            log = ErrorLog(limit: mapper.examplesPerError)
+            let document = mapper.document
+            cultureTable = document.table("Culture")
+            pestTable = document.table("Pest")
+            substanceTable = document.table("Substance")
+            obligationTable = document.table("Obligation")
+            sources = document.products + document.parallelImports
+        }
 
         /// A metadata row by key; a non-empty key that is not there is a data error.
         func resolve(_ table: String, _ key: String, in context: @autoclosure () -> String) -> RegisterDocument.Detail? {
@@ -139,123 +178,146 @@ struct RegisterMapper {
             return false
         }
 
-        // Companies: the permission holders.
-        for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
-            let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard emit(.company(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))) else { return output }
-            output.companies += 1
+        /// Companies: the permission holders.
+        mutating func companies() -> Bool {
+            for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
+                let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard emit(.company(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))) else { return false }
+                output.companies += 1
+            }
+            return true
         }
 
-        // Statements: H/EUH (CodeR) and S/SP (CodeS) texts by their code, plus signal words.
-        var statementCodes: [String: String] = [:]  // "CodeR/key" -> code
-        var statementTexts: [String: LocalizedText] = [:]
-        for table in ["CodeR", "CodeS"] {
-            for detail in document.table(table).values.sorted(by: { $0.key < $1.key }) {
-                let code = detail.code ?? Self.uncodedStatementCode(table: table, detail: detail)
-                statementCodes["\(table)/\(detail.key)"] = code
-                if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
-            }
-        }
-        var signalWords: [String: String] = [:]  // key -> code
-        for detail in document.table("SignalWords").values.sorted(by: { $0.key < $1.key }) {
-            let english = (detail.texts["en"] ?? "").lowercased()
-            let code = ["warning", "danger"].contains(english) ? english : "signal \(detail.key)"
-            signalWords[detail.key] = code
-            if statementTexts[code] == nil { statementTexts[code] = Self.localized(detail) }
-        }
-        for code in statementTexts.keys.sorted() {
-            guard emit(.statement(.init(code: code, text: statementTexts[code]!))) else { return output }
-        }
-
-        for detail in substanceTable.values.sorted(by: { $0.key < $1.key }) {
-            let substance = CatalogRecord.Substance(id: detail.key, name: Self.localized(detail), iupacName: detail.iupacName)
-            guard emit(.substance(substance)) else { return output }
-            output.substances += 1
-        }
-        for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
-            var parents: [String] = []
-            for parent in detail.parents where !parents.contains(parent) {
-                if cultureTable[parent] != nil { parents.append(parent) }
-                else { log.add("missing Culture key", "culture \(detail.key) has parent \(parent)") }
-            }
-            guard emit(.culture(.init(id: detail.key, name: Self.localized(detail), parentIDs: parents))) else {
-                return output
-            }
-            output.cultures += 1
-        }
-        for detail in obligationTable.values.sorted(by: { $0.key < $1.key }) {
-            guard emit(.obligation(.init(id: detail.key, text: Self.localized(detail)))) else { return output }
-            output.obligations += 1
-        }
-
-        // A sale permission "6649-1" derives from the registered product "6649" (its register
-        // id is the permission's own serial number, not the original's id).
-        let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
-        var productIDs = Set<String>()
-        var pestCategories: [String: [ProductCategory: Int]] = [:]
-        /// The products written, for mapping their uses after them.
-        var mapped: [(id: String, source: Int, category: ProductCategory, label: String)] = []
-        let sources = document.products + document.parallelImports
-
-        for (index, source) in sources.enumerated() {
-            log.enter(product: index, inUses: false)
-            let label = source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
-            let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
-            guard !id.isEmpty else {
-                log.add("record without id", "\(label) at line \(source.line)")
-                continue
-            }
-            guard productIDs.insert(id).inserted else {
-                log.add("duplicate product id", "\(label) at line \(source.line)")
-                continue
-            }
-            var record = CatalogRecord.Product(
-                id: id, name: Self.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
-            if source.isParallelImport {
-                record.origin = .parallelImport
-                record.registrationNumber = id
-                let original = source.wNbr.trimmingCharacters(in: .whitespaces)
-                if registeredWNbrs.contains(original) {
-                    record.originalProductID = original
-                } else {
-                    log.add("missing original product", "\(label) refers to W-\(original)")
+        /// Statements: H/EUH (CodeR) and S/SP (CodeS) texts by their code, plus signal words.
+        mutating func statements() -> Bool {
+            var statementTexts: [String: LocalizedText] = [:]
+            for table in ["CodeR", "CodeS"] {
+                for detail in document.table(table).values.sorted(by: { $0.key < $1.key }) {
+                    let code = detail.code ?? RegisterMapper.uncodedStatementCode(table: table, detail: detail)
+                    statementCodes["\(table)/\(detail.key)"] = code
+                    if statementTexts[code] == nil { statementTexts[code] = RegisterMapper.localized(detail) }
                 }
-                output.parallelImports += 1
-            } else {
-                record.registrationNumber = "W-\(id)"
-                if source.isSalePermission {
-                    record.origin = .salePermission
-                    let base = id.split(separator: "-").dropLast().joined(separator: "-")
-                    if !base.isEmpty, registeredWNbrs.contains(base), base != id {
-                        record.originalProductID = base
+            }
+            for detail in document.table("SignalWords").values.sorted(by: { $0.key < $1.key }) {
+                let english = (detail.texts["en"] ?? "").lowercased()
+                let code = ["warning", "danger"].contains(english) ? english : "signal \(detail.key)"
+                signalWords[detail.key] = code
+                if statementTexts[code] == nil { statementTexts[code] = RegisterMapper.localized(detail) }
+            }
+            for code in statementTexts.keys.sorted() {
+                guard emit(.statement(.init(code: code, text: statementTexts[code]!))) else { return false }
+            }
+            return true
+        }
+
+        mutating func substances() -> Bool {
+            for detail in substanceTable.values.sorted(by: { $0.key < $1.key }) {
+                let substance = CatalogRecord.Substance(
+                    id: detail.key, name: RegisterMapper.localized(detail), iupacName: detail.iupacName)
+                guard emit(.substance(substance)) else { return false }
+                output.substances += 1
+            }
+            return true
+        }
+
+        mutating func cultures() -> Bool {
+            for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
+                var parents: [String] = []
+                for parent in detail.parents where !parents.contains(parent) {
+                    if cultureTable[parent] != nil { parents.append(parent) }
+                    else { log.add("missing Culture key", "culture \(detail.key) has parent \(parent)") }
+                }
+                guard emit(.culture(.init(id: detail.key, name: RegisterMapper.localized(detail), parentIDs: parents))) else {
+                    return false
+                }
+                output.cultures += 1
+            }
+            return true
+        }
+
+        mutating func obligations() -> Bool {
+            for detail in obligationTable.values.sorted(by: { $0.key < $1.key }) {
+                guard emit(.obligation(.init(id: detail.key, text: RegisterMapper.localized(detail)))) else { return false }
+                output.obligations += 1
+            }
+            return true
+        }
+
+        /// Registered products, sale permissions and parallel imports, in register order.
+        mutating func products() -> Bool {
+            // A sale permission "6649-1" derives from the registered product "6649" (its register
+            // id is the permission's own serial number, not the original's id).
+            let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
+            var productIDs = Set<String>()
+            for (index, source) in sources.enumerated() {
+                log.enter(product: index, inUses: false)
+                let label = source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
+                let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
+                guard !id.isEmpty else {
+                    log.add("record without id", "\(label) at line \(source.line)")
+                    continue
+                }
+                guard productIDs.insert(id).inserted else {
+                    log.add("duplicate product id", "\(label) at line \(source.line)")
+                    continue
+                }
+                var record = CatalogRecord.Product(
+                    id: id, name: RegisterMapper.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
+                if source.isParallelImport {
+                    record.origin = .parallelImport
+                    record.registrationNumber = id
+                    let original = source.wNbr.trimmingCharacters(in: .whitespaces)
+                    if registeredWNbrs.contains(original) {
+                        record.originalProductID = original
                     } else {
-                        log.add("missing original product", "sale permission \(label) has no registered product W-\(base)")
+                        log.add("missing original product", "\(label) refers to W-\(original)")
                     }
-                    output.salePermissions += 1
+                    output.parallelImports += 1
+                } else {
+                    record.registrationNumber = "W-\(id)"
+                    if source.isSalePermission {
+                        record.origin = .salePermission
+                        let base = id.split(separator: "-").dropLast().joined(separator: "-")
+                        if !base.isEmpty, registeredWNbrs.contains(base), base != id {
+                            record.originalProductID = base
+                        } else {
+                            log.add("missing original product", "sale permission \(label) has no registered product W-\(base)")
+                        }
+                        output.salePermissions += 1
+                    }
                 }
+                describe(&record, from: source, label: label)
+                guard emit(.product(record)) else { return false }
+                output.products += 1
+                mapped.append((id, index, record.category, label))
             }
+            return true
+        }
+
+        /// A product's categories, formulation, holder, deadlines, hazard marks and ingredients.
+        func describe(_ record: inout CatalogRecord.Product, from source: RegisterDocument.Product, label: String) {
             // Categories: the first one the catalog knows a category for; all are in `sections`.
             var categoryNames: [LocalizedText] = []
             for key in source.categoryKeys {
                 guard let detail = resolve("ProductCategory", key, in: label) else { continue }
-                let text = Self.localized(detail)
+                let text = RegisterMapper.localized(detail)
                 if !categoryNames.contains(text) { categoryNames.append(text) }
-                let category = Self.category(forGermanName: detail.texts["de"] ?? "")
+                let category = RegisterMapper.category(forGermanName: detail.texts["de"] ?? "")
                 if record.category == .other { record.category = category }
             }
             if !categoryNames.isEmpty {
                 var body: LocalizedText = [:]
-                for locale in Self.locales {
+                for locale in RegisterMapper.locales {
                     let names = categoryNames.compactMap { $0[locale] ?? $0["de"] }
                     if !names.isEmpty { body[locale] = names.joined(separator: ", ") }
                 }
-                record.sections.append(.init(title: Self.categoryTitle, body: body))
+                record.sections.append(.init(title: RegisterMapper.categoryTitle, body: body))
             }
             record.formulation = source.formulationKeys.lazy
                 .compactMap { resolve("FormulationCode", $0, in: label)?.code }.first
             record.companyID = source.holderKeys.lazy.first { exists("PermissionHolder", document.holders, $0, in: label) }
-            record.soldOutDeadline = date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
-            record.exhaustionDeadline = date(source.exhaustionDeadline, field: "exhaustionDeadline", of: label, log: log)
+            record.soldOutDeadline = mapper.date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
+            record.exhaustionDeadline = mapper.date(source.exhaustionDeadline, field: "exhaustionDeadline", of: label, log: log)
             for key in source.dangerSymbolKeys {
                 if let code = resolve("DangerSymbol", key, in: label)?.code, !record.pictograms.contains(code) {
                     record.pictograms.append(code)
@@ -272,127 +334,140 @@ struct RegisterMapper {
                     }
                 }
             }
-            for ingredient in source.ingredients where Self.listedIngredientTypes.contains(ingredient.type) {
+            for ingredient in source.ingredients where RegisterMapper.listedIngredientTypes.contains(ingredient.type) {
                 guard resolve("Substance", ingredient.substanceKey, in: label) != nil else {
                     if ingredient.substanceKey.isEmpty { log.add("ingredient without substance", label) }
                     continue
                 }
                 guard !record.ingredients.contains(where: { $0.substanceID == ingredient.substanceKey }) else { continue }
                 var concentration: Double?, unit: String?
-                if let grams = number(ingredient.gramsPerLitre, field: "inGrammPerLitre", of: label, log: log) {
+                if let grams = mapper.number(ingredient.gramsPerLitre, field: "inGrammPerLitre", of: label, log: log) {
                     concentration = grams
                     unit = "g/l"
-                } else if let percent = number(ingredient.percent, field: "inPercent", of: label, log: log) {
+                } else if let percent = mapper.number(ingredient.percent, field: "inPercent", of: label, log: log) {
                     concentration = percent
                     unit = "%"
                 }
                 record.ingredients.append(.init(substanceID: ingredient.substanceKey, concentration: concentration, unit: unit))
             }
-            guard emit(.product(record)) else { return output }
-            output.products += 1
-            mapped.append((id, index, record.category, label))
         }
 
-        // Uses by product id (see the type's comment); ids compared as SQLite compares them.
-        mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-        for (id, place, category, label) in mapped {
-            log.enter(product: place, inUses: true)
-            let source = sources[place]
-            // Zero-padded so that uses sort in register order.
-            let width = max(3, String(source.indications.count).count)
-            for (index, indication) in source.indications.enumerated() {
-                let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
-                var use = CatalogRecord.Use(
-                    id: "\(id)#" + Self.padded(index + 1, width: width), productID: id, cultureIDs: [], pests: [],
-                    dose: Dose(from: nil, to: nil, unit: nil))
-                var notes: [LocalizedText] = []
-                for culture in indication.cultures {
-                    if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key) {
-                        use.cultureIDs.append(culture.key)
-                    }
-                    if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
-                        notes.append(Self.prefixed(Self.localized(extra), by: cultureTable[culture.key].map(Self.localized)))
-                    }
+        /// Uses by product id (see the type's comment); ids compared as SQLite compares them.
+        mutating func uses() -> Bool {
+            mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+            for (id, place, category, label) in mapped {
+                log.enter(product: place, inUses: true)
+                let source = sources[place]
+                // Zero-padded so that uses sort in register order.
+                let width = max(3, String(source.indications.count).count)
+                for (index, indication) in source.indications.enumerated() {
+                    let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
+                    let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
+                    let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
+                    guard emit(.use(use)) else { return false }
+                    output.uses += 1
+                    if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
                 }
-                for pest in indication.pests {
-                    if exists("Pest", pestTable, pest.key, in: useLabel) {
-                        let effect: PestEffect
-                        switch pest.type {
-                        case "PEST_FULL_EFFECT", "": effect = .full
-                        case "PEST_PARTIAL_EFFECT": effect = .partial
-                        case "PEST_SIDE_EFFECT": effect = .sideEffect
-                        default:
-                            log.add("unknown pest effect type", "\(useLabel): \(pest.type)")
-                            effect = .full
-                        }
-                        use.pests.append(.init(pestID: pest.key, effect: effect))
-                        pestCategories[pest.key, default: [:]][category, default: 0] += 1
-                    }
-                    if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
-                        notes.append(Self.prefixed(Self.localized(extra), by: pestTable[pest.key].map(Self.localized)))
-                    }
-                }
-                // Dose: the amount per area (expenditure, with its measure) when given, else the
-                // spray concentration in %; a concentration given beside an amount goes in the notes.
-                let dosageFrom = number(indication.dosageFrom, field: "dosageFrom", of: useLabel, log: log)
-                let dosageTo = number(indication.dosageTo, field: "dosageTo", of: useLabel, log: log)
-                let amountFrom = number(indication.expenditureFrom, field: "expenditureForm", of: useLabel, log: log)
-                let amountTo = number(indication.expenditureTo, field: "expenditureTo", of: useLabel, log: log)
-                let measure = resolve("Measure", indication.measureKey, in: useLabel)
-                if amountFrom != nil || amountTo != nil {
-                    use.dose = Dose(from: amountFrom, to: amountTo, unit: measure.flatMap { $0.texts["de"] })
-                    if dosageFrom != nil || dosageTo != nil {
-                        let label = Dose(from: dosageFrom, to: dosageTo, unit: "%").label
-                        notes.append(Self.concentrationTitle.mapValues { "\($0): \(label)" })
-                    }
-                } else if dosageFrom != nil || dosageTo != nil {
-                    use.dose = Dose(from: dosageFrom, to: dosageTo, unit: "%")
-                }
-                if let days = number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
-                    let weeks = resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
-                        .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
-                    use.preHarvestIntervalDays = Int(days.rounded()) * (weeks ? 7 : 1)
-                }
-                // Application area, with the culture form (field or greenhouse) after it.
-                var area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(Self.localized) ?? [:]
-                let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }.map(Self.localized)
-                if !forms.isEmpty {
-                    for locale in Self.locales {
-                        let formText = forms.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
-                        if let base = area[locale] ?? area["de"] { area[locale] = "\(base) (\(formText))" }
-                        else { area[locale] = formText }
-                    }
-                }
-                use.applicationArea = area
-                if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel) {
-                    notes.insert(Self.localized(comment), at: 0)
-                }
-                use.notes = Self.joined(notes)
-                for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
-                    use.obligationIDs.append(key)
-                }
-                guard emit(.use(use)) else { return output }
-                output.uses += 1
-                if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
             }
-        }
-        log.enter(product: sources.count, inUses: false)
-
-        // The register gives pests no kind; the categories of the products used against a
-        // pest tell it well enough (herbicides against weeds, fungicides against diseases).
-        for detail in pestTable.values.sorted(by: { $0.key < $1.key }) {
-            let counts = pestCategories[detail.key] ?? [:]
-            let kind = counts.compactMap { category, count in Self.pestKind(for: category).map { ($0, count) } }
-                .max { ($0.1, $1.0.rawValue) < ($1.1, $0.0.rawValue) }?.0 ?? .other
-            var name = Self.localized(detail)
-            name["lt"] = nil
-            let pest = CatalogRecord.Pest(id: detail.key, kind: kind, latinName: Self.trimmed(detail.texts["lt"] ?? ""), name: name)
-            guard emit(.pest(pest)) else { return output }
-            output.pests += 1
+            log.enter(product: sources.count, inUses: false)
+            return true
         }
 
-        output.errors = log.errors
-        return output
+        /// One indication of a product: cultures, pests with their effect, dose, waiting
+        /// period, area and notes.
+        mutating func use(
+            _ indication: RegisterDocument.Indication, id: String, productID: String, category: ProductCategory, label useLabel: String
+        ) -> CatalogRecord.Use {
+            var use = CatalogRecord.Use(
+                id: id, productID: productID, cultureIDs: [], pests: [], dose: Dose(from: nil, to: nil, unit: nil))
+            var notes: [LocalizedText] = []
+            for culture in indication.cultures {
+                if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key) {
+                    use.cultureIDs.append(culture.key)
+                }
+                if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
+                    notes.append(RegisterMapper.prefixed(
+                        RegisterMapper.localized(extra), by: cultureTable[culture.key].map(RegisterMapper.localized)))
+                }
+            }
+            for pest in indication.pests {
+                if exists("Pest", pestTable, pest.key, in: useLabel) {
+                    let effect: PestEffect
+                    switch pest.type {
+                    case "PEST_FULL_EFFECT", "": effect = .full
+                    case "PEST_PARTIAL_EFFECT": effect = .partial
+                    case "PEST_SIDE_EFFECT": effect = .sideEffect
+                    default:
+                        log.add("unknown pest effect type", "\(useLabel): \(pest.type)")
+                        effect = .full
+                    }
+                    use.pests.append(.init(pestID: pest.key, effect: effect))
+                    pestCategories[pest.key, default: [:]][category, default: 0] += 1
+                }
+                if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
+                    notes.append(RegisterMapper.prefixed(
+                        RegisterMapper.localized(extra), by: pestTable[pest.key].map(RegisterMapper.localized)))
+                }
+            }
+            // Dose: the amount per area (expenditure, with its measure) when given, else the
+            // spray concentration in %; a concentration given beside an amount goes in the notes.
+            let dosageFrom = mapper.number(indication.dosageFrom, field: "dosageFrom", of: useLabel, log: log)
+            let dosageTo = mapper.number(indication.dosageTo, field: "dosageTo", of: useLabel, log: log)
+            let amountFrom = mapper.number(indication.expenditureFrom, field: "expenditureForm", of: useLabel, log: log)
+            let amountTo = mapper.number(indication.expenditureTo, field: "expenditureTo", of: useLabel, log: log)
+            let measure = resolve("Measure", indication.measureKey, in: useLabel)
+            if amountFrom != nil || amountTo != nil {
+                use.dose = Dose(from: amountFrom, to: amountTo, unit: measure.flatMap { $0.texts["de"] })
+                if dosageFrom != nil || dosageTo != nil {
+                    let label = Dose(from: dosageFrom, to: dosageTo, unit: "%").label
+                    notes.append(RegisterMapper.concentrationTitle.mapValues { "\($0): \(label)" })
+                }
+            } else if dosageFrom != nil || dosageTo != nil {
+                use.dose = Dose(from: dosageFrom, to: dosageTo, unit: "%")
+            }
+            if let days = mapper.number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
+                let weeks = resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
+                    .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
+                use.preHarvestIntervalDays = Int(days.rounded()) * (weeks ? 7 : 1)
+            }
+            // Application area, with the culture form (field or greenhouse) after it.
+            var area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(RegisterMapper.localized) ?? [:]
+            let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }
+                .map(RegisterMapper.localized)
+            if !forms.isEmpty {
+                for locale in RegisterMapper.locales {
+                    let formText = forms.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
+                    if let base = area[locale] ?? area["de"] { area[locale] = "\(base) (\(formText))" }
+                    else { area[locale] = formText }
+                }
+            }
+            use.applicationArea = area
+            if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel) {
+                notes.insert(RegisterMapper.localized(comment), at: 0)
+            }
+            use.notes = RegisterMapper.joined(notes)
+            for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
+                use.obligationIDs.append(key)
+            }
+            return use
+        }
+
+        /// Pests last: the register gives pests no kind; the categories of the products used
+        /// against a pest tell it well enough (herbicides against weeds, fungicides against diseases).
+        mutating func pests() -> Bool {
+            for detail in pestTable.values.sorted(by: { $0.key < $1.key }) {
+                let counts = pestCategories[detail.key] ?? [:]
+                let kind = counts.compactMap { category, count in RegisterMapper.pestKind(for: category).map { ($0, count) } }
+                    .max { ($0.1, $1.0.rawValue) < ($1.1, $0.0.rawValue) }?.0 ?? .other
+                var name = RegisterMapper.localized(detail)
+                name["lt"] = nil
+                let pest = CatalogRecord.Pest(
+                    id: detail.key, kind: kind, latinName: RegisterMapper.trimmed(detail.texts["lt"] ?? ""), name: name)
+                guard emit(.pest(pest)) else { return false }
+                output.pests += 1
+            }
+            return true
+        }
     }
 
     // MARK: - Values

@@ -39,16 +39,6 @@ public enum SRPPPImportError: UserFacingError, Equatable {
             return "cannot write the catalog \(path): \(reason)"
         }
     }
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .cannotOpen: return .ioError
-        case .notThisRegister, .malformedXML, .decompressionFailed: return .badContent
-        case .toolMissing: return .failure
-        case .versionUnknown: return .usage
-        case .cannotWrite: return .cannotWrite
-        }
-    }
 }
 
 /// Where an import has got to, for a progress line.

@@ -42,16 +42,4 @@ public enum FeedError: UserFacingError, Equatable {
             return "feed cache \(path) cannot be written (\(reason))"
         }
     }
-
-    /// `.usage` for bad addresses, `.ioError` for network and config files, `.badContent` for
-    /// documents that are not usable feeds, `.cannotWrite` for the cache.
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .invalidURL: return .usage
-        case .unreachable, .httpStatus, .notFetched: return .ioError
-        case .notAFeed, .malformed: return .badContent
-        case .config: return .ioError
-        case .cache: return .cannotWrite
-        }
-    }
 }

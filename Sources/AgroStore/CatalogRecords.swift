@@ -90,6 +90,38 @@ public enum CatalogRecord {
         }
     }
 
+    /// A resistance-management limit of a mode-of-action group (schema 2).
+    public struct GroupLimit: Sendable, Hashable {
+        /// The source entry's id (for messages; not stored).
+        public var id: String
+        /// The limit itself, as the decision rules read it.
+        public var limit: AgroDomain.GroupLimit
+        /// Creates a limit record from its source entry's id and the limit.
+        public init(id: String, _ limit: AgroDomain.GroupLimit) {
+            self.id = id
+            self.limit = limit
+        }
+    }
+
+    /// Two products not to be mixed in one tank, and why (schema 2).
+    public struct TankIncompatibility: Sendable, Hashable {
+        /// The source entry's id.
+        public var id: EntityID
+        /// One of the two products.
+        public var productID: EntityID
+        /// The other product.
+        public var otherID: EntityID
+        /// Why they must not be mixed, per locale.
+        public var reason: LocalizedText
+        /// Creates an incompatibility record.
+        public init(id: EntityID, productID: EntityID, otherID: EntityID, reason: LocalizedText) {
+            self.id = id
+            self.productID = productID
+            self.otherID = otherID
+            self.reason = reason
+        }
+    }
+
     /// A named growth stage of a culture.
     public struct GrowthStage: Sendable, Hashable {
         /// The BBCH codes it spans.

@@ -9,7 +9,7 @@ import Foundation
 /// filled when a catalog is finished, never by hand.
 public enum CatalogSchema {
     /// Version of this layout. A program reads catalogs whose schema version is at most this.
-    public static let version = 1
+    public static let version = 2
 
     /// The statements that create an empty catalog, in order.
     public static let statements: [String] = [
@@ -303,6 +303,30 @@ public enum CatalogSchema {
         """,
         "CREATE INDEX news_date ON news(date)",
         i18n("news", fields: "title TEXT, summary TEXT, body_html TEXT"),
+        // Resistance-management limits per mode-of-action group (FRAC, IRAC, HRAC), optionally
+        // for one culture and the cultures under it; '' stands for every culture, so that the key
+        // has no NULL. Since schema 2.
+        """
+        CREATE TABLE group_limits (
+          scheme TEXT NOT NULL,
+          group_code TEXT NOT NULL,
+          culture_id TEXT NOT NULL DEFAULT '',
+          max_applications INTEGER,
+          max_consecutive INTEGER,
+          max_share REAL,
+          source TEXT NOT NULL,
+          PRIMARY KEY (scheme, group_code, culture_id)
+        ) WITHOUT ROWID
+        """,
+        // Products not to be mixed in one tank, with the reason. Since schema 2.
+        """
+        CREATE TABLE tank_incompatibilities (
+          id TEXT PRIMARY KEY NOT NULL,
+          product_id TEXT NOT NULL REFERENCES products(id),
+          other_id TEXT NOT NULL REFERENCES products(id)
+        ) WITHOUT ROWID
+        """,
+        i18n("tank_incompatibility", fields: "reason TEXT"),
         // Every name, Latin name and registration number, folded, for resolving what the
         // user types into an id.
         """
@@ -331,7 +355,7 @@ public enum CatalogSchema {
 
     /// `CREATE TABLE <entity>_i18n (<entity>_id, locale, fields...)`.
     static func i18n(_ entity: String, key: String = "TEXT", fields: String) -> String {
-        let owner = ["news": "news", "company": "companies"][entity] ?? "\(entity)s"
+        let owner = ["news": "news", "company": "companies", "tank_incompatibility": "tank_incompatibilities"][entity] ?? "\(entity)s"
         return """
             CREATE TABLE \(entity)_i18n (
               \(entity)_id \(key) NOT NULL REFERENCES \(owner)(id),

@@ -18,12 +18,12 @@ import GRDB
 /// try writer.finish()
 /// ```
 public final class CatalogWriter {
-    private let queue: DatabaseQueue
-    private let path: String
+    let queue: DatabaseQueue
+    let path: String
     /// Where the records are written until `finish()` compacts them into `path`.
-    private let buildPath: String
+    let buildPath: String
     private let header: CatalogHeader
-    private var finished = false
+    var finished = false
     private static let useCultures = MultiRowInsert(
         "INSERT INTO use_cultures(use_id, culture_id) VALUES ", columns: 2, maximumRows: 32)
     private static let usePests = MultiRowInsert(
@@ -298,6 +298,37 @@ public final class CatalogWriter {
         }
     }
 
+    /// Adds a resistance-management limit of a mode-of-action group.
+    public func add(_ limit: CatalogRecord.GroupLimit) throws {
+        try write { db in
+            try db.insert("""
+                INSERT INTO group_limits(scheme, group_code, culture_id, max_applications, max_consecutive,
+                  max_share, source) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+            ) {
+                $0.add(limit.limit.scheme)
+                $0.add(limit.limit.group)
+                $0.add(limit.limit.culture ?? "")
+                $0.add(limit.limit.maxApplications)
+                $0.add(limit.limit.maxConsecutive)
+                $0.add(limit.limit.maxShare)
+                $0.add(limit.limit.source)
+            }
+        }
+    }
+
+    /// Adds a pair of products not to be mixed in one tank, with the reason in every locale.
+    public func add(_ incompatibility: CatalogRecord.TankIncompatibility) throws {
+        try write { db in
+            try db.insert("INSERT INTO tank_incompatibilities(id, product_id, other_id) VALUES (?, ?, ?)") {
+                $0.add(incompatibility.id)
+                $0.add(incompatibility.productID)
+                $0.add(incompatibility.otherID)
+            }
+            try self.insertI18n(db, I18n.tankIncompatibility, key: incompatibility.id, [incompatibility.reason])
+        }
+    }
+
     /// Adds a protection scheme with its stages and treatments.
     public func add(_ scheme: CatalogRecord.Scheme) throws {
         try write { db in
@@ -409,107 +440,9 @@ public final class CatalogWriter {
         }
     }
 
-    // MARK: - Finishing
-
-    /// Derives the culture closure, the name index and the search index, checks every
-    /// reference and writes the compacted catalog to `path`. The writer cannot be used
-    /// afterwards.
-    ///
-    /// The reference check reads only the records, so they are committed first and a second
-    /// connection checks them on a thread of its own while this one derives the lookup
-    /// tables: on a register import the two take about as long each.
-    public func finish() throws {
-        try write { db in
-            // Back to normal locking, so that the checking connection may read once the
-            // records are committed; the page cache stays valid, nobody else writes the file.
-            try db.execute(sql: "PRAGMA locking_mode = NORMAL")
-            try db.execute(sql: "COMMIT")
-        }
-        let check = WorkerThread(name: "agro.catalog.references") { [buildPath] in
-            try Self.checkReferences(atPath: buildPath)
-        }
-        let derived = Result {
-            try write { db in
-                try db.execute(sql: "BEGIN")
-                for statement in CatalogSchema.indexStatements { try db.execute(sql: statement) }
-                try self.deriveCultureAncestors(db)
-                try SearchIndexBuilder().build(db)
-            }
-        }
-        // Joined before this connection commits: the commit must not wait for the reader's
-        // lock. A fault in the derived tables (a culture cycle) is reported before a
-        // dangling reference, as when the two ran one after the other.
-        let checked = Result { try check.join() }
-        try derived.get()
-        try checked.get()
-        try write { db in try db.execute(sql: "COMMIT") }
-        finished = true
-        // VACUUM INTO writes the tables in key order into a new file, as VACUUM would, so the
-        // bytes depend on the records only, not on the order they came in.
-        try queue.inDatabase { db in
-            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-        }
-        try queue.close()
-        try? FileManager.default.removeItem(atPath: buildPath)
-    }
-
-    /// Abandons the build and removes its files.
-    public func discard() {
-        try? queue.close()
-        try? FileManager.default.removeItem(atPath: buildPath)
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// Fails on the first reference to a missing row, as the foreign keys would have at commit:
-    /// records may arrive in any order, so references are checked once everything is in.
-    /// Reads the committed build file through a connection of its own.
-    private static func checkReferences(atPath path: String) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let reader = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? reader.close() }
-        try reader.inDatabase { db in
-            // Mapped rather than copied into a page cache of its own: the check reads most of
-            // the file once.
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
-            guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
-            let table: String = row[0], parent: String = row[2]
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)")
-        }
-    }
-
-    /// Fills `culture_ancestors` with every (culture, ancestor) pair, the culture itself at
-    /// depth 0. A cycle in the parents is an error: the tree must be a DAG.
-    private func deriveCultureAncestors(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO culture_ancestors(culture_id, ancestor_id, depth)
-            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
-              SELECT id, id, 0 FROM cultures
-              UNION
-              SELECT a.culture_id, p.parent_id, a.depth + 1
-              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
-              WHERE a.depth < 64
-            )
-            SELECT culture_id, ancestor_id, MIN(depth) FROM ancestry GROUP BY culture_id, ancestor_id
-            """)
-        let cyclic = try String.fetchOne(db, sql: """
-            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
-              SELECT culture_id, parent_id, 1 FROM culture_parents
-              UNION
-              SELECT a.culture_id, p.parent_id, a.depth + 1
-              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
-              WHERE a.depth < 64 AND a.culture_id <> a.ancestor_id
-            )
-            SELECT culture_id FROM ancestry WHERE culture_id = ancestor_id ORDER BY culture_id LIMIT 1
-            """)
-        if let cyclic { throw CatalogWriterError.cultureCycle(cultureID: cyclic) }
-    }
-
     // MARK: - Helpers
 
-    private func write(_ body: (Database) throws -> Void) throws {
+    func write(_ body: (Database) throws -> Void) throws {
         precondition(!finished, "CatalogWriter used after finish()")
         try queue.inDatabase { db in try body(db) }
     }
@@ -545,6 +478,7 @@ public final class CatalogWriter {
         static let representative = I18n("representative", ["name", "position"])
         static let distributor = I18n("distributor", ["address", "name"])
         static let news = I18n("news", ["body_html", "summary", "title"])
+        static let tankIncompatibility = I18n("tank_incompatibility", ["reason"])
     }
 
     /// Inserts one `<entity>_i18n` row per locale that has any of the texts (empty texts
@@ -593,14 +527,6 @@ public enum CatalogWriterError: UserFacingError, Equatable {
         switch self {
         case let .cultureCycle(id): return "culture \(id) is its own ancestor: culture parents must not form a cycle"
         case let .cannotWrite(path, reason): return "cannot write a catalog at \(path) (\(reason))"
-        }
-    }
-
-    /// Bad content (65), or a file that cannot be written (73).
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .cultureCycle: return .badContent
-        case .cannotWrite: return .cannotWrite
         }
     }
 }

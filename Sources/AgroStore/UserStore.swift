@@ -3,7 +3,7 @@ import CSQLiteConfig
 import Foundation
 import GRDB
 
-/// What the user keeps between runs: favorites, recent searches, settings.
+/// What the user keeps between runs: favorites.
 ///
 /// Lives in its own database file, apart from the catalog, and refers to catalog entities by
 /// their stable ids only, so it survives every replacement of the catalog file.
@@ -20,7 +20,7 @@ public final class UserStore: Sendable {
     public init(path: String) throws {
         try FileManager.default.createDirectory(
             atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        // Recording a search must not cost disk syncs on every command: WAL with normal sync
+        // Changing a favorite must not cost disk syncs on every command: WAL with normal sync
         // syncs only at checkpoints, and SQLite is told not to checkpoint (and delete the WAL)
         // when the connection closes, which a one-shot command does every time. Checkpoints
         // come every 100 pages of changes instead. After a power cut the last changes may be
@@ -58,6 +58,12 @@ public final class UserStore: Sendable {
                 t.primaryKey("key", .text)
                 t.column("value", .text).notNull()
             }
+        }
+        // Recent searches were recorded on every search and never read; settings were never
+        // read either: both tables go.
+        migrator.registerMigration("v2") { db in
+            try db.drop(table: "recentSearch")
+            try db.drop(table: "setting")
         }
         return migrator
     }
@@ -105,33 +111,9 @@ public final class UserStore: Sendable {
         }
     }
 
-    // MARK: Recent searches
-
-    /// Remembers a search text; keeps the newest `limit` ones.
-    public func recordSearch(_ text: String, at date: Date = Date(), limit: Int = 50) throws {
-        try queue.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO recentSearch(text, searchedAt) VALUES (?, ?)",
-                arguments: [text, Self.storageText(date)])
-            try db.execute(
-                sql: """
-                    DELETE FROM recentSearch WHERE text NOT IN
-                      (SELECT text FROM recentSearch ORDER BY searchedAt DESC LIMIT ?)
-                    """,
-                arguments: [limit])
-        }
-    }
-
-    /// Recent search texts, newest first.
-    public func recentSearches() throws -> [String] {
-        try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT text FROM recentSearch ORDER BY searchedAt DESC")
-        }
-    }
-
     /// `date` as GRDB stores dates ("yyyy-MM-dd HH:mm:ss.SSS", UTC, to the nearest
     /// millisecond; text order is time order), formatted without a DateFormatter: setting one
-    /// up costs more than the rest of recording a search.
+    /// up costs more than the rest of adding a favorite.
     static func storageText(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
@@ -145,24 +127,6 @@ public final class UserStore: Sendable {
         return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2) + " "
             + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "."
             + digits(fraction, 3)
-    }
-
-    // MARK: Settings
-
-    /// The value stored under `key`, or nil.
-    public func setting(_ key: String) throws -> String? {
-        try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    /// Stores `value` under `key`; nil removes it.
-    public func setSetting(_ key: String, to value: String?) throws {
-        try queue.write { db in
-            if let value {
-                try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES (?, ?)", arguments: [key, value])
-            } else {
-                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
-            }
-        }
     }
 }
 
@@ -178,7 +142,4 @@ public enum UserStoreError: UserFacingError {
             return "user data at \(path) cannot be opened (\(reason)); move the file away to start afresh"
         }
     }
-
-    /// Always `ExitStatus.ioError` (74).
-    public var exitStatus: ExitStatus { .ioError }
 }

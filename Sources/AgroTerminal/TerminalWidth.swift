@@ -25,6 +25,35 @@ public enum TerminalWidth {
         return w >= columns ? String(text) : String(text) + String(repeating: " ", count: columns - w)
     }
 
+    /// `text` padded with spaces on the left to `columns` columns; unchanged when it is wider.
+    public static func paddedLeft<S: StringProtocol>(_ text: S, to columns: Int) -> String {
+        let w = width(of: text)
+        return w >= columns ? String(text) : String(repeating: " ", count: columns - w) + String(text)
+    }
+
+    /// The words of `text` (split at spaces) onto lines of at most `columns` columns; a longer
+    /// word gets a line of its own. No lines for text without words.
+    public static func wrapped(_ text: String, width columns: Int) -> [String] {
+        var lines: [String] = []
+        var current = "", used = 0
+        for word in text.split(separator: " ") {
+            let w = width(of: word)
+            if current.isEmpty {
+                current = String(word)
+                used = w
+            } else if used + 1 + w <= columns {
+                current += " " + word
+                used += 1 + w
+            } else {
+                lines.append(current)
+                current = String(word)
+                used = w
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
     /// The longest prefix of `text` that fits in `columns` columns, cut between characters
     /// (never between a letter and its combining marks); "…" marks a cut when `ellipsis` is set.
     public static func truncated(_ text: String, to columns: Int, ellipsis: Bool = true) -> String {

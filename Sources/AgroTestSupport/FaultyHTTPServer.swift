@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An HTTP/1.1 server on 127.0.0.1 that misbehaves on demand: wrong status codes, bodies

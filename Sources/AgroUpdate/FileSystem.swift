@@ -1,3 +1,4 @@
+import AgroStore
 import Crypto
 import Foundation
 
@@ -39,15 +40,9 @@ package enum FileSystem {
     }
 
     /// The target of a symbolic link, nil when `path` is not one.
-    static func readSymlink(_ path: String) -> String? {
-        try? FileManager.default.destinationOfSymbolicLink(atPath: path)
-    }
+    static func readSymlink(_ path: String) -> String? { FileInfo.symlinkTarget(path) }
 
-    package static func size(_ path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_size)
-    }
+    package static func size(_ path: String) -> Int64? { FileInfo.size(path) }
 
     /// sha256 and size of a file, read in 1 MiB pieces.
     static func digest(of path: String) throws -> Manifest.Digest {

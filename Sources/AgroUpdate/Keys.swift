@@ -2,6 +2,8 @@ import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An Ed25519 key pair for signing manifests.
@@ -41,10 +43,11 @@ public struct KeyPair: Sendable {
         // and O_EXCL refuses a file that appeared since the check above.
         let fd = open(privatePath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw UpdateError.keyFile(path: privatePath, reason: FileSystem.errnoText()) }
-        let written = secret.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        // FileHandle writes it all (or throws) on every platform; the descriptor stays ours.
+        let written = (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: secret)) != nil
         let synced = fsync(fd) == 0
         close(fd)
-        guard written == secret.count, synced else {
+        guard written, synced else {
             throw UpdateError.keyFile(path: privatePath, reason: "cannot write the file")
         }
         do {

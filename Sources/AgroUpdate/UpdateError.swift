@@ -1,23 +1,6 @@
 import AgroDomain
 import Foundation
 
-extension ExitStatus {
-    /// The update server could not be reached or answered with an error.
-    public static let updateServerUnreachable = ExitStatus(rawValue: 90)
-    /// A downloaded manifest or catalog failed a check (signature, key, size, hash, integrity).
-    public static let updateRejected = ExitStatus(rawValue: 91)
-    /// The server offers an older catalog than the installed one (a replayed manifest).
-    public static let updateNotNewer = ExitStatus(rawValue: 92)
-    /// The server's manifest is past its expiry time.
-    public static let manifestExpired = ExitStatus(rawValue: 93)
-    /// The update settings are missing or unsafe (no server, no trusted key, plain http).
-    public static let updateConfiguration = ExitStatus(rawValue: 94)
-    /// There is no previous catalog to return to.
-    public static let noPreviousCatalog = ExitStatus(rawValue: 95)
-    /// The installed catalog failed `agro db verify`.
-    public static let verificationFailed = ExitStatus(rawValue: 96)
-}
-
 /// Failures of publishing, checking, downloading, installing and verifying catalogs.
 ///
 /// Each case carries what the message needs; whatever happened, an update that throws has
@@ -50,7 +33,6 @@ public enum UpdateError: UserFacingError, Equatable {
     case decompression(String)
     case catalogRejected(String)
     // Local store
-    case noCatalog(String)
     case noPreviousCatalog
     case verificationFailed(path: String, reason: String)
     case io(path: String, reason: String)
@@ -105,8 +87,6 @@ public enum UpdateError: UserFacingError, Equatable {
             return "the downloaded catalog cannot be decompressed (\(reason)); nothing was changed"
         case let .catalogRejected(reason):
             return "the downloaded catalog is unusable (\(reason)); nothing was changed"
-        case let .noCatalog(reason):
-            return "no usable catalog: \(reason)"
         case .noPreviousCatalog:
             return "there is no previous catalog to return to"
         case let .verificationFailed(path, reason):
@@ -119,24 +99,6 @@ public enum UpdateError: UserFacingError, Equatable {
             return "version \(version) is not greater than the newest published version \(newest): give the catalog a higher version"
         case let .publishIdentityMismatch(catalog, published):
             return "the catalog is \(catalog) but the directory publishes \(published): publish it to another directory"
-        }
-    }
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .noServer, .noTrustedKeys, .insecureServer, .invalidServerURL, .keyFile: return .updateConfiguration
-        case .unreachable, .timedOut, .httpStatus: return .updateServerUnreachable
-        case .manifestInvalid, .unsigned, .untrustedKey, .badSignature, .identityMismatch, .truncated, .tooLarge,
-             .checksumMismatch, .sizeMismatch, .decompression, .catalogRejected:
-            return .updateRejected
-        case .expired: return .manifestExpired
-        case .notNewer: return .updateNotNewer
-        case .schemaTooNew: return .catalogTooNew
-        case .noCatalog: return .catalogUnavailable
-        case .noPreviousCatalog: return .noPreviousCatalog
-        case .verificationFailed: return .verificationFailed
-        case .io, .busy: return .cannotWrite
-        case .notGreaterThanPublished, .publishIdentityMismatch: return .usage
         }
     }
 }

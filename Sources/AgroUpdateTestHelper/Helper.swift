@@ -4,6 +4,7 @@
 //
 // Usage: AgroUpdateTestHelper DATA_DIR BUNDLED SERVER_URL TRUST_FILE PAUSE_STEP [PAUSE_BYTES]
 // PAUSE_STEP: downloading | verifying | fileInPlace | previousLinked | currentLinked | none
+import AgroStore
 import AgroUpdate
 import AgroUpdateClient
 import Foundation

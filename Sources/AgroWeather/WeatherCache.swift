@@ -30,16 +30,6 @@ public struct WeatherCache: Sendable {
         self.now = now
     }
 
-    /// The usual cache directory: $XDG_CACHE_HOME/agro/weather, else ~/.cache/agro/weather.
-    public static func defaultDirectory(environment: [String: String]) -> URL {
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("agro/weather", isDirectory: true)
-        }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".cache/agro/weather", isDirectory: true)
-    }
-
     /// The file name for one request, e.g. "forecast_51.51_-0.13_metric_ru.json".
     public static func fileName(
         endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?

@@ -1,31 +1,6 @@
 import AgroDomain
 import Foundation
 
-// Weather failures get their own exit statuses (80-89) so scripts can tell a missing key from
-// a rate limit or a dead network without parsing text.
-extension ExitStatus {
-    /// No OpenWeatherMap API key is configured.
-    public static let weatherNoKey = ExitStatus(rawValue: 80)
-    /// OpenWeatherMap rejected the API key (HTTP 401).
-    public static let weatherKeyRejected = ExitStatus(rawValue: 81)
-    /// OpenWeatherMap has nothing for the request (HTTP 404).
-    public static let weatherNotFound = ExitStatus(rawValue: 82)
-    /// Too many requests for the subscription (HTTP 429).
-    public static let weatherRateLimited = ExitStatus(rawValue: 83)
-    /// OpenWeatherMap failed (HTTP 5xx).
-    public static let weatherServerError = ExitStatus(rawValue: 84)
-    /// No answer within the timeout.
-    public static let weatherTimeout = ExitStatus(rawValue: 85)
-    /// The server could not be reached at all (no network, refused, DNS, connection lost).
-    public static let weatherNoNetwork = ExitStatus(rawValue: 86)
-    /// The answer is not the JSON OpenWeatherMap documents.
-    public static let weatherMalformed = ExitStatus(rawValue: 87)
-    /// Offline mode was asked for but nothing is cached for the place.
-    public static let weatherNothingCached = ExitStatus(rawValue: 88)
-    /// Any other HTTP status (e.g. 400): the request itself was refused.
-    public static let weatherRequestRefused = ExitStatus(rawValue: 89)
-}
-
 /// Everything that can go wrong when asking OpenWeatherMap for weather.
 ///
 /// Messages never contain the API key: the client passes every URL, server text and system
@@ -81,22 +56,6 @@ public enum WeatherError: UserFacingError, Equatable {
             return "offline and no weather cached for \(place); run once without --offline"
         case let .invalidBaseURL(text):
             return "AGRO_OPENWEATHER_URL must be an http or https URL, got \"\(text)\""
-        }
-    }
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .noAPIKey: return .weatherNoKey
-        case .keyRejected: return .weatherKeyRejected
-        case .notFound: return .weatherNotFound
-        case .rateLimited: return .weatherRateLimited
-        case .serverError: return .weatherServerError
-        case .requestRefused: return .weatherRequestRefused
-        case .timeout: return .weatherTimeout
-        case .noNetwork: return .weatherNoNetwork
-        case .malformedAnswer: return .weatherMalformed
-        case .nothingCached: return .weatherNothingCached
-        case .invalidBaseURL: return .usage
         }
     }
 

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroTerminal
 import Foundation
 
 /// Plain-text renderings for the terminal: current conditions, the forecast table and chart,
@@ -67,8 +68,8 @@ public enum WeatherText {
             rows.append(("Representative", text))
         }
         // One label width for every answer, so outputs line up from run to run.
-        let labelWidth = max("Representative".count, rows.map(\.0.count).max() ?? 0)
-        lines += rows.map { pad($0.0, labelWidth) + "  " + $0.1 }
+        let labelWidth = max(TerminalWidth.width(of: "Representative"), rows.map { TerminalWidth.width(of: $0.0) }.max() ?? 0)
+        lines += rows.map { TerminalWidth.padded($0.0, to: labelWidth) + "  " + $0.1 }
         return lines.joined(separator: "\n")
     }
 
@@ -102,13 +103,15 @@ public enum WeatherText {
         }
         header.append("Conditions")
         let fixed = header.indices.dropLast().map { column in
-            max(header[column].count, rows.map { $0[column].count }.max() ?? 0)
+            max(TerminalWidth.width(of: header[column]), rows.map { TerminalWidth.width(of: $0[column]) }.max() ?? 0)
         }
         let used = fixed.reduce(0, +) + 2 * fixed.count
         let room = width - used
         let showConditions = room >= 8
         if showConditions {
-            rows = rows.map { row in row.enumerated().map { $0.offset == row.count - 1 ? cut($0.element, room) : $0.element } }
+            rows = rows.map { row in
+                row.enumerated().map { $0.offset == row.count - 1 ? TerminalWidth.truncated($0.element, to: room) : $0.element }
+            }
         } else {
             header.removeLast()
             rows = rows.map { Array($0.dropLast()) }
@@ -117,7 +120,8 @@ public enum WeatherText {
             cells.enumerated().map { column, cell in
                 if column < fixed.count {
                     // Text columns left, numbers right.
-                    return column == 0 || column == 5 ? pad(cell, fixed[column]) : padLeft(cell, fixed[column])
+                    return column == 0 || column == 5
+                        ? TerminalWidth.padded(cell, to: fixed[column]) : TerminalWidth.paddedLeft(cell, to: fixed[column])
                 }
                 return cell
             }.joined(separator: "  ").trimmingTrailingSpaces()
@@ -133,7 +137,8 @@ public enum WeatherText {
         var title = "Forecast"
         if let name = forecast.city?.name, !name.isEmpty { title += " for \(name)" }
         title += ", times in \(zoneName(offset))"
-        output += wrap("Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation.", width: max(40, width))
+        output += TerminalWidth.wrapped(
+            "Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation.", width: max(40, width))
         return ([title] + output).joined(separator: "\n")
     }
 
@@ -172,7 +177,7 @@ public enum WeatherText {
         let clock = LocalClock(offset: timeZoneOffset)
         let rainfast = "rain-fast period \(SprayAdvisor.f(report.rainfastHours)) h"
             + (report.rainfastIsDefault ? " (default: the catalog gives none for this product)" : "")
-        lines += wrap(
+        lines += TerminalWidth.wrapped(
             "Spray windows\(productName.map { " for \($0)" } ?? ""), \(rainfast); times in \(zoneName(timeZoneOffset))",
             width: max(20, width))
         if report.windows.isEmpty {
@@ -180,16 +185,17 @@ public enum WeatherText {
         }
         for window in report.windows {
             let hours = SprayAdvisor.f(window.duration / 3600)
-            lines.append("  \(pad(window.verdict.rawValue, 8)) \(clock.dayTime(window.start)) - "
+            lines.append("  \(TerminalWidth.padded(window.verdict.rawValue, to: 8)) \(clock.dayTime(window.start)) - "
                          + "\(clock.dayTime(window.end))  \(hours) h")
         }
         lines.append("")
         lines.append("By slot:")
         let indent = 2 + 12 + 2 + 8 + 1
         for assessment in report.slots {
-            let head = "  \(pad(clock.dayTime(assessment.slot.start), 12))  \(pad(assessment.verdict.rawValue, 8)) "
+            let head = "  \(TerminalWidth.padded(clock.dayTime(assessment.slot.start), to: 12))  "
+                + "\(TerminalWidth.padded(assessment.verdict.rawValue, to: 8)) "
             let reasons = assessment.reasons.map(\.text)
-            let wrapped = wrap(reasons.joined(separator: "; "), width: max(20, width - indent))
+            let wrapped = TerminalWidth.wrapped(reasons.joined(separator: "; "), width: max(20, width - indent))
             if wrapped.isEmpty {
                 lines.append(head.trimmingTrailingSpaces())
             } else {
@@ -198,7 +204,7 @@ public enum WeatherText {
             }
         }
         lines.append("")
-        lines += wrap(
+        lines += TerminalWidth.wrapped(
             "Forecast wind is for 10 m; judged at \(SprayAdvisor.f(report.rules.boomHeightMetres)) m boom height "
                 + "(× \(String(format: "%.2f", report.rules.windHeightFactor))). Check conditions on site before spraying.",
             width: max(20, width))
@@ -248,168 +254,6 @@ public enum WeatherText {
     }
 
     static func capitalizedFirst(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    static func padLeft(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
-
-    static func cut(_ text: String, _ width: Int) -> String {
-        guard text.count > width, width > 1 else { return text }
-        return String(text.prefix(width - 1)) + "…"
-    }
-
-    /// Words onto lines of at most `width` characters (a longer word gets its own line).
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if current.isEmpty {
-                current = String(word)
-            } else if current.count + 1 + word.count <= width {
-                current += " " + word
-            } else {
-                lines.append(current)
-                current = String(word)
-            }
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
-    }
-}
-
-/// The date and time formats of one rendering in one place's local time.
-///
-/// Made once per text and passed down: a DateFormatter is costly to build, and a table, chart
-/// or spray report formats dozens to hundreds of dates.
-struct LocalClock: Sendable {
-    private let dateTimeFormatter: DateFormatter
-    private let dayTimeFormatter: DateFormatter
-    private let dayFormatter: DateFormatter
-    private let timeFormatter: DateFormatter
-
-    /// - Parameter offset: the place's UTC offset, seconds; nil is UTC.
-    init(offset: Int?) {
-        func formatter(_ format: String) -> DateFormatter {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
-            formatter.dateFormat = format
-            return formatter
-        }
-        dateTimeFormatter = formatter("yyyy-MM-dd HH:mm")
-        dayTimeFormatter = formatter("EEE dd HH:mm")
-        dayFormatter = formatter("EEE dd")
-        timeFormatter = formatter("HH:mm")
-    }
-
-    /// "2026-08-01 12:00".
-    func dateTime(_ date: Date) -> String { dateTimeFormatter.string(from: date) }
-    /// "Sat 01 12:00".
-    func dayTime(_ date: Date) -> String { dayTimeFormatter.string(from: date) }
-    /// "Sat 01".
-    func day(_ date: Date) -> String { dayFormatter.string(from: date) }
-    /// "12:00".
-    func time(_ date: Date) -> String { timeFormatter.string(from: date) }
-}
-
-/// Text charts on a character grid.
-enum TextChart {
-    enum Style { case line, bars }
-
-    /// How many plot columns each value gets: one value spread over `k` columns, or several
-    /// values folded into one column when they do not fit. Returns, per column, the value
-    /// indices it shows.
-    static func columns(count: Int, width: Int) -> [[Int]] {
-        guard count > 0, width > 0 else { return [] }
-        if count <= width {
-            let each = max(1, width / count)
-            return (0..<count).flatMap { index in Array(repeating: [index], count: each) }
-        }
-        return (0..<width).map { column in
-            let from = column * count / width
-            let to = max(from + 1, (column + 1) * count / width)
-            return Array(from..<to)
-        }
-    }
-
-    static func render(
-        title: String, values: [Double?], extra: [Double?]? = nil, columns: [[Int]], height: Int, labelWidth: Int,
-        style: Style, floor: Double? = nil
-    ) -> String {
-        // A folded column shows the mean for lines and the maximum for bars (peaks matter for rain).
-        func folded(_ series: [Double?], _ indices: [Int]) -> Double? {
-            let present = indices.compactMap { series[$0] }
-            guard !present.isEmpty else { return nil }
-            return style == .bars ? present.max() : present.reduce(0, +) / Double(present.count)
-        }
-        let main = columns.map { folded(values, $0) }
-        let second = extra.map { series in columns.map { folded(series, $0) } }
-        let all = (main + (second ?? [])).compactMap { $0 }
-        guard var low = all.min(), var high = all.max() else { return "\(title): no data" }
-        if let floor { low = min(low, floor) }
-        if high - low < 1e-9 { high = low + 1 }
-        let rows = max(2, height)
-        func row(_ value: Double) -> Int { Int(((value - low) / (high - low) * Double(rows - 1)).rounded()) }
-        var grid = Array(repeating: Array(repeating: Character(" "), count: columns.count), count: rows)
-        for (column, value) in main.enumerated() {
-            guard let value else { continue }
-            let r = row(value)
-            switch style {
-            case .line:
-                grid[r][column] = "*"
-            case .bars:
-                if value > 0 { for level in 0...max(0, r) { grid[level][column] = "#" } }
-            }
-        }
-        if let second {
-            for (column, value) in second.enumerated() {
-                guard let value else { continue }
-                let r = row(value)
-                if grid[r][column] == " " { grid[r][column] = "+" }
-            }
-        }
-        var lines = [title]
-        for r in stride(from: rows - 1, through: 0, by: -1) {
-            let label: String
-            if r == rows - 1 {
-                label = WeatherText.one(high)
-            } else if r == 0 {
-                label = WeatherText.one(low)
-            } else {
-                label = ""
-            }
-            lines.append(WeatherText.padLeft(label, labelWidth) + " |" + String(grid[r]).trimmingTrailingSpaces())
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    /// A ruler with "|" where a new day begins and the day's name after it when it fits.
-    static func timeAxis(times: [Date], columns: [[Int]], labelWidth: Int, day: (Date) -> String) -> String {
-        var ruler = Array(repeating: Character("-"), count: columns.count)
-        var labels = Array(repeating: Character(" "), count: columns.count + 12)
-        var previous: String?
-        var nextFree = 0
-        for (column, indices) in columns.enumerated() {
-            guard let first = indices.first else { continue }
-            let name = day(times[first])
-            if name != previous {
-                if previous != nil { ruler[column] = "|" }
-                if column >= nextFree {
-                    for (offset, character) in name.enumerated() where column + offset < labels.count {
-                        labels[column + offset] = character
-                    }
-                    nextFree = column + name.count + 1
-                }
-                previous = name
-            }
-        }
-        let pad = String(repeating: " ", count: labelWidth)
-        return pad + " +" + String(ruler) + "\n" + pad + "  " + String(labels).trimmingTrailingSpaces()
-    }
 }
 
 /// `value` with at most `places` decimals (at least 1), trailing zeros and a bare point dropped:

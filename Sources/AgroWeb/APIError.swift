@@ -1,5 +1,5 @@
+import AgroCLI
 import AgroDomain
-import ArgumentParser
 import Foundation
 import HTTPTypes
 
@@ -24,22 +24,16 @@ struct APIError: Encodable, Sendable {
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
 
-    init(_ thrown: any Error) {
-        switch thrown {
-        case let failure as CatalogError:
-            var body = Body(failure.message, failure.exitStatus)
+    /// The report the CLI gives `thrown` (its status and its words in `strings`' language).
+    init(_ thrown: any Error, strings: Localizer, wordings: [any ErrorWording]) {
+        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings)
+        error = Body(report.message, report.status)
+        if let failure = thrown as? CatalogError {
             switch failure {
-            case let .ambiguous(_, _, candidates): body.candidates = candidates
-            case let .unknownName(_, _, suggestions): body.suggestions = suggestions
+            case let .ambiguous(_, _, candidates): error.candidates = candidates
+            case let .unknownName(_, _, suggestions): error.suggestions = suggestions
             default: break
             }
-            error = body
-        case let failure as any UserFacingError:
-            error = Body(failure.message, failure.exitStatus)
-        case let failure as ValidationError:
-            error = Body(String(describing: failure), .usage)
-        default:
-            error = Body("unexpected failure: \(type(of: thrown))", .failure)
         }
     }
 

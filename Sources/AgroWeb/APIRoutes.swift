@@ -135,12 +135,12 @@ enum APIRoutes {
             }
         }
         api.get("weather") { request, context in
+            let web = WebRequest(request: request, app: app)
+            let environment = app.environment(language: web.language(cookies: false))
             do {
-                let web = WebRequest(request: request, app: app)
-                let environment = app.environment(language: web.language(cookies: false))
                 return json(try await weather(web, environment, app))
             } catch {
-                return failure(error)
+                return failure(error, app: app, environment: environment)
             }
         }
         api.get("openapi.json") { _, _ in
@@ -234,14 +234,14 @@ enum APIRoutes {
         _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
         _ body: (WebRequest, AgroCLI.Environment) throws -> T
     ) -> Response {
+        let web = WebRequest(request: request, app: app)
+        let environment = app.environment(language: web.language(cookies: false))
         do {
-            let web = WebRequest(request: request, app: app)
-            let environment = app.environment(language: web.language(cookies: false))
             guard cached else { return json(try AgroCLI.Environment.json(try body(web, environment))) }
             let key = environment.language + " " + request.uri.description
             return json(try app.cache.answer(key, catalog: app.catalog) { try AgroCLI.Environment.json(try body(web, environment)) })
         } catch {
-            return failure(error)
+            return failure(error, app: app, environment: environment)
         }
     }
 
@@ -251,8 +251,9 @@ enum APIRoutes {
             body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static func failure(_ error: any Error) -> Response {
-        failure(APIError(error))
+    /// `error` as the CLI reports it, worded in the request's language.
+    static func failure(_ error: any Error, app: WebApp, environment: AgroCLI.Environment) -> Response {
+        failure(APIError(error, strings: environment.strings, wordings: app.wordings))
     }
 
     static func failure(_ error: APIError) -> Response {

@@ -1,6 +1,6 @@
 import AgroCLI
 import AgroDomain
-import AgroUpdate
+import AgroStore
 import AgroWeather
 import Foundation
 import Hummingbird
@@ -101,7 +101,7 @@ enum Pages {
     }
 
     static func errorPage(_ page: PageContext, _ error: any Error) -> Rendered {
-        let failure = APIError(error)
+        let failure = APIError(error, strings: page.environment.strings, wordings: page.app.wordings)
         var values: [String: Any] = ["message": failure.error.message]
         let choices = (failure.error.candidates ?? []) + (failure.error.suggestions ?? [])
         if !choices.isEmpty {

@@ -1,4 +1,4 @@
-import AgroUpdate
+import AgroStore
 import Foundation
 
 /// Answers of the JSON API kept in memory, per catalog: the catalog is read-only, so the same

@@ -26,6 +26,9 @@ package final class WebApp: Sendable {
     /// Entries of the configured feeds from their cache, and one of them by id.
     package let feeds: @Sendable () throws -> [FeedItem]
     package let feedItem: @Sendable (String) throws -> FeedItem?
+    /// How the program words and numbers errors (`ErrorWording`): the API answers with the
+    /// CLI's message and exit status.
+    package let wordings: [any ErrorWording]
     private let localizers: LocalizerCache
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
@@ -34,8 +37,10 @@ package final class WebApp: Sendable {
         catalog: LiveCatalog, environment: AgroCLI.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
-        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20
+        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20,
+        wordings: [any ErrorWording] = [CatalogErrorWording()]
     ) async throws {
+        self.wordings = wordings
         cache = ResponseCache(limit: cacheBytes)
         self.catalog = catalog
         self.environment = environment
@@ -127,7 +132,7 @@ package struct StaticFile: Sendable {
 }
 
 /// Failures of the web server itself (its resources); request failures are answered, not thrown.
-package enum WebError: UserFacingError {
+package enum WebError: CommandError {
     case resources(String)
 
     package var message: String {

@@ -25,6 +25,24 @@ struct AgroFull: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     static func main() async {
+        if CommandLine.arguments.dropFirst() == ["--build-id"] {
+            print(BuildID.value)
+            Foundation.exit(0)
+        }
+        // Handed over by an `agro` of another build: the two programs do not match.
+        if let caller = ProcessInfo.processInfo.environment[BuildID.variable] {
+            unsetenv(BuildID.variable)
+            if caller != BuildID.value {
+                Program.fail(
+                    "agro (build \(caller)) and agro-full (build \(BuildID.value)) come from different builds; "
+                        + "install both again with scripts/install", .ioError)
+            }
+        }
+        // A catalog query is parsed by its own command type, as `agro` parses it: the same
+        // command, without reflecting over the whole tree.
+        if let query = CatalogCommands.parse(Array(CommandLine.arguments.dropFirst())) {
+            Program.run(query, wordings: wordings, usageError: { exit(withError: $0) })
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -33,8 +51,11 @@ struct AgroFull: AsyncParsableCommand {
             exit(withError: error)
         }
         if let command = command as? any AsyncParsableCommand {
-            await Program.run(command, usageError: { exit(withError: $0) })
+            await Program.run(command, wordings: wordings, usageError: { exit(withError: $0) })
         }
-        Program.run(command, usageError: { exit(withError: $0) })
+        Program.run(command, wordings: wordings, usageError: { exit(withError: $0) })
     }
+
+    /// Status and wording of every library's errors.
+    static let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
 }

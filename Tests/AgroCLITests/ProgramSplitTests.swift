@@ -59,4 +59,24 @@ final class ProgramSplitTests: XCTestCase {
         XCTAssertEqual(other.stderr.lines.count, 1, other.stderr)
         XCTAssertTrue(other.stderr.hasPrefix("agro: cannot start \(folder.path)/agro-full"), other.stderr)
     }
+
+    /// Both programs report their build, and agro-full refuses a command line handed over by
+    /// an agro of another build (scripts/install checks the first, the hand-over the second).
+    func testBothProgramsComeFromOneBuild() throws {
+        let runner = CLIRunner()
+        let full = CLIRunner.binary.deletingLastPathComponent().appendingPathComponent("agro-full").path
+        let agroID = try runner.run(["--build-id"])
+        let fullID = try runner.run(["--build-id"], executable: full)
+        XCTAssertEqual(agroID.status, 0, agroID.stderr)
+        XCTAssertEqual(agroID.stdout.lines.count, 1, agroID.stdout)
+        XCTAssertEqual(agroID.stdout, fullID.stdout)
+        // A handed-over command of this build runs: help exits 0.
+        XCTAssertEqual(try runner.run(["news", "--help"]).status, 0)
+
+        let foreign = try runner.run(["news"], extraEnvironment: ["AGRO_BUILD_ID": "some-other-build"], executable: full)
+        XCTAssertEqual(foreign.status, 74)
+        XCTAssertEqual(foreign.stderr.lines.count, 1, foreign.stderr)
+        XCTAssertTrue(foreign.stderr.hasPrefix("agro: agro (build some-other-build) and agro-full (build "), foreign.stderr)
+        XCTAssertEqual(foreign.stdout, "")
+    }
 }

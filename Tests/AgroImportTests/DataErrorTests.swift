@@ -123,7 +123,6 @@ final class DataErrorTests: XCTestCase {
             at: input, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             guard case SRPPPImportError.notThisRegister = error else { return XCTFail("\(error)") }
-            XCTAssertEqual((error as? SRPPPImportError)?.exitStatus, .badContent)
             XCTAssertTrue((error as? SRPPPImportError)?.message.contains("<html>") == true)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.sqlite").path))
@@ -162,14 +161,17 @@ final class DataErrorTests: XCTestCase {
             at: input, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             let failure = error as? SRPPPImportError
-            XCTAssertEqual(failure?.exitStatus, .badContent)
+            switch failure {
+            case .notThisRegister?, .malformedXML?, .decompressionFailed?: break
+            default: XCTFail("\(error)")
+            }
             XCTAssertTrue(failure?.message.contains("entity") == true, "\(error)")
         }
     }
 
     func testMissingFile() {
         XCTAssertThrowsError(try SRPPPImporter().importFile(at: directory.appendingPathComponent("none.xml").path, to: "/dev/null")) {
-            XCTAssertEqual(($0 as? SRPPPImportError)?.exitStatus, .ioError)
+            guard case .cannotOpen? = $0 as? SRPPPImportError else { return XCTFail("\($0)") }
         }
     }
 

@@ -72,7 +72,7 @@ final class CatalogFileTests: XCTestCase {
             try writer.add(CatalogRecord.Culture(id: "a", name: ["en": "A"], parentIDs: ["b"]))
             try writer.add(CatalogRecord.Culture(id: "b", name: ["en": "B"], parentIDs: ["a"]))
         }) { error in
-            XCTAssertEqual((error as? CatalogWriterError)?.exitStatus, .badContent)
+            guard case .cultureCycle? = error as? CatalogWriterError else { return XCTFail("\(error)") }
         }
     }
 
@@ -90,7 +90,7 @@ final class CatalogFileTests: XCTestCase {
 
     func testMissingAndCorruptFilesSaySo() throws {
         XCTAssertThrowsError(try SQLiteCatalog(path: "/nonexistent/catalog.sqlite")) { error in
-            XCTAssertEqual((error as? CatalogError)?.exitStatus, .catalogUnavailable)
+            XCTAssertEqual(error as? CatalogError, .missing(path: "/nonexistent/catalog.sqlite"))
         }
         let junk = FileManager.default.temporaryDirectory.appendingPathComponent("junk-\(UUID()).sqlite").path
         _ = FileManager.default.createFile(atPath: junk, contents: Data(repeating: 0x41, count: 8192))
@@ -128,15 +128,33 @@ final class UserStoreTests: XCTestCase {
         XCTAssertFalse(try reopened.removeFavorite(kind: .pest, id: "rust"))
     }
 
-    func testRecentSearchesKeepTheNewest() throws {
+    /// A user database of the first schema (with the recent searches and settings nothing
+    /// read) keeps its favorites and loses those two tables when opened.
+    func testOpeningAFirstSchemaUserDatabaseDropsSearchesAndSettings() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("agro-user-\(UUID()).sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE favorite (kind TEXT NOT NULL, entityId TEXT NOT NULL, addedAt DATETIME NOT NULL,
+                      PRIMARY KEY (kind, entityId));
+                    CREATE TABLE recentSearch (text TEXT PRIMARY KEY, searchedAt DATETIME NOT NULL);
+                    CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('v1');
+                    INSERT INTO favorite VALUES ('pest', 'rust', '2026-01-02 03:04:05.000');
+                    INSERT INTO recentSearch VALUES ('glyphosate', '2026-01-02 03:04:05.000');
+                    INSERT INTO setting VALUES ('lang', 'kk');
+                    """)
+            }
+            try queue.close()
+        }
         let store = try UserStore(path: path)
-        for index in 0..<5 { try store.recordSearch("q\(index)", at: Date(timeIntervalSince1970: Double(index)), limit: 3) }
-        XCTAssertEqual(try store.recentSearches(), ["q4", "q3", "q2"])
-        try store.setSetting("lang", to: "kk")
-        XCTAssertEqual(try store.setting("lang"), "kk")
-        try store.setSetting("lang", to: nil)
-        XCTAssertNil(try store.setting("lang"))
+        XCTAssertEqual(try store.favorites().map(\.id), ["rust"])
+        let tables = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        XCTAssertEqual(tables, ["favorite", "grdb_migrations"])
     }
 
     /// Dates are written as GRDB writes them (its DateFormatter is the reference), so GRDB

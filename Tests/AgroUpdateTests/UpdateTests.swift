@@ -138,7 +138,6 @@ final class UpdateTests: XCTestCase {
             let user = try UserStore(path: userPath)
             XCTAssertTrue(try user.addFavorite(kind: .product, id: "p1"))
             XCTAssertTrue(try user.addFavorite(kind: .product, id: "p3"))
-            try user.recordSearch("glyphosate")
         }
         try fixture.publish(version: 2)
         let server = try await RunningServer.start(directory: fixture.publishDirectory)
@@ -151,7 +150,6 @@ final class UpdateTests: XCTestCase {
         try fixture.assertCurrent(version: 2, source: .installed)
         let user = try UserStore(path: userPath)
         XCTAssertEqual(Set(try user.favorites().map(\.id)), ["p1", "p3"])
-        XCTAssertEqual(try user.recentSearches(), ["glyphosate"])
         // Favorites name entities by stable id, which the new catalog still has.
         let catalog = try SQLiteCatalog(path: try fixture.store.select().path)
         XCTAssertEqual(try catalog.product(id: "p3", locale: "en")?.name, "Product 3 v2")

@@ -90,5 +90,5 @@ do {
     }
 } catch let error as any UserFacingError {
     FileHandle.standardError.write(Data("error: \(error.message)\n".utf8))
-    exit(error.exitStatus.rawValue)
+    exit(1)
 }

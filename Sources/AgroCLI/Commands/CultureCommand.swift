@@ -52,6 +52,7 @@ struct CultureCommand: ParsableCommand {
             lines += pests.map { "  • \($0.name)" + ($0.latinName.map { " (\($0))" } ?? "") }
             lines += ["", environment.bold(s("section.products", products.count))]
             lines += products.map { "  • \($0.name) — \(environment.name(of: $0.category))" }
+            lines += ["", s("hint.compareUses", "agro uses --culture \(culture.id) --pest PEST")]
             environment.print(lines)
         }
     }

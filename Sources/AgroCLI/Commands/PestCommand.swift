@@ -48,6 +48,7 @@ struct PestCommand: ParsableCommand {
                     rows: rows
                 ).render(width: environment.tableWidth - 2).map { "  " + $0 }
             }
+            lines += ["", s("hint.compareUses", "agro uses --pest \(pest.id)" + (cultureID.map { " --culture \($0)" } ?? " --culture CULTURE"))]
             environment.print(lines)
         }
     }

@@ -11,11 +11,21 @@ struct ProductCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Product id, registration number or name.") var product: String
+    @Flag(help: "List the products registered for the same uses instead: another mode of action first, then generics.")
+    var alternatives = false
+    @Option(help: "With --alternatives: only uses on this culture or its groups (id or name).") var culture: String?
+    @Option(help: "With --alternatives: only uses against this pest (id or name).") var pest: String?
 
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
         let id = try catalog.resolve(product, kind: .product, locale: environment.language).id
+        if alternatives || culture != nil || pest != nil {
+            try ProductAlternatives.show(
+                id: id, culture: try environment.resolve(culture, .culture, in: catalog),
+                pest: try environment.resolve(pest, .pest, in: catalog), catalog: catalog, environment: environment)
+            return
+        }
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 

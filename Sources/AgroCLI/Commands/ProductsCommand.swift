@@ -23,6 +23,14 @@ struct ProductsCommand: ParsableCommand {
     @Option(help: "First letter of the name.") var letter: String?
     @Flag(help: "List the first letters that occur instead of the products.") var letters = false
 
+    // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
+    // the command a second time.
+    func validate() throws {
+        if let letter, TextFolding.indexLetter(of: letter) == nil || letter.count != 1 {
+            throw ValidationError("--letter takes one letter or digit")
+        }
+    }
+
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()

@@ -85,7 +85,7 @@ struct SchemeCommand: ParsableCommand {
     }
 }
 
-package enum SchemeError: UserFacingError {
+package enum SchemeError: CommandError {
     case none(culture: String, available: [String])
 
     package var message: String {

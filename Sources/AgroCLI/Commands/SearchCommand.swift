@@ -22,8 +22,6 @@ struct SearchCommand: ParsableCommand {
         let catalog = try environment.openCatalog()
         let text = words.joined(separator: " ")
         let kinds = kind.map { Set([$0]) }
-        // Recent searches are a convenience: failing to record one must not fail the search.
-        try? environment.openUserStore().recordSearch(text)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

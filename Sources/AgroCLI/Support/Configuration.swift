@@ -72,7 +72,7 @@ package struct UpdateSettings: Codable, Sendable {
     }
 }
 
-package enum ConfigurationError: UserFacingError {
+package enum ConfigurationError: CommandError {
     case unreadable(path: String, reason: String)
 
     package var message: String {

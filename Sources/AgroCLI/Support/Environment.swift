@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroStore
-import AgroUpdate
 import AgroTerminal
 import Foundation
 
@@ -69,7 +68,7 @@ package struct Environment: Sendable {
         return live
     }
 
-    /// Opens the user database (favorites, recent searches, settings).
+    /// Opens the user database (favorites).
     package func openUserStore() throws -> UserStore {
         try UserStore(path: paths.userDatabase.path)
     }

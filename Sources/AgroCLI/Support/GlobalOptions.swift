@@ -16,6 +16,28 @@ package struct GlobalOptions: ParsableArguments {
 
     package init() {}
 
+    /// `--name` of every option above that takes a value, read from the declarations
+    /// themselves (each is `.long`), so that the pre-parser of `CatalogCommands.parse` never
+    /// lags behind them.
+    package static let valuedOptionNames: Set<String> = Set(
+        Mirror(reflecting: GlobalOptions()).children.compactMap { child in
+            guard let label = child.label, String(describing: type(of: child.value)).hasPrefix("Option<") else { return nil }
+            return "--" + kebabCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)
+        })
+
+    /// `perPage` → `per-page`, as swift-argument-parser names a `.long` option.
+    package static func kebabCase(_ name: String) -> String {
+        var out = ""
+        for character in name {
+            if character.isUppercase {
+                out += "-" + character.lowercased()
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
     /// The language to read in: flag, AGRO_LANG, the POSIX locale variables, en.
     package func resolvedLanguage(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let lang, !lang.isEmpty { return LocaleChain.normalize(lang) }

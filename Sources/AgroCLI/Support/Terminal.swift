@@ -3,6 +3,8 @@ import AgroTerminal
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// A place the program prints to: standard output or standard error.
@@ -33,7 +35,7 @@ package struct Terminal: Sendable {
         var offset = 0
         while offset < data.count {
             let written = data.withUnsafeMutableBytes { buffer in
-                Glibc.write(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                writeDescriptor(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written <= 0 {
                 if errno == EINTR { continue }
@@ -74,4 +76,13 @@ package struct Terminal: Sendable {
         TextFolding.removingControlCharacters(text, keepNewlines: false)
             .replacingOccurrences(of: "\u{2028}", with: " ")
     }
+}
+
+/// write(2), named apart from the methods called `write` here.
+private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(descriptor, buffer, count)
+    #else
+    return Darwin.write(descriptor, buffer, count)
+    #endif
 }

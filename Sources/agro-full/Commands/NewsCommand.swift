@@ -54,7 +54,9 @@ struct NewsListCommand: ParsableCommand {
         if kind != .article {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
-            for problem in cached.problems { Terminal.standardError.line("agro: warning: " + problem.message) }
+            for problem in cached.problems {
+                Terminal.standardError.line("agro: warning: " + FullErrorWording.report(problem, environment.strings).message)
+            }
             entries = cached.items
             feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
         }
@@ -135,7 +137,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
             switch report.outcome {
             case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
-            case let .failed(error): Terminal.standardError.line("agro: warning: " + error.message)
+            case let .failed(error): Terminal.standardError.line("agro: warning: " + FullErrorWording.report(error, s).message)
             }
         }
     }

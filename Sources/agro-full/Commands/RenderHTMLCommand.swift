@@ -34,7 +34,7 @@ struct RenderHTMLCommand: ParsableCommand {
     }
 }
 
-enum RenderError: UserFacingError {
+enum RenderError: CommandError {
     case unreadable(String)
 
     var message: String {

@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-enum ServeError: UserFacingError {
+enum ServeError: CommandError {
     case notADirectory(String)
 
     var message: String {

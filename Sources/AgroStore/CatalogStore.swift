@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import Foundation
 import GRDB
 
@@ -31,21 +30,6 @@ public struct CatalogStatus: Sendable, Hashable {
     public var previous: CatalogInfo?
     /// Last time a manifest was fetched and verified.
     public var lastCheck: Date?
-}
-
-/// What `agro db verify` found.
-public struct VerificationReport: Sendable, Hashable {
-    public var path: String
-    public var source: CatalogSource
-    public var info: CatalogInfo
-    public var sha256: String
-    public var size: Int64
-}
-
-/// What `agro db rollback` did.
-public struct RollbackResult: Sendable, Hashable {
-    public var from: CatalogInfo
-    public var to: CatalogInfo
 }
 
 /// Update bookkeeping kept in `catalogs/state.json`.
@@ -80,8 +64,13 @@ public struct UpdateState: Sendable, Hashable, Codable {
 ///
 /// Switching catalogs is one `rename(2)` of a fresh symbolic link over `current.sqlite`, so
 /// at every instant, even after kill -9 or a power cut, `current.sqlite` names a complete
-/// catalog that was checked before it was linked. User data (favorites, history) lives in
-/// another file of the data directory, which nothing here touches.
+/// catalog that was checked before it was linked. User data (favorites) lives in another file
+/// of the data directory, which nothing here touches.
+///
+/// Here: the layout, choosing and opening the catalog, checking a file, reading the state.
+/// Changing what is current (install, rollback, verify with its sha256, the lock, writing the
+/// state) is AgroUpdate's, in an extension of this type (`CatalogStore+Installing.swift`), so
+/// that a program that only reads catalogs links neither swift-crypto nor zlib.
 public struct CatalogStore: Sendable {
     public let dataDirectory: String
     /// The catalog shipped with the program; nil when there is none.
@@ -95,8 +84,8 @@ public struct CatalogStore: Sendable {
     public var catalogsDirectory: String { dataDirectory + "/catalogs" }
     public var currentLink: String { catalogsDirectory + "/current.sqlite" }
     public var previousLink: String { catalogsDirectory + "/previous.sqlite" }
-    var statePath: String { catalogsDirectory + "/state.json" }
-    var manifestPath: String { catalogsDirectory + "/manifest.json" }
+    package var statePath: String { catalogsDirectory + "/state.json" }
+    package var manifestPath: String { catalogsDirectory + "/manifest.json" }
     package var downloadsDirectory: String { catalogsDirectory + "/downloads" }
 
     /// Where the download of the compressed catalog with this sha256 is kept, so that an
@@ -104,7 +93,7 @@ public struct CatalogStore: Sendable {
     package func partialDownloadPath(sha256: String) -> String {
         downloadsDirectory + "/\(sha256).gz.partial"
     }
-    var lockPath: String { catalogsDirectory + "/.lock" }
+    package var lockPath: String { catalogsDirectory + "/.lock" }
 
     /// The real file `current.sqlite` points at; nil when nothing is installed.
     public var installedPath: String? { resolve(currentLink) }
@@ -112,7 +101,7 @@ public struct CatalogStore: Sendable {
     public var previousPath: String? { resolve(previousLink) }
 
     private func resolve(_ link: String) -> String? {
-        guard let target = FileSystem.readSymlink(link) else { return nil }
+        guard let target = FileInfo.symlinkTarget(link) else { return nil }
         return target.hasPrefix("/") ? target : catalogsDirectory + "/" + target
     }
 
@@ -154,7 +143,7 @@ public struct CatalogStore: Sendable {
             } catch {
                 warning = "the installed catalog at \(currentLink) is unusable (\(Self.describe(error))); using the bundled catalog"
             }
-        } else if FileSystem.readSymlink(currentLink) == nil, FileManager.default.fileExists(atPath: currentLink) {
+        } else if FileInfo.symlinkTarget(currentLink) == nil, FileManager.default.fileExists(atPath: currentLink) {
             warning = "\(currentLink) is not a link made by agro; using the bundled catalog"
         }
         var bundled: (path: String, opened: Opened, info: CatalogInfo)?
@@ -186,7 +175,7 @@ public struct CatalogStore: Sendable {
         } else {
             reasons.append("no bundled catalog")
         }
-        throw UpdateError.noCatalog(reasons.joined(separator: "; "))
+        throw CatalogSelectionError.noCatalog(reasons.joined(separator: "; "))
     }
 
     /// What `agro db status` shows.
@@ -195,7 +184,7 @@ public struct CatalogStore: Sendable {
         var previous: CatalogInfo?
         if let path = previousPath { previous = try? Self.inspect(path, full: false) }
         return CatalogStatus(
-            active: active, size: FileSystem.size(active.path) ?? 0, previous: previous, lastCheck: readState().lastCheck)
+            active: active, size: FileInfo.size(active.path) ?? 0, previous: previous, lastCheck: readState().lastCheck)
     }
 
     // MARK: - Checking a file
@@ -242,115 +231,6 @@ public struct CatalogStore: Sendable {
         }
     }
 
-    /// Re-checks the catalog in use: the full integrity check, the metadata, and for an
-    /// installed catalog that its bytes still hash to the name it was installed under.
-    public func verify() throws -> VerificationReport {
-        let active = try select()
-        if let warning = active.warning, let installedPath {
-            throw UpdateError.verificationFailed(path: installedPath, reason: warning)
-        }
-        let info: CatalogInfo
-        do {
-            info = try Self.inspect(active.path, full: true)
-        } catch {
-            throw UpdateError.verificationFailed(path: active.path, reason: Self.describe(error))
-        }
-        let digest = try FileSystem.digest(of: active.path)
-        if active.source == .installed {
-            let name = URL(fileURLWithPath: active.path).deletingPathExtension().lastPathComponent
-            guard name == digest.sha256 else {
-                throw UpdateError.verificationFailed(
-                    path: active.path, reason: "its sha256 is \(digest.sha256.prefix(16))…, it was installed as \(name.prefix(16))…")
-            }
-        }
-        return VerificationReport(path: active.path, source: active.source, info: info, sha256: digest.sha256, size: digest.size)
-    }
-
-    // MARK: - Changing what is current
-
-    /// Takes the data directory's update lock (another process updating makes this throw
-    /// `UpdateError.busy`), creating the directories on first use.
-    package func lock() throws -> FileLock {
-        do {
-            try FileManager.default.createDirectory(atPath: downloadsDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw UpdateError.io(path: downloadsDirectory, reason: error.localizedDescription)
-        }
-        return try FileLock(path: lockPath, directory: catalogsDirectory)
-    }
-
-    /// A new name for a file being checked, in the catalogs directory so that installing it
-    /// is a rename within one file system.
-    package func incomingPath() -> String {
-        catalogsDirectory + "/incoming-\(UUID().uuidString.lowercased()).sqlite"
-    }
-
-    /// Makes a checked, fsynced file the current catalog; the catalog current until now
-    /// becomes the previous one. Call with the lock held.
-    ///
-    /// Steps, each leaving a valid `current.sqlite`: rename the file to its final name and
-    /// fsync the directory; point `previous.sqlite` at the old current; point `current.sqlite`
-    /// at the new file (one atomic rename); fsync the directory; remove files no link names.
-    package func install(checkedFile: String, sha256: String, events: (InstallStep) -> Void = { _ in }) throws {
-        let name = sha256 + ".sqlite"
-        let final = catalogsDirectory + "/" + name
-        // Renamed over a file of the same name too: that one may have been damaged since it
-        // was installed, and processes reading it keep their open copy.
-        try FileSystem.rename(checkedFile, to: final)
-        try FileSystem.fsync(directory: catalogsDirectory)
-        events(.fileInPlace)
-        let oldCurrent = FileSystem.readSymlink(currentLink)
-        if let oldCurrent, oldCurrent != name {
-            try FileSystem.replaceSymlink(previousLink, target: oldCurrent)
-            events(.previousLinked)
-        }
-        try FileSystem.replaceSymlink(currentLink, target: name)
-        try FileSystem.fsync(directory: catalogsDirectory)
-        events(.currentLinked)
-        removeUnreferencedFiles()
-    }
-
-    /// Swaps `current.sqlite` and `previous.sqlite`.
-    ///
-    /// - Throws: `UpdateError.noPreviousCatalog` when there is none or it is unusable.
-    public func rollback() throws -> RollbackResult {
-        let lock = try lock()
-        defer { lock.unlock() }
-        guard let previousName = FileSystem.readSymlink(previousLink), let previousPath,
-              let currentName = FileSystem.readSymlink(currentLink), let installedPath, previousName != currentName
-        else { throw UpdateError.noPreviousCatalog }
-        let to: CatalogInfo
-        do { to = try Self.inspect(previousPath, full: true) } catch {
-            throw UpdateError.verificationFailed(path: previousPath, reason: Self.describe(error))
-        }
-        let from = (try? Self.inspect(installedPath, full: false)) ?? to
-        // previous first: if killed in between, both links name the catalog that was current.
-        try FileSystem.replaceSymlink(previousLink, target: currentName)
-        try FileSystem.replaceSymlink(currentLink, target: previousName)
-        try FileSystem.fsync(directory: catalogsDirectory)
-        return RollbackResult(from: from, to: to)
-    }
-
-    /// Removes installed catalogs that neither link names, and stale temporary files.
-    /// An open catalog that is removed stays readable by the processes that have it open.
-    package func removeUnreferencedFiles() {
-        let keep = Set([FileSystem.readSymlink(currentLink), FileSystem.readSymlink(previousLink)].compactMap { $0 })
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: catalogsDirectory)) ?? []
-        for name in names where !keep.contains(name) {
-            let stale = (name.hasSuffix(".sqlite") && name != "current.sqlite" && name != "previous.sqlite")
-                || name.contains(".sqlite.new-")
-            if stale { try? FileManager.default.removeItem(atPath: catalogsDirectory + "/" + name) }
-        }
-    }
-
-    /// Removes every download but `partial`: only the file the manifest names can resume.
-    package func removeOtherDownloads(keeping partial: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory)) ?? []
-        where downloadsDirectory + "/" + name != partial {
-            try? FileManager.default.removeItem(atPath: downloadsDirectory + "/" + name)
-        }
-    }
-
     // MARK: - State
 
     public func readState() -> UpdateState {
@@ -359,35 +239,4 @@ public struct CatalogStore: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         return (try? decoder.decode(UpdateState.self, from: data)) ?? UpdateState()
     }
-
-    package func writeState(_ state: UpdateState) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try writeAtomically(try encoder.encode(state), to: statePath)
-    }
-
-    /// The last verified manifest's bytes, kept to answer a 304.
-    package func readCachedManifest() -> Data? { FileManager.default.contents(atPath: manifestPath) }
-
-    package func writeCachedManifest(_ data: Data) throws { try writeAtomically(data, to: manifestPath) }
-
-    private func writeAtomically(_ data: Data, to path: String) throws {
-        do {
-            try FileManager.default.createDirectory(atPath: catalogsDirectory, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw UpdateError.io(path: path, reason: error.localizedDescription)
-        }
-    }
-}
-
-/// Steps of an installation, reported as they complete (progress display, tests).
-public enum InstallStep: String, Sendable, Hashable {
-    /// The checked file has its final name.
-    case fileInPlace
-    /// `previous.sqlite` names the catalog that was current.
-    case previousLinked
-    /// `current.sqlite` names the new catalog.
-    case currentLinked
 }

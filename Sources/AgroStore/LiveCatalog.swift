@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import Foundation
 
 /// A catalog that can be replaced while it is being read: the handle a long-running process
@@ -222,5 +221,30 @@ extension LiveCatalog: LookupUseCase {
     }
     public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
         try read { try $0.closestNames(to: text, kind: kind, locale: locale, limit: limit) }
+    }
+}
+
+extension LiveCatalog: UseComparisonUseCase {
+    public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
+        try read { try $0.compareUses(query, page: page, locale: locale) }
+    }
+}
+
+extension LiveCatalog: ResistanceUseCase {
+    public func groupLimits() throws -> [GroupLimit] { try read { try $0.groupLimits() } }
+    public func tankIncompatibilities(among products: [EntityID], locale: String) throws -> [TankIncompatibility] {
+        try read { try $0.tankIncompatibilities(among: products, locale: locale) }
+    }
+}
+
+extension LiveCatalog: AlternativesUseCase {
+    public func alternatives(to product: EntityID, culture: EntityID?, pest: EntityID?, locale: String) throws -> [Alternative] {
+        try read { try $0.alternatives(to: product, culture: culture, pest: pest, locale: locale) }
+    }
+}
+
+extension LiveCatalog: SeasonPlanUseCase {
+    public func planFacts(products: [EntityID], culture: EntityID, locale: String) throws -> (products: [EntityID: Product], uses: [EntityID: [Use]]) {
+        try read { try $0.planFacts(products: products, culture: culture, locale: locale) }
     }
 }

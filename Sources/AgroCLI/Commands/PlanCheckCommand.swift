@@ -1,0 +1,121 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+import Foundation
+
+/// The plan breaks at least one rule; its findings are already printed.
+struct PlanViolations: CommandError {
+    var count: Int
+    var message: String { count == 1 ? "the plan has 1 violation" : "the plan has \(count) violations" }
+    var exitStatus: ExitStatus { .planViolations }
+}
+
+/// A plan file that does not exist or cannot be read.
+struct UnreadablePlan: CommandError {
+    var path: String
+    var message: String { "cannot read the plan file \(path)" }
+    var exitStatus: ExitStatus { .ioError }
+}
+
+struct PlanCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a season plan (JSON or CSV) against the registrations and resistance rules.",
+        discussion: """
+            Each application is checked for registration on the culture against a named pest and on the \
+            date, dose range (units converted), BBCH window, applications and interval per season, \
+            pre-harvest interval; the whole plan for mode-of-action groups in a row, their share and the \
+            catalog's group limits, and the active substance per hectare. Exit status 0 when the plan \
+            passes, 20 when it has violations. Examples: Database/examples/.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: "The plan file (.json or .csv); - reads standard input.") var file: String
+
+    func run() throws {
+        let environment = try Environment(global)
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw UnreadablePlan(path: file)
+            }
+            data = contents
+        }
+        let plan = try SeasonPlan.parse(data, fileName: file)
+        let catalog = try environment.openCatalog()
+        let (resolved, report) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        switch environment.format {
+        case .json:
+            try environment.printJSON(Document(culture: resolved.culture, report: report))
+        case .csv:
+            environment.output.write(CSV.line(["application", "rule", "severity", "message", "source"]) + "\n")
+            for finding in report.findings {
+                environment.output.write(CSV.line([
+                    finding.application.map(String.init) ?? "", finding.rule.rawValue, finding.severity.rawValue,
+                    finding.message, finding.source,
+                ]) + "\n")
+            }
+        case .table:
+            environment.print(Self.lines(resolved, report: report, environment: environment))
+        }
+        if !report.passed { throw PlanViolations(count: report.violations) }
+    }
+
+    struct Document: Encodable {
+        var culture: EntityRef
+        var report: PlanReport
+
+        enum Keys: String, CodingKey { case culture }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(culture, forKey: .culture)
+        }
+    }
+
+    static func lines(_ resolved: ResolvedPlan, report: PlanReport, environment: Environment) -> [String] {
+        let s = environment.strings
+        let width = environment.output.size.columns
+        let plan = resolved.plan
+        var header = s("plan.title", resolved.culture.name)
+        if let area = plan.area { header += " · \(area.plainText) ha" }
+        if let sowing = plan.sowing { header += " · " + s("plan.sowing", sowing) }
+        if let harvest = plan.harvest { header += " · " + s("plan.harvest", harvest) }
+        var lines = [environment.bold(header), ""]
+        let mark: (FindingSeverity) -> String = { severity in
+            switch severity {
+            case .error: return "✗"
+            case .warning: return "!"
+            case .info: return "·"
+            }
+        }
+        func findingLines(_ findings: [PlanFinding]) -> [String] {
+            findings.flatMap { finding in
+                DisplayWidth.wrap("\(mark(finding.severity)) [\(finding.rule.rawValue)] \(finding.message)", width: width, indent: "    ", hanging: "  ")
+                    + DisplayWidth.wrap(s("plan.source", finding.source), width: width, indent: "        ")
+            }
+        }
+        for (index, application) in plan.applications.enumerated() {
+            let number = index + 1
+            var when: [String] = []
+            if let date = application.date { when.append(date.description) }
+            if let bbch = application.bbch { when.append("BBCH \(bbch)") }
+            let products = ([(application.product, application.dose, application.unit)]
+                + application.partners.map { ($0.product, $0.dose, $0.unit) })
+                .map { "\($0.0) \($0.1.plainText) \($0.2)" }.joined(separator: " + ")
+            lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
+                                       width: width, indent: "  ", hanging: "   ")
+            let findings = report.findings.filter { $0.application == number }
+            lines += findings.isEmpty ? ["    ✓ " + s("plan.ok")] : findingLines(findings)
+        }
+        lines += ["", environment.bold(s("plan.season"))]
+        lines += findingLines(report.findings.filter { $0.application == nil })
+        let warnings = report.findings.filter { $0.severity == .warning }.count
+        lines += ["", environment.bold(report.passed ? s("plan.passed", warnings) : s("plan.failed", report.violations, warnings))]
+        return lines
+    }
+}

@@ -1,0 +1,80 @@
+import AgroDomain
+import AgroStore
+import ArgumentParser
+import Foundation
+
+struct UsesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "uses",
+        abstract: "Compare the registered uses against a pest on a culture, side by side.",
+        discussion: """
+            One row per product and use: registration, active ingredients with their mode-of-action \
+            group, dose, water volume, pre-harvest interval, applications, BBCH window and area. A culture \
+            also matches uses registered on its groups. Rows are marked when the registration has expired \
+            or the use's BBCH window does not contain --stage.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var pages: PageOptions
+
+    @Option(help: "Pest (id or name).") var pest: String?
+    @Option(help: "Culture (id or name); uses on its groups count.") var culture: String?
+    @Option(help: "Growth stage (BBCH 0-99): marks uses whose window does not contain it.") var stage: Int?
+    @Option(help: "Only products containing this active substance (id or name).") var substance: String?
+    @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group: String?
+    @Option(help: "Order: name, dose or phi.") var sort: String = "name"
+
+    func validate() throws {
+        if pest == nil && culture == nil { throw ValidationError("give --pest, --culture or both") }
+        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
+        if UseSort(rawValue: sort) == nil { throw ValidationError("--sort takes name, dose or phi") }
+        if let group, GroupCode(parsing: group) == nil {
+            throw ValidationError("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
+        }
+    }
+
+    func run() throws {
+        let environment = try Environment(global)
+        let catalog = try environment.openCatalog()
+        let query = UseQuery(
+            pest: try environment.resolve(pest, .pest, in: catalog),
+            culture: try environment.resolve(culture, .culture, in: catalog),
+            stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
+            group: group.flatMap(GroupCode.init(parsing:)), sort: UseSort(rawValue: sort) ?? .name,
+            asOf: ProductCommand.today)
+        let locale = environment.language
+        try ListPresenter(
+            environment: environment, columns: Self.columns(environment),
+            load: { try catalog.compareUses(query, page: $0, locale: locale) },
+            open: { try ProductCommand.show(id: $0.productId, catalog: catalog, environment: environment) }
+        ).show(pages)
+    }
+
+    static func columns(_ environment: Environment) -> [Column<UseRow>] {
+        let s = environment.strings
+        return [
+            Column(header: s("column.product")) { $0.name },
+            Column(header: s("column.registration")) { $0.registrationNumber ?? "" },
+            Column(header: s("column.ingredients")) { row in
+                row.ingredients.map { ingredient in
+                    let amount = environment.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+                    let name = amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)"
+                    return name + " [\(ingredient.group ?? "?")]"
+                }.joined(separator: " + ")
+            },
+            Column(header: s("column.dose")) { environment.label($0.dose.dose) },
+            Column(header: s("column.water")) { $0.water.map { environment.label($0.dose) } ?? "" },
+            Column(header: s("column.phi"), rightAligned: true) { $0.phiDays.map(String.init) ?? "" },
+            Column(header: s("column.applications")) { row in
+                [row.maxApplications.map { "\($0)×" }, row.intervalDays.map { s.plural("use.days", $0) }]
+                    .compactMap { $0 }.joined(separator: " / ")
+            },
+            Column(header: "BBCH") { $0.bbch.map { $0.from == $0.to ? "\($0.from)" : "\($0.from)-\($0.to)" } ?? "" },
+            Column(header: s("column.area")) { $0.area ?? "" },
+            Column(header: s("column.mark")) { row in
+                [row.expired ? s("mark.expired") : nil, row.outsideStage ? s("mark.outsideStage") : nil]
+                    .compactMap { $0 }.joined(separator: ", ")
+            },
+        ]
+    }
+}

@@ -1,0 +1,104 @@
+import AgroDomain
+import AgroStore
+
+/// What the program prints and returns for an error: the documented exit status and one line
+/// in the interface language.
+package struct ErrorReport: Sendable, Equatable {
+    package var status: ExitStatus
+    package var message: String
+
+    package init(_ status: ExitStatus, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+}
+
+/// Gives the errors of some library types their exit status and their wording.
+///
+/// One exhaustive switch per error type, each case a row: its status and its message key
+/// `error.<Type>.<case>` in `Localizable/<lang>.json`, with the case's values as `{0}`, `{1}`, ...
+/// A case added to a library does not compile until it has its row here.
+package protocol ErrorWording: Sendable {
+    /// The report for `error`; nil when it is none of this wording's types.
+    func report(_ error: any Error, strings: Localizer) -> ErrorReport?
+}
+
+/// An error the program defines itself: it has its status and its words already.
+package protocol CommandError: UserFacingError {
+    var exitStatus: ExitStatus { get }
+}
+
+/// The errors of AgroDomain and AgroStore: all a catalog query can meet.
+package struct CatalogErrorWording: ErrorWording {
+    package init() {}
+
+    package func report(_ error: any Error, strings: Localizer) -> ErrorReport? {
+        switch error {
+        case let error as CatalogError: return Self.report(error, strings)
+        case let error as CoordinateError: return Self.report(error, strings)
+        case let error as CatalogSelectionError: return Self.report(error, strings)
+        case let error as UserStoreError: return Self.report(error, strings)
+        case let error as CatalogWriterError: return Self.report(error, strings)
+        // The decision rules word their reasons themselves (numbers and file positions); bad usage.
+        case let error as TankError: return ErrorReport(.usage, error.message)
+        case let error as PlanFileError: return ErrorReport(.usage, error.message)
+        default: return nil
+        }
+    }
+
+    static func report(_ error: CatalogError, _ s: Localizer) -> ErrorReport {
+        func list(_ matches: [NameMatch]) -> String { matches.map { "\($0.name) (\($0.id))" }.joined(separator: ", ") }
+        switch error {
+        case let .notFound(kind, id):
+            return ErrorReport(.notFound, s("error.CatalogError.notFound", s("kind.\(kind.rawValue)"), id))
+        case let .ambiguous(kind, text, candidates):
+            return ErrorReport(.ambiguous, s("error.CatalogError.ambiguous", text, s("kinds.\(kind.rawValue)"), list(candidates)))
+        case let .unknownName(kind, text, suggestions) where suggestions.isEmpty:
+            return ErrorReport(.notFound, s("error.CatalogError.unknownName", s("kind.\(kind.rawValue)"), text))
+        case let .unknownName(kind, text, suggestions):
+            return ErrorReport(
+                .notFound, s("error.CatalogError.unknownName.closest", s("kind.\(kind.rawValue)"), text, list(suggestions)))
+        case let .missing(path):
+            return ErrorReport(.catalogUnavailable, s("error.CatalogError.missing", path))
+        case let .corrupt(path, reason):
+            return ErrorReport(.catalogUnavailable, s("error.CatalogError.corrupt", path, reason))
+        case let .schemaTooNew(path, found, supported):
+            return ErrorReport(.catalogTooNew, s("error.CatalogError.schemaTooNew", path, found, supported))
+        case let .invalidArgument(text):
+            // Worded by the command that throws it.
+            return ErrorReport(.usage, text)
+        }
+    }
+
+    static func report(_ error: CoordinateError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .badFormat(text):
+            return ErrorReport(.usage, s("error.CoordinateError.badFormat", text))
+        case let .notANumber(part, what):
+            return ErrorReport(.usage, s("error.CoordinateError.notANumber", part, s("coordinate.\(what)")))
+        case let .latitudeOutOfRange(value):
+            return ErrorReport(.usage, s("error.CoordinateError.latitudeOutOfRange", value.plainText))
+        case let .longitudeOutOfRange(value):
+            return ErrorReport(.usage, s("error.CoordinateError.longitudeOutOfRange", value.plainText))
+        }
+    }
+
+    static func report(_ error: CatalogSelectionError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .noCatalog(reason): return ErrorReport(.catalogUnavailable, s("error.CatalogSelectionError.noCatalog", reason))
+        }
+    }
+
+    static func report(_ error: UserStoreError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .unusable(path, reason): return ErrorReport(.ioError, s("error.UserStoreError.unusable", path, reason))
+        }
+    }
+
+    static func report(_ error: CatalogWriterError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .cultureCycle(id): return ErrorReport(.badContent, s("error.CatalogWriterError.cultureCycle", id))
+        case let .cannotWrite(path, reason): return ErrorReport(.cannotWrite, s("error.CatalogWriterError.cannotWrite", path, reason))
+        }
+    }
+}

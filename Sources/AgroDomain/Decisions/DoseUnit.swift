@@ -1,0 +1,128 @@
+import Foundation
+
+/// A dose unit the rules can convert: an amount of product (volume or mass) per hectare or
+/// per tonne of seed. "l/ha", "ml/ha", "kg/ha", "g/ha", "l/t", "ml/t", "kg/t", "g/t".
+public struct DoseUnit: Sendable, Hashable {
+    public enum Amount: String, Sendable, Hashable { case volume, mass }
+    public enum Basis: String, Sendable, Hashable { case hectare, tonne }
+
+    public var amount: Amount
+    public var basis: Basis
+    /// Litres or kilograms per unit of the amount (ml: 0.001).
+    public var factor: Double
+    /// The unit as written ("l/ha").
+    public var symbol: String
+
+    /// Parses a unit as labels and plans write it, case-insensitive ("L/ha", "ml/ha");
+    /// nil for anything else ("%", "g/hl"), which the rules compare only when written alike.
+    public init?(_ text: String) {
+        let compact = text.lowercased().filter { !$0.isWhitespace }
+        let parts = compact.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        switch parts[1] {
+        case "ha": basis = .hectare
+        case "t": basis = .tonne
+        default: return nil
+        }
+        switch parts[0] {
+        case "l": (amount, factor) = (.volume, 1)
+        case "ml": (amount, factor) = (.volume, 0.001)
+        case "kg": (amount, factor) = (.mass, 1)
+        case "g": (amount, factor) = (.mass, 0.001)
+        default: return nil
+        }
+        symbol = "\(parts[0])/\(parts[1])"
+    }
+
+    /// `value` in this unit expressed in `other`; nil when they measure different things
+    /// (litres against kilograms: the density is unknown; per hectare against per tonne).
+    public func convert(_ value: Double, to other: DoseUnit) -> Double? {
+        guard amount == other.amount, basis == other.basis else { return nil }
+        return value * factor / other.factor
+    }
+
+    /// The amount's base unit ("l" or "kg") and its smaller one ("ml" or "g").
+    public var baseSymbol: String { amount == .volume ? "l" : "kg" }
+}
+
+/// Grams of active substance in one litre or one kilogram of product, from a label's
+/// concentration ("250 g/l", "750 g/kg", "5 %"); nil when the units do not fit the product's
+/// amount (g/l of a product dosed in kg) or are unknown.
+public func gramsPerBaseUnit(concentration: Double?, unit: String?, amount: DoseUnit.Amount) -> Double? {
+    guard let concentration, let unit else { return nil }
+    switch (unit.lowercased().filter { !$0.isWhitespace }, amount) {
+    case ("g/l", .volume), ("g/kg", .mass): return concentration
+    case ("mg/l", .volume), ("mg/kg", .mass): return concentration / 1000
+    // A percentage is per weight of a solid and, for liquids, per volume: 1 % = 10 g per kg or l.
+    case ("%", _): return concentration * 10
+    default: return nil
+    }
+}
+
+/// A calendar day as plans write it (YYYY-MM-DD), counted in days for the interval rules.
+public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Days since 1970-01-01.
+    public var day: Int
+
+    /// Parses "YYYY-MM-DD"; nil for anything else or a day that does not exist.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+              (1...12).contains(month), dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
+        else { return nil }
+        day = Self.days(year: year, month: month, day: dayOfMonth)
+    }
+
+    public init(day: Int) { self.day = day }
+
+    public static func < (a: PlanDate, b: PlanDate) -> Bool { a.day < b.day }
+
+    public var description: String {
+        let (y, m, d) = Self.civil(day)
+        return String(format: "%04d-%02d-%02d", y, m, d)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let date = PlanDate(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date YYYY-MM-DD: \(text)"))
+        }
+        self = date
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian calendar).
+    private static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func civil(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp + (mp < 10 ? 3 : -9)
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

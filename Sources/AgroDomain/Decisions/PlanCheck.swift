@@ -1,0 +1,477 @@
+import Foundation
+
+/// The rules a season plan is checked against.
+public enum PlanRule: String, Sendable, Codable, CaseIterable, Hashable {
+    /// The product is registered on the culture against a named pest, and valid on the date.
+    case registration
+    /// The dose lies within the registered range.
+    case dose
+    /// The BBCH stage lies within the use's window.
+    case stage
+    /// Applications of a product, and of an active substance, per season.
+    case applications
+    /// Days between two applications of the same product.
+    case interval
+    /// Days between the last application and the expected harvest.
+    case preHarvestInterval = "pre_harvest_interval"
+    /// Mode-of-action groups: consecutive use, share of the season, group limits, unknown groups.
+    case resistance
+    /// Active substance per hectare over the season.
+    case substanceTotal = "substance_total"
+}
+
+/// How much a finding weighs: errors are violations (the plan fails), warnings are advice,
+/// infos are facts (season totals, what could not be checked).
+public enum FindingSeverity: String, Sendable, Codable, CaseIterable, Hashable {
+    case error, warning, info
+}
+
+/// One result of a plan check, for one application (1-based, in the plan's order) or for the
+/// whole plan (`application` nil).
+public struct PlanFinding: Sendable, Hashable, Codable {
+    public var application: Int?
+    public var rule: PlanRule
+    public var severity: FindingSeverity
+    public var message: String
+    /// Where the rule's limit comes from: the use and registration, or the guidance.
+    public var source: String
+
+    public init(application: Int?, rule: PlanRule, severity: FindingSeverity, message: String, source: String) {
+        self.application = application
+        self.rule = rule
+        self.severity = severity
+        self.message = message
+        self.source = source
+    }
+
+    enum CodingKeys: String, CodingKey { case application, rule, severity, message, source }
+
+    /// `application` is always present (null for the whole plan).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(application, forKey: .application)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(message, forKey: .message)
+        try c.encode(source, forKey: .source)
+    }
+}
+
+/// Grams of one active substance per hectare over the season.
+public struct SubstanceTotal: Sendable, Hashable, Codable {
+    public var substanceId: EntityID
+    public var name: String
+    /// nil when a dose or concentration could not be converted.
+    public var gramsPerHectare: Double?
+    /// Per-hectare applications counted in the total.
+    public var applications: Int
+    /// Seed treatments (dosed per tonne of seed), left out of the total.
+    public var seedTreatments: Int
+
+    public init(substanceId: EntityID, name: String, gramsPerHectare: Double?, applications: Int, seedTreatments: Int = 0) {
+        self.substanceId = substanceId
+        self.name = name
+        self.gramsPerHectare = gramsPerHectare
+        self.applications = applications
+        self.seedTreatments = seedTreatments
+    }
+}
+
+/// The outcome of a plan check.
+public struct PlanReport: Sendable, Hashable, Encodable {
+    public var findings: [PlanFinding]
+    public var totals: [SubstanceTotal]
+    public var violations: Int { findings.filter { $0.severity == .error }.count }
+    public var passed: Bool { violations == 0 }
+
+    public init(findings: [PlanFinding], totals: [SubstanceTotal]) {
+        self.findings = findings
+        self.totals = totals
+    }
+
+    enum CodingKeys: String, CodingKey { case findings, totals, violations, passed }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(findings, forKey: .findings)
+        try c.encode(totals, forKey: .totals)
+        try c.encode(violations, forKey: .violations)
+        try c.encode(passed, forKey: .passed)
+    }
+}
+
+/// One product applied in a plan, with ids resolved: an application's main product or one of
+/// its tank partners (same application number).
+public struct PlanLine: Sendable, Hashable {
+    /// The application's number, 1-based, in the plan's order.
+    public var application: Int
+    public var product: EntityID
+    public var dose: Double
+    public var unit: String
+    public var pests: [EntityID]
+    public var date: PlanDate?
+    public var bbch: Int?
+
+    public init(application: Int, product: EntityID, dose: Double, unit: String, pests: [EntityID], date: PlanDate?, bbch: Int?) {
+        self.application = application
+        self.product = product
+        self.dose = dose
+        self.unit = unit
+        self.pests = pests
+        self.date = date
+        self.bbch = bbch
+    }
+}
+
+/// What the catalog says about a plan's products on its culture.
+public struct PlanFacts: Sendable {
+    public var culture: EntityRef
+    public var harvest: PlanDate?
+    /// Product cards (ingredients with their groups, registration).
+    public var products: [EntityID: Product]
+    /// Each product's uses on the culture or a group it belongs to.
+    public var uses: [EntityID: [Use]]
+    /// Group limits that apply to the culture.
+    public var limits: [GroupLimit]
+    /// Names of the pests the plan names, for messages.
+    public var pestNames: [EntityID: String]
+
+    public init(
+        culture: EntityRef, harvest: PlanDate?, products: [EntityID: Product], uses: [EntityID: [Use]],
+        limits: [GroupLimit], pestNames: [EntityID: String] = [:]
+    ) {
+        self.culture = culture
+        self.harvest = harvest
+        self.products = products
+        self.uses = uses
+        self.limits = limits
+        self.pestNames = pestNames
+    }
+}
+
+/// The season-plan rules, as plain functions of the plan and the catalog's facts.
+public enum PlanCheck {
+    /// Where the general resistance advice comes from.
+    public static let resistanceGuidance =
+        "FRAC, IRAC and HRAC resistance-management guidance: alternate or mix modes of action (frac.info, irac-online.org, hracglobal.com)"
+
+    /// Checks `lines` (every product of every application) against `facts`.
+    public static func check(_ lines: [PlanLine], facts: PlanFacts) -> PlanReport {
+        var findings: [PlanFinding] = []
+        // Applications in time order when every one has a date, else as the plan lists them.
+        let timed = lines.allSatisfy { $0.date != nil }
+        let ordered = lines.enumerated().sorted { a, b in
+            if timed, let da = a.element.date, let db = b.element.date, da != db { return da < db }
+            return a.offset < b.offset
+        }.map(\.element)
+        var applicable: [Int: [Use]] = [:]  // by index in `ordered`
+        for (index, line) in ordered.enumerated() {
+            let (uses, lineFindings) = registration(line, facts: facts)
+            applicable[index] = uses
+            findings += lineFindings
+            guard !uses.isEmpty else { continue }
+            findings += dose(line, uses: uses, facts: facts)
+            findings += stage(line, uses: uses, facts: facts)
+            findings += preHarvest(line, uses: uses, facts: facts)
+        }
+        findings += counts(ordered, applicable: applicable, facts: facts)
+        findings += resistance(ordered, facts: facts)
+        let totals = substanceTotals(ordered, facts: facts)
+        for total in totals {
+            let amount = total.gramsPerHectare.map { "\((($0 * 100).rounded() / 100).plainText) g/ha" }
+                ?? "not computable (dose or concentration units do not convert)"
+            var message = "\(total.name): \(amount) over \(total.applications) application(s)"
+            if total.seedTreatments > 0 { message += ", plus \(total.seedTreatments) seed treatment(s) per tonne of seed not counted" }
+            findings.append(PlanFinding(
+                application: nil, rule: .substanceTotal, severity: .info, message: message,
+                source: "dose × concentration on the product's label"))
+        }
+        let order: (PlanFinding) -> Int = { $0.application ?? Int.max }
+        findings = findings.enumerated().sorted { a, b in
+            order(a.element) != order(b.element) ? order(a.element) < order(b.element) : a.offset < b.offset
+        }.map(\.element)
+        return PlanReport(findings: findings, totals: totals)
+    }
+
+    private static func name(_ product: EntityID, _ facts: PlanFacts) -> String { facts.products[product]?.name ?? product }
+
+    static func useSource(_ use: Use, _ facts: PlanFacts) -> String {
+        let registration = facts.products[use.product.id]?.registrationNumber.map { ", registration \($0)" } ?? ""
+        return "use \(use.id) of \(use.product.name)\(registration)"
+    }
+
+    /// The uses that cover this line (culture through its groups, a named pest), and the
+    /// registration findings.
+    static func registration(_ line: PlanLine, facts: PlanFacts) -> ([Use], [PlanFinding]) {
+        var findings: [PlanFinding] = []
+        let product = facts.products[line.product]
+        let productName = name(line.product, facts)
+        if let expiry = product?.registrationExpiry, let expires = PlanDate(expiry), let date = line.date, date > expires {
+            findings.append(PlanFinding(
+                application: line.application, rule: .registration, severity: .error,
+                message: "\(productName): registration expired on \(expiry), before \(date)",
+                source: "registration \(product?.registrationNumber ?? line.product)"))
+        }
+        let onCulture = facts.uses[line.product] ?? []
+        guard !onCulture.isEmpty else {
+            findings.append(PlanFinding(
+                application: line.application, rule: .registration, severity: .error,
+                message: "\(productName) is not registered on \(facts.culture.name) or a group it belongs to",
+                source: "catalog uses of \(productName)"))
+            return ([], findings)
+        }
+        guard !line.pests.isEmpty else {
+            findings.append(PlanFinding(
+                application: line.application, rule: .registration, severity: .info,
+                message: "no pest named: \(productName) checked against all its uses on \(facts.culture.name)",
+                source: "catalog uses of \(productName)"))
+            return (onCulture, findings)
+        }
+        let wanted = Set(line.pests)
+        let covering = onCulture.filter { use in use.pests.contains { wanted.contains($0.pest.id) } }
+        if covering.isEmpty {
+            let pests = line.pests.map { facts.pestNames[$0] ?? $0 }.joined(separator: ", ")
+            findings.append(PlanFinding(
+                application: line.application, rule: .registration, severity: .error,
+                message: "\(productName) is registered on \(facts.culture.name) but not against \(pests)",
+                source: onCulture.map { useSource($0, facts) }.joined(separator: "; ")))
+        }
+        return (covering, findings)
+    }
+
+    /// Whether `value` in `unit` lies in the use's dose range; nil when the units do not convert.
+    public static func doseFits(_ value: Double, unit: String, use: Use) -> Bool? {
+        // "Up to" (no minimum) starts at zero; a single number is both ends.
+        guard let high = use.dose.to ?? use.dose.from else { return true }
+        let low = use.dose.from ?? 0
+        let registeredUnit = use.dose.unit ?? ""
+        var converted: Double?
+        if let from = DoseUnit(unit), let to = DoseUnit(registeredUnit) {
+            converted = from.convert(value, to: to)
+        } else if unit.lowercased().filter({ !$0.isWhitespace }) == registeredUnit.lowercased().filter({ !$0.isWhitespace }) {
+            converted = value
+        }
+        guard let converted else { return nil }
+        // Relative tolerance for decimal conversions (0.3 l/ha = 300 ml/ha).
+        let tolerance = 1e-9 * max(1, abs(high))
+        return converted >= low - tolerance && converted <= high + tolerance
+    }
+
+    static func dose(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
+        let results = uses.map { doseFits(line.dose, unit: line.unit, use: $0) }
+        if results.contains(true) { return [] }
+        let given = "\(line.dose.plainText) \(line.unit)"
+        if results.allSatisfy({ $0 == nil }) {
+            let units = Set(uses.compactMap(\.dose.unit)).sorted().joined(separator: ", ")
+            return [PlanFinding(
+                application: line.application, rule: .dose, severity: .warning,
+                message: "\(name(line.product, facts)): \(given) cannot be compared with the registered unit (\(units))",
+                source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+        }
+        let comparable = uses.enumerated().filter { results[$0.offset] == false }.map(\.element)
+        let ranges = comparable.map(\.dose.label).joined(separator: " or ")
+        return [PlanFinding(
+            application: line.application, rule: .dose, severity: .error,
+            message: "\(name(line.product, facts)): \(given) is outside the registered \(ranges)",
+            source: comparable.map { useSource($0, facts) }.joined(separator: "; "))]
+    }
+
+    static func stage(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
+        guard let bbch = line.bbch else { return [] }
+        if uses.contains(where: { $0.bbch?.contains(bbch) ?? true }) { return [] }
+        let windows = uses.compactMap { $0.bbch?.label }.joined(separator: " or ")
+        return [PlanFinding(
+            application: line.application, rule: .stage, severity: .error,
+            message: "\(name(line.product, facts)): BBCH \(bbch) is outside the registered window \(windows)",
+            source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+    }
+
+    static func preHarvest(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
+        guard let harvest = facts.harvest, let date = line.date else { return [] }
+        // The most lenient covering use decides; a use without a PHI sets none.
+        let phis = uses.map(\.preHarvestIntervalDays)
+        guard !phis.contains(where: { $0 == nil }), let phi = phis.compactMap({ $0 }).min() else { return [] }
+        let days = harvest.day - date.day
+        guard days < phi else { return [] }
+        let use = uses.first { $0.preHarvestIntervalDays == phi } ?? uses[0]
+        return [PlanFinding(
+            application: line.application, rule: .preHarvestInterval, severity: .error,
+            message: "\(name(line.product, facts)): applied \(days) days before the expected harvest on \(harvest); the pre-harvest interval is \(phi) days",
+            source: useSource(use, facts))]
+    }
+
+    /// Applications per product and per substance, and the interval between applications.
+    static func counts(_ lines: [PlanLine], applicable: [Int: [Use]], facts: PlanFacts) -> [PlanFinding] {
+        var findings: [PlanFinding] = []
+        // The season allowance of a line: the most any covering use allows; nil = no limit.
+        func allowance(_ index: Int) -> (Int, Use)? {
+            let uses = applicable[index] ?? []
+            guard !uses.isEmpty, !uses.contains(where: { $0.maxApplications == nil }) else { return nil }
+            return uses.compactMap { use in use.maxApplications.map { ($0, use) } }.max { $0.0 < $1.0 }
+        }
+        var seen: [EntityID: [Int]] = [:]
+        for (index, line) in lines.enumerated() {
+            let previous = seen[line.product, default: []]
+            seen[line.product, default: []].append(index)
+            let count = previous.count + 1
+            if let (limit, use) = allowance(index), count > limit {
+                findings.append(PlanFinding(
+                    application: line.application, rule: .applications, severity: .error,
+                    message: "\(name(line.product, facts)): application \(count) of the season; the label allows \(limit)",
+                    source: useSource(use, facts)))
+            }
+            if let last = previous.last, let before = lines[last].date, let date = line.date {
+                let uses = applicable[index] ?? []
+                let intervals = uses.map(\.applicationIntervalDays)
+                if !uses.isEmpty, !intervals.contains(where: { $0 == nil }), let minimum = intervals.compactMap({ $0 }).min(),
+                   date.day - before.day < minimum {
+                    let use = uses.first { $0.applicationIntervalDays == minimum } ?? uses[0]
+                    findings.append(PlanFinding(
+                        application: line.application, rule: .interval, severity: .error,
+                        message: "\(name(line.product, facts)): \(date.day - before.day) days after application \(lines[last].application); at least \(minimum) days are required",
+                        source: useSource(use, facts)))
+                }
+            }
+        }
+        // Per substance: no more applications than the most permissive label containing it allows.
+        var bySubstance: [EntityID: [Int]] = [:], names: [EntityID: String] = [:]
+        for (index, line) in lines.enumerated() where !isSeedTreatment(line) {
+            for ingredient in facts.products[line.product]?.ingredients ?? [] {
+                bySubstance[ingredient.substance.id, default: []].append(index)
+                names[ingredient.substance.id] = ingredient.substance.name
+            }
+        }
+        for (substance, indices) in bySubstance.sorted(by: { $0.key < $1.key }) {
+            let allowances = indices.map(allowance)
+            guard !allowances.contains(where: { $0 == nil }), let (limit, use) = allowances.compactMap({ $0 }).max(by: { $0.0 < $1.0 }),
+                  indices.count > limit,
+                  // One product alone is already counted by its own allowance above.
+                  Set(indices.map { lines[$0].product }).count > 1
+            else { continue }
+            // Counted once per line; a product already over its own allowance is reported above.
+            let line = lines[indices[limit]]
+            findings.append(PlanFinding(
+                application: line.application, rule: .applications, severity: .error,
+                message: "\(names[substance] ?? substance): application \(limit + 1) of the substance this season; no label of a product containing it allows more than \(limit)",
+                source: useSource(use, facts)))
+        }
+        return findings
+    }
+
+    /// A dose per tonne of seed.
+    static func isSeedTreatment(_ line: PlanLine) -> Bool { DoseUnit(line.unit)?.basis == .tonne }
+
+    /// Mode-of-action rules over the sequence of applications (tank partners together).
+    static func resistance(_ lines: [PlanLine], facts: PlanFacts) -> [PlanFinding] {
+        var findings: [PlanFinding] = []
+        // Applications in order, each with the groups of all its products.
+        var sequence: [(application: Int, groups: Set<ModeOfAction>)] = []
+        var unknown: [String: String] = [:]  // substance id -> name
+        // Seed treatments are counted apart from the sprays, as FRAC's guidance counts them.
+        for line in lines where !isSeedTreatment(line) {
+            let ingredients = facts.products[line.product]?.ingredients ?? []
+            var groups = Set<ModeOfAction>()
+            for ingredient in ingredients {
+                if let moa = ingredient.modeOfAction { groups.insert(moa) } else { unknown[ingredient.substance.id] = ingredient.substance.name }
+            }
+            if let last = sequence.last, last.application == line.application {
+                sequence[sequence.count - 1].groups.formUnion(groups)
+            } else {
+                sequence.append((line.application, groups))
+            }
+        }
+        let allGroups = Set(sequence.flatMap(\.groups)).sorted { $0.label < $1.label }
+        for group in allGroups {
+            let same = { (a: String, b: String) in a.uppercased() == b.uppercased() }
+            let limits = facts.limits.filter { same($0.scheme, group.scheme) && same($0.group, group.group) }
+            // The strictest of the limits that apply, with its source.
+            func strictest<T: Comparable>(_ value: (GroupLimit) -> T?) -> (T, String)? {
+                limits.compactMap { limit in value(limit).map { ($0, limit.source) } }.min { $0.0 < $1.0 }
+            }
+            // Applications are counted among those of the same scheme: a herbicide between two
+            // fungicide sprays does not break a run of the same fungicide group.
+            let ofScheme = sequence.filter { $0.groups.contains { same($0.scheme, group.scheme) } }
+            let positions = ofScheme.indices.filter { ofScheme[$0].groups.contains(group) }
+            let maxConsecutive = strictest(\.maxConsecutive)
+            var run: [Int] = []
+            func closeRun() {
+                defer { run = [] }
+                guard run.count >= 2 else { return }
+                let numbers = run.map { String(ofScheme[$0].application) }.joined(separator: ", ")
+                if let (limit, source) = maxConsecutive {
+                    guard run.count > limit else { return }
+                    findings.append(PlanFinding(
+                        application: ofScheme[run[limit]].application, rule: .resistance, severity: .error,
+                        message: "\(group.label) in \(run.count) consecutive \(group.scheme) applications (\(numbers)); at most \(limit) in a row",
+                        source: source))
+                } else {
+                    findings.append(PlanFinding(
+                        application: ofScheme[run[1]].application, rule: .resistance, severity: .warning,
+                        message: "\(group.label) in consecutive \(group.scheme) applications (\(numbers)): alternate with another mode of action",
+                        source: resistanceGuidance))
+                }
+            }
+            for position in ofScheme.indices {
+                if ofScheme[position].groups.contains(group) { run.append(position) } else { closeRun() }
+            }
+            closeRun()
+            if let (maxApplications, source) = strictest(\.maxApplications), positions.count > maxApplications {
+                findings.append(PlanFinding(
+                    application: ofScheme[positions[maxApplications]].application, rule: .resistance, severity: .error,
+                    message: "\(group.label): application \(maxApplications + 1) of the group this season; at most \(maxApplications)",
+                    source: source))
+            }
+            let share = Double(positions.count) / Double(max(ofScheme.count, 1))
+            let percent = Int((share * 100).rounded())
+            if let (maxShare, source) = strictest(\.maxShare) {
+                if share > maxShare + 1e-9 {
+                    findings.append(PlanFinding(
+                        application: nil, rule: .resistance, severity: .error,
+                        message: "\(group.label) in \(positions.count) of \(ofScheme.count) \(group.scheme) applications (\(percent) %); at most \(Int((maxShare * 100).rounded())) %",
+                        source: source))
+                }
+            } else if ofScheme.count >= 3, share > 0.5 {
+                findings.append(PlanFinding(
+                    application: nil, rule: .resistance, severity: .warning,
+                    message: "\(group.label) in \(positions.count) of \(ofScheme.count) \(group.scheme) applications (\(percent) %): no group should carry more than half of them",
+                    source: resistanceGuidance))
+            }
+        }
+        for (id, substance) in unknown.sorted(by: { $0.key < $1.key }) {
+            findings.append(PlanFinding(
+                application: nil, rule: .resistance, severity: .info,
+                message: "\(substance) (\(id)) has no mode-of-action group in the catalog: the resistance rules cannot count it",
+                source: "catalog substance \(id)"))
+        }
+        return findings
+    }
+
+    /// Grams of each substance per hectare over the season.
+    static func substanceTotals(_ lines: [PlanLine], facts: PlanFacts) -> [SubstanceTotal] {
+        var totals: [EntityID: SubstanceTotal] = [:], order: [EntityID] = []
+        for line in lines {
+            let unit = DoseUnit(line.unit)
+            for ingredient in facts.products[line.product]?.ingredients ?? [] {
+                let id = ingredient.substance.id
+                if totals[id] == nil {
+                    order.append(id)
+                    totals[id] = SubstanceTotal(substanceId: id, name: ingredient.substance.name, gramsPerHectare: 0, applications: 0)
+                }
+                // A seed treatment (per tonne) would need the seeding rate: left out and counted.
+                if let unit, unit.basis == .tonne {
+                    totals[id]?.seedTreatments += 1
+                    continue
+                }
+                totals[id]?.applications += 1
+                guard let unit,
+                      let grams = gramsPerBaseUnit(concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
+                else {
+                    totals[id]?.gramsPerHectare = nil
+                    continue
+                }
+                totals[id]?.gramsPerHectare? += line.dose * unit.factor * grams
+            }
+        }
+        return order.compactMap { totals[$0] }
+    }
+}

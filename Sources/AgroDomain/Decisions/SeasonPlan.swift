@@ -1,0 +1,236 @@
+import Foundation
+
+/// A season plan as an agronomist writes it: the culture, optional sowing and harvest dates,
+/// the area, and the applications. Products, pests and the culture are ids or names; the CLI
+/// resolves them. See `Database/examples/` for a JSON and a CSV plan.
+public struct SeasonPlan: Sendable, Hashable, Codable {
+    public var culture: String
+    public var sowing: PlanDate?
+    public var harvest: PlanDate?
+    /// Hectares.
+    public var area: Double?
+    public var applications: [Application]
+
+    public init(culture: String, sowing: PlanDate? = nil, harvest: PlanDate? = nil, area: Double? = nil, applications: [Application]) {
+        self.culture = culture
+        self.sowing = sowing
+        self.harvest = harvest
+        self.area = area
+        self.applications = applications
+    }
+
+    /// One pass of the sprayer (or one seed treatment): a product and its tank partners.
+    public struct Application: Sendable, Hashable, Codable {
+        public var date: PlanDate?
+        public var bbch: Int?
+        public var product: String
+        public var dose: Double
+        public var unit: String
+        public var pests: [String]
+        public var partners: [Partner]
+
+        public init(
+            date: PlanDate? = nil, bbch: Int? = nil, product: String, dose: Double, unit: String,
+            pests: [String] = [], partners: [Partner] = []
+        ) {
+            self.date = date
+            self.bbch = bbch
+            self.product = product
+            self.dose = dose
+            self.unit = unit
+            self.pests = pests
+            self.partners = partners
+        }
+
+        enum CodingKeys: String, CodingKey { case date, bbch, product, dose, unit, pests, partners }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            date = try c.decodeIfPresent(PlanDate.self, forKey: .date)
+            bbch = try c.decodeIfPresent(Int.self, forKey: .bbch)
+            product = try c.decode(String.self, forKey: .product)
+            dose = try c.decode(Double.self, forKey: .dose)
+            unit = try c.decode(String.self, forKey: .unit)
+            pests = try c.decodeIfPresent([String].self, forKey: .pests) ?? []
+            partners = try c.decodeIfPresent([Partner].self, forKey: .partners) ?? []
+        }
+    }
+
+    /// A tank partner: another product in the same pass.
+    public struct Partner: Sendable, Hashable, Codable {
+        public var product: String
+        public var dose: Double
+        public var unit: String
+        public var pests: [String]
+
+        public init(product: String, dose: Double, unit: String, pests: [String] = []) {
+            self.product = product
+            self.dose = dose
+            self.unit = unit
+            self.pests = pests
+        }
+
+        enum CodingKeys: String, CodingKey { case product, dose, unit, pests }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            product = try c.decode(String.self, forKey: .product)
+            dose = try c.decode(Double.self, forKey: .dose)
+            unit = try c.decode(String.self, forKey: .unit)
+            pests = try c.decodeIfPresent([String].self, forKey: .pests) ?? []
+        }
+    }
+}
+
+/// A plan file that cannot be read as a plan.
+public struct PlanFileError: UserFacingError, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var message: String { "plan: " + reason }
+}
+
+extension SeasonPlan {
+    /// Reads a plan from JSON (`{"culture": ..., "applications": [...]}`) or CSV (a header
+    /// line naming the columns `culture, sowing, harvest, area, application, date, bbch,
+    /// product, dose, unit, pests`; rows with the same `application` number are one tank mix;
+    /// `pests` separated by `;`; culture, sowing, harvest and area on the first row).
+    ///
+    /// - Throws: `PlanFileError` naming what is wrong and where.
+    public static func parse(_ data: Data, fileName: String) throws -> SeasonPlan {
+        let text = String(decoding: data, as: UTF8.self)
+        let plan: SeasonPlan
+        if fileName.lowercased().hasSuffix(".csv") || !(text.drop { $0.isWhitespace }.first == "{") {
+            plan = try parseCSV(text)
+        } else {
+            do {
+                plan = try JSONDecoder().decode(SeasonPlan.self, from: data)
+            } catch let DecodingError.dataCorrupted(context) {
+                throw PlanFileError(Self.describe(context))
+            } catch let DecodingError.keyNotFound(key, context) {
+                throw PlanFileError("missing \"\(key.stringValue)\"" + Self.location(context.codingPath))
+            } catch let DecodingError.typeMismatch(_, context) {
+                throw PlanFileError("wrong type" + Self.location(context.codingPath))
+            } catch let DecodingError.valueNotFound(_, context) {
+                throw PlanFileError("missing value" + Self.location(context.codingPath))
+            } catch {
+                throw PlanFileError("not a plan: \(error)")
+            }
+        }
+        try plan.validate()
+        return plan
+    }
+
+    /// Numbers the checks cannot use fail here, one line each.
+    func validate() throws {
+        guard !culture.trimmingCharacters(in: .whitespaces).isEmpty else { throw PlanFileError("the culture is empty") }
+        if let area, !(area.isFinite && area > 0) { throw PlanFileError("area must be a positive number of hectares") }
+        guard !applications.isEmpty else { throw PlanFileError("the plan has no applications") }
+        if let sowing, let harvest, harvest < sowing { throw PlanFileError("harvest \(harvest) is before sowing \(sowing)") }
+        for (index, application) in applications.enumerated() {
+            let doses = [application.dose] + application.partners.map(\.dose)
+            guard doses.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+                throw PlanFileError("application \(index + 1): the dose must be a positive number")
+            }
+            if let bbch = application.bbch, !(0...99).contains(bbch) {
+                throw PlanFileError("application \(index + 1): BBCH \(bbch) is not a stage (0-99)")
+            }
+        }
+    }
+
+    private static func describe(_ context: DecodingError.Context) -> String {
+        if context.codingPath.isEmpty { return "not valid JSON" }
+        return context.debugDescription + location(context.codingPath)
+    }
+
+    private static func location(_ path: [any CodingKey]) -> String {
+        var words: [String] = []
+        for key in path {
+            if let index = key.intValue { words.append("\(index + 1)") } else { words.append(key.stringValue) }
+        }
+        return words.isEmpty ? "" : " at " + words.joined(separator: " ")
+    }
+
+    static func parseCSV(_ text: String) throws -> SeasonPlan {
+        let records = CSVReader.records(text).filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        guard let header = records.first else { throw PlanFileError("the file is empty") }
+        let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        for required in ["culture", "product", "dose", "unit"] where !columns.contains(required) {
+            throw PlanFileError("CSV header lacks the column \"\(required)\"")
+        }
+        var culture = "", sowing: PlanDate?, harvest: PlanDate?, area: Double?
+        var applications: [SeasonPlan.Application] = []
+        var lastNumber: String?
+        for (offset, record) in records.dropFirst().enumerated() {
+            let line = offset + 2
+            func field(_ name: String) -> String? {
+                guard let index = columns.firstIndex(of: name), index < record.count else { return nil }
+                let value = record[index].trimmingCharacters(in: .whitespaces)
+                return value.isEmpty ? nil : value
+            }
+            func number(_ name: String) throws -> Double? {
+                guard let text = field(name) else { return nil }
+                guard let value = Double(text.replacingOccurrences(of: ",", with: ".")) else {
+                    throw PlanFileError("line \(line): \(name) \"\(text)\" is not a number")
+                }
+                return value
+            }
+            func date(_ name: String) throws -> PlanDate? {
+                guard let text = field(name) else { return nil }
+                guard let value = PlanDate(text) else { throw PlanFileError("line \(line): \(name) \"\(text)\" is not a date YYYY-MM-DD") }
+                return value
+            }
+            if offset == 0 {
+                culture = field("culture") ?? ""
+                sowing = try date("sowing")
+                harvest = try date("harvest")
+                area = try number("area")
+            }
+            guard let product = field("product") else { throw PlanFileError("line \(line): no product") }
+            guard let dose = try number("dose") else { throw PlanFileError("line \(line): no dose") }
+            guard let unit = field("unit") else { throw PlanFileError("line \(line): no unit") }
+            let pests = (field("pests") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let number = field("application")
+            if let number, number == lastNumber, !applications.isEmpty {
+                applications[applications.count - 1].partners.append(Partner(product: product, dose: dose, unit: unit, pests: pests))
+                continue
+            }
+            lastNumber = number
+            var bbch: Int?
+            if let text = field("bbch") {
+                guard let value = Int(text) else { throw PlanFileError("line \(line): bbch \"\(text)\" is not a stage") }
+                bbch = value
+            }
+            applications.append(Application(date: try date("date"), bbch: bbch, product: product, dose: dose, unit: unit, pests: pests))
+        }
+        return SeasonPlan(culture: culture, sowing: sowing, harvest: harvest, area: area, applications: applications)
+    }
+}
+
+/// RFC 4180 records: quoted fields may hold commas, quotes (doubled) and line breaks.
+enum CSVReader {
+    static func records(_ text: String) -> [[String]] {
+        var records: [[String]] = [], record: [String] = [], field = ""
+        var quoted = false, afterQuote = false
+        var iterator = text.makeIterator()
+        while let character = iterator.next() {
+            if quoted {
+                if character == "\"" { quoted = false; afterQuote = true } else { field.append(character) }
+                continue
+            }
+            switch character {
+            case "\"":
+                if afterQuote { field.append("\"") }
+                quoted = true
+                afterQuote = false
+            case ",":
+                record.append(field); field = ""; afterQuote = false
+            case "\n", "\r\n", "\r":
+                record.append(field); records.append(record); record = []; field = ""; afterQuote = false
+            default:
+                field.append(character); afterQuote = false
+            }
+        }
+        if !field.isEmpty || !record.isEmpty { record.append(field); records.append(record) }
+        return records
+    }
+}

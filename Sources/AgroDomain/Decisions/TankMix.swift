@@ -1,0 +1,104 @@
+import Foundation
+
+/// A product going into the tank: its dose per hectare and what the label says about it.
+public struct TankProduct: Sendable, Hashable {
+    public var product: EntityID
+    public var name: String
+    public var dose: Double
+    public var unit: String
+    public var ingredients: [ActiveIngredient]
+
+    public init(product: EntityID, name: String, dose: Double, unit: String, ingredients: [ActiveIngredient]) {
+        self.product = product
+        self.name = name
+        self.dose = dose
+        self.unit = unit
+        self.ingredients = ingredients
+    }
+}
+
+/// The arithmetic of filling a sprayer: how many loads, how much of each product in a full
+/// load and in the last partial one, totals, and active substance.
+public struct TankPlan: Sendable, Hashable, Codable {
+    public struct ProductAmounts: Sendable, Hashable, Codable {
+        public var productId: EntityID
+        public var name: String
+        /// The unit of the amounts below: the dose's unit without "/ha" ("l", "ml", "kg", "g").
+        public var unit: String
+        public var perFullLoad: Double
+        public var lastLoad: Double
+        public var total: Double
+        public var substances: [SubstanceAmount]
+    }
+
+    public struct SubstanceAmount: Sendable, Hashable, Codable {
+        public var substanceId: EntityID
+        public var name: String
+        /// nil when the concentration does not convert (g/l in a product dosed in kg).
+        public var grams: Double?
+    }
+
+    public var area: Double
+    public var water: Double
+    public var tank: Double
+    public var totalWater: Double
+    /// Loads in all, the last one partial when `lastLoadWater` is below the tank.
+    public var loads: Int
+    public var fullLoads: Int
+    /// Litres of spray in the last, partial load; 0 when every load is full.
+    public var lastLoadWater: Double
+    /// Hectares one full load covers.
+    public var areaPerFullLoad: Double
+    public var products: [ProductAmounts]
+}
+
+/// A tank calculation that cannot be made with the numbers given.
+public struct TankError: UserFacingError, Equatable {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var message: String { reason }
+}
+
+extension TankPlan {
+    /// Computes the loads for `area` hectares at `water` l/ha with a `tank`-litre sprayer.
+    ///
+    /// - Throws: `TankError` for a number that is not positive and finite, or a dose that is
+    ///   not per hectare.
+    public static func compute(area: Double, water: Double, tank: Double, products: [TankProduct]) throws -> TankPlan {
+        for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] where !(value.isFinite && value > 0) {
+            throw TankError("\(name) must be a positive number, not \(value.plainText)")
+        }
+        guard !products.isEmpty else { throw TankError("give at least one --product") }
+        let totalWater = area * water
+        // A few millilitres short of a full tank still count as a full load.
+        let exactLoads = totalWater / tank
+        let fullLoads = Int((exactLoads + 1e-9).rounded(.down))
+        var lastLoadWater = totalWater - Double(fullLoads) * tank
+        if lastLoadWater < 1e-6 * tank { lastLoadWater = 0 }
+        let areaPerFullLoad = tank / water
+        let lastArea = lastLoadWater / water
+        var amounts: [ProductAmounts] = []
+        for product in products {
+            guard product.dose.isFinite, product.dose > 0 else {
+                throw TankError("--dose of \(product.name) must be a positive number, not \(product.dose.plainText)")
+            }
+            guard let unit = DoseUnit(product.unit), unit.basis == .hectare else {
+                throw TankError("--unit \(product.unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)")
+            }
+            let totalBase = product.dose * area * unit.factor
+            let substances = product.ingredients.map { ingredient in
+                SubstanceAmount(
+                    substanceId: ingredient.substance.id, name: ingredient.substance.name,
+                    grams: gramsPerBaseUnit(concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
+                        .map { $0 * totalBase })
+            }
+            amounts.append(ProductAmounts(
+                productId: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
+                perFullLoad: product.dose * areaPerFullLoad, lastLoad: product.dose * lastArea,
+                total: product.dose * area, substances: substances))
+        }
+        return TankPlan(
+            area: area, water: water, tank: tank, totalWater: totalWater, loads: fullLoads + (lastLoadWater > 0 ? 1 : 0),
+            fullLoads: fullLoads, lastLoadWater: lastLoadWater, areaPerFullLoad: areaPerFullLoad, products: amounts)
+    }
+}

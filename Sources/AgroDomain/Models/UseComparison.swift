@@ -1,0 +1,193 @@
+import Foundation
+
+/// How `agro uses` orders its rows.
+public enum UseSort: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Product name, then use.
+    case name
+    /// Unit, then the highest registered dose, lowest first.
+    case dose
+    /// Pre-harvest interval, shortest first; uses without one last.
+    case phi
+}
+
+/// Criteria of a use comparison; ids are resolved by the caller.
+public struct UseQuery: Sendable, Hashable, Codable {
+    public var pest: EntityID?
+    /// Matches uses registered on this culture or on any group it belongs to.
+    public var culture: EntityID?
+    /// Marks uses whose BBCH window does not contain this stage (they are still listed).
+    public var stage: Int?
+    /// Only products containing this active substance.
+    public var substance: EntityID?
+    /// Only products with a substance in this mode-of-action group.
+    public var group: GroupCode?
+    public var sort: UseSort
+    /// Registrations expiring before this ISO 8601 date (YYYY-MM-DD) are marked expired.
+    public var asOf: String
+
+    public init(
+        pest: EntityID? = nil, culture: EntityID? = nil, stage: Int? = nil, substance: EntityID? = nil,
+        group: GroupCode? = nil, sort: UseSort = .name, asOf: String
+    ) {
+        self.pest = pest
+        self.culture = culture
+        self.stage = stage
+        self.substance = substance
+        self.group = group
+        self.sort = sort
+        self.asOf = asOf
+    }
+}
+
+/// A mode-of-action group as the user types it: "FRAC 3", "irac:4A", or a bare "11" that
+/// matches that code in any scheme.
+public struct GroupCode: Sendable, Hashable, Codable {
+    public var scheme: String?
+    public var group: String
+
+    public init(scheme: String?, group: String) {
+        self.scheme = scheme
+        self.group = group
+    }
+
+    /// Parses "FRAC 3", "FRAC:3", "frac3", "3"; nil for an empty text or an unknown scheme.
+    public init?(parsing text: String) {
+        let compact = text.uppercased().filter { !$0.isWhitespace && $0 != ":" && $0 != "-" }
+        guard !compact.isEmpty else { return nil }
+        for scheme in ["FRAC", "IRAC", "HRAC"] where compact.hasPrefix(scheme) {
+            let group = String(compact.dropFirst(scheme.count))
+            guard !group.isEmpty else { return nil }
+            self.init(scheme: scheme, group: group)
+            return
+        }
+        guard compact.allSatisfy({ $0.isLetter || $0.isNumber }), compact.first?.isNumber == true || compact.hasPrefix("M") || compact.hasPrefix("U")
+        else { return nil }
+        self.init(scheme: nil, group: compact)
+    }
+
+    /// Whether a substance's mode of action falls in this group.
+    public func matches(_ modeOfAction: ModeOfAction) -> Bool {
+        (scheme == nil || scheme == modeOfAction.scheme.uppercased()) && group == modeOfAction.group.uppercased()
+    }
+}
+
+/// A numeric range as the comparison prints it in JSON: `{"min": 1.5, "max": 2, "unit": "l/ha"}`.
+public struct AmountRange: Sendable, Hashable, Codable {
+    public var min: Double?
+    public var max: Double?
+    public var unit: String?
+
+    public init(min: Double?, max: Double?, unit: String?) {
+        self.min = min
+        self.max = max
+        self.unit = unit
+    }
+
+    /// A label's range; a dose given only as "up to" has no minimum, a single number is both.
+    public init(_ dose: Dose) {
+        self.init(min: dose.from, max: dose.to ?? dose.from, unit: dose.unit)
+    }
+
+    /// The range as labels print it.
+    public var dose: Dose { Dose(from: min, to: max, unit: unit) }
+}
+
+/// An active ingredient of a compared product, with its mode-of-action group.
+public struct UseIngredient: Sendable, Hashable, Codable {
+    public var substanceId: EntityID
+    public var name: String
+    public var concentration: Double?
+    public var unit: String?
+    /// "FRAC 3"; nil when the catalog gives no group.
+    public var group: String?
+
+    public init(substanceId: EntityID, name: String, concentration: Double?, unit: String?, group: String?) {
+        self.substanceId = substanceId
+        self.name = name
+        self.concentration = concentration
+        self.unit = unit
+        self.group = group
+    }
+}
+
+/// One row of `agro uses`: one product × one registered use, with everything an agronomist
+/// compares side by side.
+public struct UseRow: Sendable, Hashable, Codable, Identifiable {
+    /// The use's id.
+    public var id: EntityID
+    /// The product's name.
+    public var name: String
+    public var productId: EntityID
+    public var registrationNumber: String?
+    public var registrationExpiry: String?
+    public var ingredients: [UseIngredient]
+    /// Mode-of-action group codes of the ingredients ("FRAC 3"), without repeats.
+    public var groups: [String]
+    public var dose: AmountRange
+    public var water: AmountRange?
+    public var phiDays: Int?
+    public var maxApplications: Int?
+    public var intervalDays: Int?
+    public var bbch: BBCHRange?
+    public var area: String?
+    public var cultures: [EntityRef]
+    public var pests: [EntityRef]
+    /// The registration expired before the query's date.
+    public var expired: Bool
+    /// The use's BBCH window does not contain the query's stage.
+    public var outsideStage: Bool
+
+    public init(
+        id: EntityID, name: String, productId: EntityID, registrationNumber: String?, registrationExpiry: String?,
+        ingredients: [UseIngredient], groups: [String], dose: AmountRange, water: AmountRange?, phiDays: Int?,
+        maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?, area: String?, cultures: [EntityRef],
+        pests: [EntityRef], expired: Bool, outsideStage: Bool
+    ) {
+        self.id = id
+        self.name = name
+        self.productId = productId
+        self.registrationNumber = registrationNumber
+        self.registrationExpiry = registrationExpiry
+        self.ingredients = ingredients
+        self.groups = groups
+        self.dose = dose
+        self.water = water
+        self.phiDays = phiDays
+        self.maxApplications = maxApplications
+        self.intervalDays = intervalDays
+        self.bbch = bbch
+        self.area = area
+        self.cultures = cultures
+        self.pests = pests
+        self.expired = expired
+        self.outsideStage = outsideStage
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, productId, registrationNumber, registrationExpiry, ingredients, groups, dose, water, phiDays
+        case maxApplications, intervalDays, bbch, area, cultures, pests, expired, outsideStage
+    }
+
+    /// The documented keys are always present (null when the catalog has no value).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
+        try c.encode(productId, forKey: .productId)
+        try c.encode(registrationNumber, forKey: .registrationNumber)
+        try c.encode(registrationExpiry, forKey: .registrationExpiry)
+        try c.encode(ingredients, forKey: .ingredients)
+        try c.encode(groups, forKey: .groups)
+        try c.encode(dose, forKey: .dose)
+        try c.encode(water, forKey: .water)
+        try c.encode(phiDays, forKey: .phiDays)
+        try c.encode(maxApplications, forKey: .maxApplications)
+        try c.encode(intervalDays, forKey: .intervalDays)
+        try c.encode(bbch, forKey: .bbch)
+        try c.encode(area, forKey: .area)
+        try c.encode(cultures, forKey: .cultures)
+        try c.encode(pests, forKey: .pests)
+        try c.encode(expired, forKey: .expired)
+        try c.encode(outsideStage, forKey: .outsideStage)
+    }
+}

@@ -1,0 +1,13 @@
+import AgroDomain
+
+/// Failure to find any catalog to open at start-up.
+public enum CatalogSelectionError: UserFacingError, Equatable {
+    /// Neither the installed nor the bundled catalog can be used; says why for each.
+    case noCatalog(String)
+
+    public var message: String {
+        switch self {
+        case let .noCatalog(reason): return "no usable catalog: \(reason)"
+        }
+    }
+}

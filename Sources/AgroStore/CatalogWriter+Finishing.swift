@@ -1,0 +1,104 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+// Finishing a catalog: what happens once every record is in (lookup tables, indexes, the
+// reference check, compaction). The records themselves are written in CatalogWriter.swift.
+
+extension CatalogWriter {
+    /// Derives the culture closure, the name index and the search index, checks every
+    /// reference and writes the compacted catalog to `path`. The writer cannot be used
+    /// afterwards.
+    ///
+    /// The reference check reads only the records, so they are committed first and a second
+    /// connection checks them on a thread of its own while this one derives the lookup
+    /// tables: on a register import the two take about as long each.
+    public func finish() throws {
+        try write { db in
+            // Back to normal locking, so that the checking connection may read once the
+            // records are committed; the page cache stays valid, nobody else writes the file.
+            try db.execute(sql: "PRAGMA locking_mode = NORMAL")
+            try db.execute(sql: "COMMIT")
+        }
+        let check = WorkerThread(name: "agro.catalog.references") { [buildPath] in
+            try Self.checkReferences(atPath: buildPath)
+        }
+        let derived = Result {
+            try write { db in
+                try db.execute(sql: "BEGIN")
+                for statement in CatalogSchema.indexStatements { try db.execute(sql: statement) }
+                try self.deriveCultureAncestors(db)
+                try SearchIndexBuilder().build(db)
+            }
+        }
+        // Joined before this connection commits: the commit must not wait for the reader's
+        // lock. A fault in the derived tables (a culture cycle) is reported before a
+        // dangling reference, as when the two ran one after the other.
+        let checked = Result { try check.join() }
+        try derived.get()
+        try checked.get()
+        try write { db in try db.execute(sql: "COMMIT") }
+        finished = true
+        // VACUUM INTO writes the tables in key order into a new file, as VACUUM would, so the
+        // bytes depend on the records only, not on the order they came in.
+        try queue.inDatabase { db in
+            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+        }
+        try queue.close()
+        try? FileManager.default.removeItem(atPath: buildPath)
+    }
+
+    /// Abandons the build and removes its files.
+    public func discard() {
+        try? queue.close()
+        try? FileManager.default.removeItem(atPath: buildPath)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Fails on the first reference to a missing row, as the foreign keys would have at commit:
+    /// records may arrive in any order, so references are checked once everything is in.
+    /// Reads the committed build file through a connection of its own.
+    private static func checkReferences(atPath path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let reader = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? reader.close() }
+        try reader.inDatabase { db in
+            // Mapped rather than copied into a page cache of its own: the check reads most of
+            // the file once.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+            guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
+            let table: String = row[0], parent: String = row[2]
+            throw DatabaseError(
+                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
+                message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)")
+        }
+    }
+
+    /// Fills `culture_ancestors` with every (culture, ancestor) pair, the culture itself at
+    /// depth 0. A cycle in the parents is an error: the tree must be a DAG.
+    private func deriveCultureAncestors(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO culture_ancestors(culture_id, ancestor_id, depth)
+            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
+              SELECT id, id, 0 FROM cultures
+              UNION
+              SELECT a.culture_id, p.parent_id, a.depth + 1
+              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
+              WHERE a.depth < 64
+            )
+            SELECT culture_id, ancestor_id, MIN(depth) FROM ancestry GROUP BY culture_id, ancestor_id
+            """)
+        let cyclic = try String.fetchOne(db, sql: """
+            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
+              SELECT culture_id, parent_id, 1 FROM culture_parents
+              UNION
+              SELECT a.culture_id, p.parent_id, a.depth + 1
+              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
+              WHERE a.depth < 64 AND a.culture_id <> a.ancestor_id
+            )
+            SELECT culture_id FROM ancestry WHERE culture_id = ancestor_id ORDER BY culture_id LIMIT 1
+            """)
+        if let cyclic { throw CatalogWriterError.cultureCycle(cultureID: cyclic) }
+    }
+}

@@ -1,0 +1,115 @@
+import AgroDomain
+import Foundation
+import GRDB
+
+extension SQLiteCatalog: UseComparisonUseCase {
+    public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
+        let texts = texts(locale)
+        var conditions: [SQL]
+        if let pest = query.pest, let culture = query.culture {
+            // Driven by the pest's uses, each checked against the culture's ancestry: about
+            // twice as fast on the Swiss register as listing every use of a large culture group.
+            conditions = [
+                "u.id IN (SELECT use_id FROM use_pests WHERE pest_id = \(pest))",
+                """
+                EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
+                        ON ca.culture_id = \(culture) AND ca.ancestor_id = uc.culture_id WHERE uc.use_id = u.id)
+                """,
+            ]
+        } else {
+            conditions = ["u.id IN (" + usesQuery(UseFilter(pest: query.pest, culture: query.culture)) + ")"]
+        }
+        if let substance = query.substance {
+            conditions.append("u.product_id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(substance))")
+        }
+        if let group = query.group {
+            var match: SQL = "upper(s.moa_group) = \(group.group.uppercased())"
+            if let scheme = group.scheme { match += " AND upper(s.moa_scheme) = \(scheme.uppercased())" }
+            conditions.append("""
+                u.product_id IN (SELECT pi.product_id FROM product_ingredients pi
+                                 JOIN substances s ON s.id = pi.substance_id WHERE
+                """ + " " + match + ")")
+        }
+        let whereClause: SQL = " WHERE " + conditions.joined(separator: " AND ")
+        let order: SQL
+        switch query.sort {
+        case .name: order = " ORDER BY product_key, u.product_id, u.id"
+        case .dose:
+            order = " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key, u.id"
+        case .phi: order = " ORDER BY u.phi_days IS NULL, u.phi_days, product_key, u.id"
+        }
+        let listed: SQL = """
+            SELECT u.*, p.registration_number, p.registration_expiry,
+              \(texts.name("product", owner: "u.product_id")) AS product_name,
+              \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
+              \(texts.field("use", "application_area", owner: "u.id")) AS application_area
+            FROM uses u JOIN products p ON p.id = u.product_id
+            """ + whereClause
+        return try read { db in
+            try db.page(count: "SELECT COUNT(*) FROM uses u" + whereClause, ordered: listed + order, page) { rows in
+                let useIDs: [String] = rows.map { $0["id"] }
+                let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
+                let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
+                let cultures = try useRefs(db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
+                let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
+                return rows.map { row in
+                    let id: String = row["id"], productID: String = row["product_id"]
+                    let expiry = row.text("registration_expiry")
+                    let bbch: BBCHRange? = (row["bbch_from"] as Int?).map { BBCHRange(from: $0, to: row["bbch_to"] ?? $0) }
+                    let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
+                    let productIngredients = ingredients[productID] ?? []
+                    return UseRow(
+                        id: id, name: row["product_name"] ?? productID, productId: productID,
+                        registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
+                        ingredients: productIngredients, groups: Self.groups(productIngredients),
+                        dose: AmountRange(Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit"))),
+                        water: water.isEmpty ? nil : AmountRange(water), phiDays: row["phi_days"],
+                        maxApplications: row["max_applications"], intervalDays: row["interval_days"], bbch: bbch,
+                        area: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
+                        expired: expiry.map { $0 < query.asOf } ?? false,
+                        outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false)
+                }
+            }
+        }
+    }
+
+    /// Distinct group codes of `ingredients`, in label order.
+    static func groups(_ ingredients: [UseIngredient]) -> [String] {
+        var seen: [String] = []
+        for case let group? in ingredients.map(\.group) where !seen.contains(group) { seen.append(group) }
+        return seen
+    }
+
+    /// Active ingredients with their mode-of-action group, per product id, in label order.
+    func useIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [UseIngredient]] {
+        guard !productIDs.isEmpty else { return [:] }
+        var result: [String: [UseIngredient]] = [:]
+        for row in try db.rows("""
+            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
+              \(texts.name("substance", owner: "pi.substance_id")) AS name
+            FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
+            WHERE pi.product_id IN \(productIDs) ORDER BY pi.product_id, pi.position
+            """) {
+            result[row["product_id"], default: []].append(UseIngredient(
+                substanceId: row["substance_id"], name: row["name"] ?? row["substance_id"],
+                concentration: row["concentration"], unit: row.text("unit"),
+                group: Self.modeOfAction(row)?.label))
+        }
+        return result
+    }
+
+    /// Cultures or pests of each use, by name.
+    private func useRefs(
+        _ db: Database, table: String, column: String, entity: String, useIDs: [String], texts: LocalizedSQL
+    ) throws -> [String: [EntityRef]] {
+        guard !useIDs.isEmpty else { return [:] }
+        var result: [String: [EntityRef]] = [:]
+        for row in try db.rows("""
+            SELECT t.use_id, t.\(sql: column) AS ref_id, \(texts.name(entity, owner: "t.\(column)")) AS name
+            FROM \(sql: table) t WHERE t.use_id IN \(useIDs) ORDER BY t.use_id, name
+            """) {
+            result[row["use_id"], default: []].append(EntityRef(id: row["ref_id"], name: row["name"] ?? row["ref_id"]))
+        }
+        return result
+    }
+}

@@ -1,0 +1,179 @@
+import AgroCLI
+import AgroContent
+import AgroDomain
+import AgroImport
+import AgroNews
+import AgroStore
+import AgroUpdate
+import AgroWeather
+@testable import agro_full
+import Foundation
+import XCTest
+
+/// The program's table of library errors: every case has the exit status the README's table
+/// documents ("Exit status", "Weather and spray windows"), English words equal to the
+/// library's own, and Russian words of its own.
+final class ErrorWordingTests: XCTestCase {
+    private static let localizable = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Localizable")
+    private let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
+
+    /// One value of every case (both variants of a case worded two ways), with its status as
+    /// the README gives it.
+    private let rows: [(error: any UserFacingError, status: Int32)] = {
+        let match = NameMatch(id: "p1", name: "Alpha")
+        return [
+            (CatalogError.notFound(kind: .product, id: "x"), 3),
+            (CatalogError.ambiguous(kind: .pest, text: "rust", candidates: [match, match]), 4),
+            (CatalogError.unknownName(kind: .culture, text: "Wheet", suggestions: []), 3),
+            (CatalogError.unknownName(kind: .culture, text: "Wheet", suggestions: [match]), 3),
+            (CatalogError.missing(path: "/c.sqlite"), 66),
+            (CatalogError.corrupt(path: "/c.sqlite", reason: "not a database"), 66),
+            (CatalogError.schemaTooNew(path: "/c.sqlite", found: 9, supported: 2), 67),
+            (CatalogError.invalidArgument("give either a region or --near LAT,LON, not both"), 64),
+            (CoordinateError.badFormat("51"), 64),
+            (CoordinateError.notANumber(part: "abc", what: "latitude"), 64),
+            (CoordinateError.notANumber(part: "abc", what: "longitude"), 64),
+            (CoordinateError.latitudeOutOfRange(91.5), 64),
+            (CoordinateError.longitudeOutOfRange(-181), 64),
+            (CatalogSelectionError.noCatalog("no bundled catalog"), 66),
+            (UserStoreError.unusable(path: "/u.sqlite", reason: "locked"), 74),
+            (CatalogWriterError.cultureCycle(cultureID: "a"), 65),
+            (CatalogWriterError.cannotWrite(path: "/c.sqlite", reason: "disk full"), 73),
+            (UpdateError.noServer, 94),
+            (UpdateError.noTrustedKeys, 94),
+            (UpdateError.insecureServer(url: "http://h"), 94),
+            (UpdateError.invalidServerURL("ftp://h"), 94),
+            (UpdateError.keyFile(path: "/k.pub", reason: "cannot read the file"), 94),
+            (UpdateError.unreachable(url: "https://h", reason: "refused"), 90),
+            (UpdateError.timedOut(url: "https://h"), 90),
+            (UpdateError.httpStatus(url: "https://h/manifest.json", status: 500), 90),
+            (UpdateError.manifestInvalid("no file"), 91),
+            (UpdateError.unsigned, 91),
+            (UpdateError.untrustedKey(keyID: "0123456789abcdef"), 91),
+            (UpdateError.badSignature(keyID: "0123456789abcdef"), 91),
+            (UpdateError.expired(expiresAt: "2026-01-01T00:00:00Z"), 93),
+            (UpdateError.notNewer(identity: "demo", offered: 1, installed: 2), 92),
+            (UpdateError.identityMismatch(offered: "a", installed: "b"), 91),
+            (UpdateError.schemaTooNew(found: 9, supported: 2), 67),
+            (UpdateError.truncated(expected: 100, received: 40), 91),
+            (UpdateError.tooLarge(declared: 100), 91),
+            (UpdateError.checksumMismatch(
+                what: "catalog", expected: String(repeating: "a", count: 64), actual: String(repeating: "b", count: 64)), 91),
+            (UpdateError.sizeMismatch(what: "catalog", expected: 100, actual: 99), 91),
+            (UpdateError.decompression("bad header"), 91),
+            (UpdateError.catalogRejected("schema"), 91),
+            (UpdateError.noPreviousCatalog, 95),
+            (UpdateError.verificationFailed(path: "/c.sqlite", reason: "integrity"), 96),
+            (UpdateError.io(path: "/d", reason: "read-only"), 73),
+            (UpdateError.busy(path: "/d"), 73),
+            (UpdateError.notGreaterThanPublished(version: 1, newest: 2), 64),
+            (UpdateError.publishIdentityMismatch(catalog: "a", published: "b"), 64),
+            (WeatherError.noAPIKey, 80),
+            (WeatherError.keyRejected(serverMessage: "Invalid API key.\nSee docs"), 81),
+            (WeatherError.keyRejected(serverMessage: nil), 81),
+            (WeatherError.notFound(serverMessage: "city not found"), 82),
+            (WeatherError.rateLimited(retryAfter: 90, serverMessage: nil), 83),
+            (WeatherError.rateLimited(retryAfter: 120, serverMessage: "slow down"), 83),
+            (WeatherError.rateLimited(retryAfter: 7200, serverMessage: nil), 83),
+            (WeatherError.rateLimited(retryAfter: nil, serverMessage: nil), 83),
+            (WeatherError.serverError(status: 503), 84),
+            (WeatherError.requestRefused(status: 400, serverMessage: "bad lat"), 89),
+            (WeatherError.timeout(seconds: 1, url: "http://h"), 85),
+            (WeatherError.timeout(seconds: 0.5, url: "http://h"), 85),
+            (WeatherError.noNetwork(reason: "connection refused", url: "http://h"), 86),
+            (WeatherError.malformedAnswer(detail: "main.temp"), 87),
+            (WeatherError.nothingCached(place: "51.00,7.00"), 88),
+            (WeatherError.invalidBaseURL("ftp://h"), 64),
+            (FeedError.invalidURL("ftp://h"), 64),
+            (FeedError.unreachable(url: "https://h/f", reason: "refused"), 74),
+            (FeedError.httpStatus(url: "https://h/f", status: 404), 74),
+            (FeedError.notAFeed(url: "https://h/f"), 65),
+            (FeedError.malformed(url: "https://h/f", reason: "no channel"), 65),
+            (FeedError.notFetched(url: "https://h/f"), 74),
+            (FeedError.config(path: "/f.json", reason: "not JSON"), 74),
+            (FeedError.cache(path: "/cache", reason: "read-only"), 73),
+            (SRPPPImportError.cannotOpen(path: "/r.xml", reason: "missing"), 74),
+            (SRPPPImportError.notThisRegister(path: "/r.xml", reason: "root is html"), 65),
+            (SRPPPImportError.malformedXML(path: "/r.xml", line: 12, message: "tag mismatch"), 65),
+            (SRPPPImportError.malformedXML(path: "/r.xml", line: 0, message: "tag mismatch"), 65),
+            (SRPPPImportError.decompressionFailed(path: "/r.zip", tool: "unzip", message: ""), 65),
+            (SRPPPImportError.decompressionFailed(path: "/r.zip", tool: "unzip", message: "bad CRC"), 65),
+            (SRPPPImportError.toolMissing(tool: "xz"), 1),
+            (SRPPPImportError.toolMissing(tool: "unzip"), 1),
+            (SRPPPImportError.versionUnknown(path: "/r.xml"), 64),
+            (SRPPPImportError.cannotWrite(path: "/c.sqlite", reason: "disk full"), 73),
+            (ContentBuildError(problems: []), 65),
+            (ContentBuildError(problems: [ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product")]), 65),
+            (ContentBuildError(problems: [
+                ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product"),
+                ContentProblem(file: "pests.json", entry: nil, problem: "not JSON"),
+            ]), 65),
+        ]
+    }()
+
+    private func report(_ error: any UserFacingError, language: String) -> ErrorReport? {
+        let strings = Localizer(language: language, directory: Self.localizable)
+        return wordings.lazy.compactMap { $0.report(error, strings: strings) }.first
+    }
+
+    func testEveryCaseHasItsDocumentedStatus() {
+        for (error, status) in rows {
+            XCTAssertEqual(report(error, language: "en")?.status.rawValue, status, "\(error)")
+        }
+    }
+
+    func testEnglishWordingIsTheLibrarysMessage() {
+        for (error, _) in rows {
+            XCTAssertEqual(report(error, language: "en")?.message, error.message, "\(error)")
+        }
+    }
+
+    /// Russian has a string of its own for every error key English has, and every message
+    /// comes out with its placeholders filled.
+    func testRussianWordingIsComplete() throws {
+        func table(_ language: String) throws -> [String: String] {
+            let data = try Data(contentsOf: Self.localizable.appendingPathComponent("\(language).json"))
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
+        }
+        let english = try table("en"), russian = try table("ru")
+        let keys = english.keys.filter { $0.hasPrefix("error.") || $0.hasPrefix("kinds.") }
+        XCTAssertGreaterThan(keys.count, 80)
+        for key in keys {
+            XCTAssertNotNil(russian[key], key)
+            // Only the quotes around the server's words read the same.
+            if key != "error.WeatherError.serverSaid" { XCTAssertNotEqual(russian[key], english[key], key) }
+        }
+        var worded = 0
+        for (error, _) in rows {
+            guard let message = report(error, language: "ru")?.message else { return XCTFail("\(error)") }
+            XCTAssertNil(message.range(of: #"\{\d\}"#, options: .regularExpression), message)
+            XCTAssertFalse(message.hasPrefix("error."), message)
+            if message != error.message { worded += 1 }
+        }
+        // All but the two the command or the sources word themselves (an invalid argument, a
+        // single content problem).
+        XCTAssertEqual(worded, rows.count - 2)
+    }
+
+    func testKazakhFallsBackToRussian() {
+        let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
+        XCTAssertEqual(message, "нет предыдущего каталога, к которому можно вернуться")
+    }
+
+    /// Through the programs: the message in the language of the command line (flag, then the
+    /// environment), the status from the table, on both sides of the split.
+    func testTheProgramsWordErrorsInTheInterfaceLanguage() throws {
+        let runner = CLIRunner()
+        let query = try runner.run(["--lang", "ru", "product", "no-such-product"])
+        XCTAssertEqual(query.status, 3)
+        XCTAssertEqual(query.stderr, "agro: не найдено: препарат \"no-such-product\"\n")
+        let english = try runner.run(["product", "no-such-product"])
+        XCTAssertEqual(english.stderr, "agro: no product matches \"no-such-product\"\n")
+
+        let update = try runner.run(["db", "rollback"], extraEnvironment: ["AGRO_LANG": "ru"])
+        XCTAssertEqual(update.status, 95, update.stderr)
+        XCTAssertEqual(update.stderr, "agro: нет предыдущего каталога, к которому можно вернуться\n")
+    }
+}

@@ -1,0 +1,36 @@
+import AgroCLI
+import ArgumentParser
+import XCTest
+
+/// `agro`'s pre-parser (`CatalogCommands.parse`) reads the global options from `GlobalOptions`
+/// itself, so that an option added there is moved after the command's name like the others.
+final class PreParserTests: XCTestCase {
+    func testValuedGlobalOptionsComeFromTheDeclarations() {
+        XCTAssertEqual(GlobalOptions.valuedOptionNames, ["--catalog", "--lang", "--format"])
+    }
+
+    func testGlobalOptionsBeforeTheCommandAreAccepted() throws {
+        for arguments in [
+            ["--lang", "ru", "--format", "json", "products", "--pest", "rust"],
+            ["--lang=ru", "--format=json", "products", "--pest", "rust"],
+            ["products", "--lang", "ru", "--format", "json", "--pest", "rust"],
+        ] {
+            let command = try XCTUnwrap(CatalogCommands.parse(arguments), "\(arguments)")
+            XCTAssertEqual(String(describing: type(of: command)), "ProductsCommand", "\(arguments)")
+        }
+    }
+
+    func testWhatIsNoCatalogQueryIsLeftToTheWholeProgram() {
+        for arguments in [
+            [], ["--help"], ["--version"], ["weather", "--at", "1,2"], ["--verbose", "products"],
+            ["products", "--help"], ["favorites", "help", "add"], ["products", "--letter", "ab"], ["products", "--page", "0"],
+        ] {
+            XCTAssertNil(CatalogCommands.parse(arguments), "\(arguments)")
+        }
+    }
+
+    func testKebabCaseIsHowTheLibraryNamesLongOptions() {
+        XCTAssertEqual(GlobalOptions.kebabCase("perPage"), "per-page")
+        XCTAssertEqual(GlobalOptions.kebabCase("catalog"), "catalog")
+    }
+}
