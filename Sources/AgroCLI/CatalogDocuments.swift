@@ -31,6 +31,25 @@ package enum CatalogDocuments {
         try catalog.productLetters(filter, locale: environment.language).map { IndexLetter(id: $0, name: $0) }
     }
 
+    /// The query of `agro uses`, names resolved and values checked as the command checks them.
+    package static func useQuery(
+        pest: String?, culture: String?, stage: Int?, substance: String?, group: String?, sort: String?,
+        catalog: some Catalog, environment: Environment
+    ) throws -> UseQuery {
+        if pest == nil && culture == nil { throw ValidationError("give --pest, --culture or both") }
+        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
+        guard let order = UseSort(rawValue: sort ?? "name") else { throw ValidationError("--sort takes name, dose or phi") }
+        let code = group.flatMap(GroupCode.init(parsing:))
+        if group != nil && code == nil {
+            throw ValidationError("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
+        }
+        return UseQuery(
+            pest: try environment.resolve(pest, .pest, in: catalog),
+            culture: try environment.resolve(culture, .culture, in: catalog),
+            stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
+            group: code, sort: order, asOf: ProductCommand.today)
+    }
+
     /// `agro product ID`: the product with its uses.
     package static func product(id: EntityID, catalog: some Catalog, environment: Environment) throws -> ProductDocument {
         let locale = environment.language

@@ -20,7 +20,7 @@ enum APIRoutes {
         "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
         "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
         "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
-        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/openapi.json",
+        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json",
     ]
 
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
@@ -89,6 +89,15 @@ enum APIRoutes {
                 try CatalogDocuments.schemes(
                     culture: try parameter(context, "culture"), stage: try web.integer("stage", minimum: 0, maximum: 99),
                     catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("uses") { request, context in
+            answer(request, context, app) { web, environment in
+                let query = try CatalogDocuments.useQuery(
+                    pest: web.query("pest"), culture: web.query("culture"),
+                    stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
+                    group: web.query("group"), sort: web.query("sort"), catalog: app.catalog, environment: environment)
+                return PageDocument(try app.catalog.compareUses(query, page: try web.page(), locale: environment.language))
             }
         }
         api.get("search") { request, context in

@@ -74,6 +74,10 @@ final class WebAPITests: XCTestCase {
             ("/api/v1/search?q=septoria&perPage=20", ["search", "septoria", "--per-page", "20"]),
             ("/api/v1/search?q=wheat&kind=product&perPage=5", ["search", "wheat", "--kind", "product", "--per-page", "5"]),
             ("/api/v1/regions?perPage=50", ["regions", "--per-page", "50"]),
+            ("/api/v1/uses?pest=septoria%20tritici&culture=winter%20wheat&perPage=20",
+             ["uses", "--pest", "septoria tritici", "--culture", "winter wheat", "--per-page", "20"]),
+            ("/api/v1/uses?culture=winter%20wheat&stage=31&sort=phi&perPage=15",
+             ["uses", "--culture", "winter wheat", "--stage", "31", "--sort", "phi", "--per-page", "15"]),
             ("/api/v1/contacts/\(region)", ["contacts", region]),
             ("/api/v1/contacts?near=51.17,71.45&perPage=10", ["contacts", "--near", "51.17,71.45", "--per-page", "10"]),
             ("/api/v1/news?perPage=10", ["news", "--per-page", "10"]),
@@ -176,6 +180,8 @@ final class WebAPITests: XCTestCase {
         let badKind = try server.get("/api/v1/pests?kind=dragon")
         XCTAssertEqual(badKind.status, 400)
         XCTAssertEqual(try server.get("/api/v1/search").status, 400)
+        XCTAssertEqual(try server.get("/api/v1/uses").status, 400)
+        XCTAssertEqual(try server.get("/api/v1/uses?culture=wheat&sort=price").status, 400)
         XCTAssertEqual(try server.get("/api/v1/contacts?near=91,0").status, 400)
         let nowhere = try server.get("/api/v1/no-such-thing")
         XCTAssertEqual(nowhere.status, 404)
@@ -216,6 +222,8 @@ final class WebAPITests: XCTestCase {
                 .filter { $0["in"] as? String == "query" && $0["required"] as? Bool == true }.compactMap { $0["name"] as? String }
             let values = ["q": "wheat", "near": "51.17,71.45"]
             if !required.isEmpty { target += "?" + required.map { "\($0)=\(values[$0] ?? "x")" }.joined(separator: "&") }
+            // `uses` needs a pest or a culture (either one, so neither is required alone).
+            if path == "/api/v1/uses" { target += "?culture=winter%20wheat" }
             let response = try server.get(target)
             XCTAssertEqual(response.status, 200, "\(target): \(response.body.prefix(300))")
         }
