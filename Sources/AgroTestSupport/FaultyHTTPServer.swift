@@ -33,6 +33,9 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             closeAfter: Int? = nil, pacing: Pacing? = nil)
         /// Reads the request and never answers.
         case hang
+        /// A 200 whose body never ends: `chunk` again and again, paced, until the client
+        /// closes the connection (or the server stops).
+        case endless(headers: [String: String] = [:], chunk: Data, pacing: Pacing? = nil)
     }
 
     public let port: Int
@@ -115,6 +118,14 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             var byte: UInt8 = 0
             // Blocks until the client gives up or the server stops.
             while recv(fd, &byte, 1, 0) > 0 {}
+        case let .endless(headers, chunk, pacing):
+            var head = "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+            guard LoopbackSocket.sendAll(fd, Data((head + "\r\n").utf8)) else { return }
+            let piece = pacing.map { chunk.prefix(max(1, $0.chunkSize)) } ?? chunk
+            while !lock.withLock({ stopped }), LoopbackSocket.sendAll(fd, Data(piece)) {
+                if let delay = pacing?.delay { Thread.sleep(forTimeInterval: delay) }
+            }
         case let .respond(status, headers, body, contentLength, closeAfter, pacing):
             var head = "HTTP/1.1 \(status) \(LoopbackSocket.reason(status))\r\n"
             var fields = headers

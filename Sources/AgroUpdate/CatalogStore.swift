@@ -56,10 +56,14 @@ public struct UpdateState: Sendable, Hashable, Codable {
     public var server: String?
     /// ETag of the last manifest, sent as If-None-Match.
     public var etag: String?
-    public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil) {
+    /// The highest catalog version ever installed, per identity: an older signed manifest is
+    /// refused after a rollback or a fallback to the bundled catalog (absent in older files).
+    public var highestInstalled: [String: Int]?
+    public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil, highestInstalled: [String: Int]? = nil) {
         self.lastCheck = lastCheck
         self.server = server
         self.etag = etag
+        self.highestInstalled = highestInstalled
     }
 }
 
@@ -102,7 +106,8 @@ public struct CatalogStore: Sendable {
     /// Where the download of the compressed catalog with this sha256 is kept, so that an
     /// interrupted download resumes.
     package func partialDownloadPath(sha256: String) -> String {
-        downloadsDirectory + "/\(sha256).gz.partial"
+        // Manifest.verified refuses any other form; this keeps a bad name out of the path even so.
+        downloadsDirectory + "/\(Manifest.isSHA256(sha256) ? sha256 : "invalid").gz.partial"
     }
     var lockPath: String { catalogsDirectory + "/.lock" }
 
@@ -372,11 +377,19 @@ public struct CatalogStore: Sendable {
 
     package func writeCachedManifest(_ data: Data) throws { try writeAtomically(data, to: manifestPath) }
 
+    /// Temporary file, fsync, rename, fsync of the directory: like a catalog, a state file is
+    /// either the old one or the new one after a crash, never empty.
     private func writeAtomically(_ data: Data, to path: String) throws {
+        let temporary = path + ".new-\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: catalogsDirectory, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try data.write(to: URL(fileURLWithPath: temporary))
+            try FileSystem.fsync(file: temporary)
+            try FileSystem.rename(temporary, to: path)
+            try FileSystem.fsync(directory: catalogsDirectory)
         } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            if let error = error as? UpdateError { throw error }
             throw UpdateError.io(path: path, reason: error.localizedDescription)
         }
     }

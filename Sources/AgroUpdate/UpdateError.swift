@@ -16,6 +16,11 @@ extension ExitStatus {
     public static let noPreviousCatalog = ExitStatus(rawValue: 95)
     /// The installed catalog failed `agro db verify`.
     public static let verificationFailed = ExitStatus(rawValue: 96)
+    /// The server offers a version older than one installed before (after a rollback or a
+    /// fallback to the bundled catalog): refused unless `--allow-downgrade`.
+    public static let updateDowngrade = ExitStatus(rawValue: 97)
+    /// The server's catalog is not the identity pinned by `update.identity` / `--identity`.
+    public static let updateIdentityPinned = ExitStatus(rawValue: 98)
 }
 
 /// Failures of publishing, checking, downloading, installing and verifying catalogs.
@@ -28,6 +33,7 @@ public enum UpdateError: UserFacingError, Equatable {
     case noTrustedKeys
     case insecureServer(url: String)
     case invalidServerURL(String)
+    case invalidSetting(name: String, value: String)
     case keyFile(path: String, reason: String)
     // Network
     case unreachable(url: String, reason: String)
@@ -41,6 +47,9 @@ public enum UpdateError: UserFacingError, Equatable {
     case expired(expiresAt: String)
     case notNewer(identity: String, offered: Int, installed: Int)
     case identityMismatch(offered: String, installed: String)
+    case downgrade(identity: String, offered: Int, highest: Int)
+    case identityNotPinned(offered: String, pinned: String)
+    case versionJump(identity: String, offered: Int, highest: Int, maxStep: Int)
     case schemaTooNew(found: Int, supported: Int)
     // Download and content
     case truncated(expected: Int64, received: Int64)
@@ -69,6 +78,8 @@ public enum UpdateError: UserFacingError, Equatable {
             return "refusing plain http to \(url): use https, a loopback address, or pass --insecure"
         case let .invalidServerURL(text):
             return "\"\(text)\" is not an http or https URL"
+        case let .invalidSetting(name, value):
+            return "\(name) must be a number of seconds between 0 and 86400, not \"\(value)\""
         case let .keyFile(path, reason):
             return "cannot use key file \(path): \(reason)"
         case let .unreachable(url, reason):
@@ -91,6 +102,12 @@ public enum UpdateError: UserFacingError, Equatable {
             return "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"
         case let .identityMismatch(offered, installed):
             return "the server offers catalog \(offered) but the installed catalog is \(installed); versions of different catalogs do not compare, nothing was changed"
+        case let .downgrade(identity, offered, highest):
+            return "the server offers \(identity) version \(offered), but version \(highest) was installed before: refused (pass --allow-downgrade to go back on purpose); nothing was changed"
+        case let .identityNotPinned(offered, pinned):
+            return "the server offers catalog \(offered) but update.identity pins \(pinned): refused; nothing was changed"
+        case let .versionJump(identity, offered, highest, maxStep):
+            return "the server offers \(identity) version \(offered), more than the publisher's limit of \(maxStep) above the installed version \(highest): refused; nothing was changed"
         case let .schemaTooNew(found, supported):
             return "the server's catalog has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro; nothing was changed"
         case let .truncated(expected, received):
@@ -124,13 +141,16 @@ public enum UpdateError: UserFacingError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .noServer, .noTrustedKeys, .insecureServer, .invalidServerURL, .keyFile: return .updateConfiguration
+        case .noServer, .noTrustedKeys, .insecureServer, .invalidServerURL, .invalidSetting, .keyFile:
+            return .updateConfiguration
         case .unreachable, .timedOut, .httpStatus: return .updateServerUnreachable
-        case .manifestInvalid, .unsigned, .untrustedKey, .badSignature, .identityMismatch, .truncated, .tooLarge,
+        case .manifestInvalid, .unsigned, .untrustedKey, .badSignature, .identityMismatch, .versionJump, .truncated, .tooLarge,
              .checksumMismatch, .sizeMismatch, .decompression, .catalogRejected:
             return .updateRejected
         case .expired: return .manifestExpired
         case .notNewer: return .updateNotNewer
+        case .downgrade: return .updateDowngrade
+        case .identityNotPinned: return .updateIdentityPinned
         case .schemaTooNew: return .catalogTooNew
         case .noCatalog: return .catalogUnavailable
         case .noPreviousCatalog: return .noPreviousCatalog
