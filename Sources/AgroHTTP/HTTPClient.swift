@@ -96,9 +96,11 @@ final class Transfer: @unchecked Sendable {
         defer { curl_easy_cleanup(curl) }
         var list: UnsafeMutablePointer<curl_slist>?
         for (name, value) in request.headers {
-            // A header value with a line break would inject headers of its own.
-            let clean = value.filter { $0 != "\r" && $0 != "\n" }
-            list = curl_slist_append(list, "\(name): \(clean)")
+            // A line break would inject headers of its own. Filtered by scalar: "\r\n" is one Character.
+            func clean(_ text: String) -> String {
+                String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\r" && $0 != "\n" && $0 != "\0" }))
+            }
+            list = curl_slist_append(list, "\(clean(name)): \(clean(value))")
         }
         defer { curl_slist_free_all(list) }
         let started = Date()
@@ -232,7 +234,7 @@ final class Transfer: @unchecked Sendable {
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_TOO_MANY_REDIRECTS:
             return .redirectRefused(text)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
-            return .broken("the connection broke off before the answer was complete")
+            return .broken("the connection broke off before the answer was complete (\(text))")
         case CURLE_BAD_CONTENT_ENCODING:
             return .broken("the answer's compression is damaged")
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
