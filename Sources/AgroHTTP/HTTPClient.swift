@@ -204,8 +204,12 @@ final class Transfer: @unchecked Sendable {
                     return false
                 }
             }
-            // `bytes.count` is at most libcurl's buffer size: the sum cannot overflow.
-            guard received + Int64(bytes.count) <= request.maxBodyBytes else {
+            // `bytes.count` is at most libcurl's buffer size and `received` at most the cap: no overflow.
+            let room = request.maxBodyBytes - received
+            guard Int64(bytes.count) <= room else {
+                // What fits is delivered, then the transfer stops: never a byte past the cap.
+                if room > 0 { try sink.write(UnsafeRawBufferPointer(rebasing: bytes.prefix(Int(room)))) }
+                received = request.maxBodyBytes
                 throw HTTPError.tooLarge(limit: request.maxBodyBytes)
             }
             received += Int64(bytes.count)

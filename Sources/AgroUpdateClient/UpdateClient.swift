@@ -192,9 +192,15 @@ public struct UpdateClient: Sendable {
                     identity: manifest.identity, offered: manifest.catalogVersion, highest: base, maxStep: step)
             }
         }
-        if let highest, manifest.catalogVersion < highest, !configuration.allowDowngrade {
-            if let installed, manifest.catalogVersion == installed { return .upToDate }
-            throw UpdateError.downgrade(identity: manifest.identity, offered: manifest.catalogVersion, highest: highest)
+        if !configuration.allowDowngrade {
+            if let installed, manifest.catalogVersion < installed {
+                throw UpdateError.notNewer(identity: manifest.identity, offered: manifest.catalogVersion, installed: installed)
+            }
+            // Older than one installed before, though not than the one in use (after a rollback
+            // or a fallback to the bundled catalog).
+            if let highest, manifest.catalogVersion < highest, manifest.catalogVersion != installed {
+                throw UpdateError.downgrade(identity: manifest.identity, offered: manifest.catalogVersion, highest: highest)
+            }
         }
         guard let installed else {
             if active.source == .bundled { return .available }
@@ -202,8 +208,8 @@ public struct UpdateClient: Sendable {
         }
         if manifest.catalogVersion > installed { return .available }
         if manifest.catalogVersion == installed { return .upToDate }
-        if configuration.allowDowngrade { return .available }
-        throw UpdateError.notNewer(identity: manifest.identity, offered: manifest.catalogVersion, installed: installed)
+        // Older than the one in use: reached only with --allow-downgrade (refused above otherwise).
+        return .available
     }
 
     /// One pass over the download: hashes the compressed bytes, inflates them into `incoming`
