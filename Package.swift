@@ -10,6 +10,8 @@
 //          AgroServer (static catalog server, Hummingbird)
 //     <- AgroWeather (OpenWeatherMap client, spray windows)
 //     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
+//   AgroHTTP (the one HTTP client: libcurl through CCurlShim; size caps, deadlines)
+//     <- AgroUpdateClient, AgroNews, AgroWeather
 //   AgroCLI (the catalog-query commands and what every command shares) <- AgroStore, AgroUpdate
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking and
