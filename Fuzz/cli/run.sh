@@ -28,6 +28,8 @@ head -c 4096 /dev/urandom > "$scratch/files/random.bin"
 export HOME="$scratch/home" XDG_CONFIG_HOME="$scratch/config" XDG_DATA_HOME="$scratch/data" XDG_CACHE_HOME="$scratch/cache"
 export AGRO_UPDATE_SERVER="http://127.0.0.1:9/" AGRO_OPENWEATHER_URL="http://127.0.0.1:9" OPENWEATHER_API_KEY="fuzz"
 export AGRO_UPDATE_DEADLINE=3 NO_COLOR=1 LANG=C.UTF-8
+"$bin/agro-full" keys generate --out "$scratch/files/release" > /dev/null
+export AGRO_TRUST="$scratch/files/release.pub"
 
 commands=(
   "products" "product" "substances" "substance" "cultures" "culture" "pests" "pest" "scheme" "search"
