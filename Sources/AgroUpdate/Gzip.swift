@@ -19,10 +19,11 @@ enum Gzip {
             throw UpdateError.io(path: source, reason: "cannot read")
         }
         defer { try? input.close() }
-        _ = FileManager.default.createFile(atPath: destination, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: destination) else {
-            throw UpdateError.io(path: destination, reason: "cannot create")
-        }
+        // open(2), not FileManager.createFile: that one replaces the path by a rename, so it
+        // never reports the error of writing to the file itself.
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw UpdateError.io(path: destination, reason: FileSystem.errnoText()) }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? output.close() }
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.

@@ -269,6 +269,19 @@ final class HostileUpdateTests: XCTestCase {
         XCTAssertEqual(try Manifest.verified(Data(contentsOf: URL(fileURLWithPath: cached)), trustedKeys: [fixture.keys.publicKey]), v3)
     }
 
+    func testCompressingOntoAFullDiskThrows() throws {
+        // /dev/full answers every write with ENOSPC (the legacy FileHandle.write trapped on it).
+        // Reached through a link of our own: were the file ever replaced instead of written, the
+        // link would go, never the device.
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("no /dev/full") }
+        let full = fixture.root + "/full.gz"
+        try FileManager.default.createSymbolicLink(atPath: full, withDestinationPath: "/dev/full")
+        XCTAssertThrowsError(try Gzip.compress(file: fixture.bundled, to: full)) { error in
+            guard case let .io(path, _)? = error as? UpdateError else { return XCTFail("got \(error)") }
+            XCTAssertEqual(path, full)
+        }
+    }
+
     func testStateFileIsReplacedWhole() throws {
         var state = fixture.store.readState()
         state.etag = "\"e1\""
