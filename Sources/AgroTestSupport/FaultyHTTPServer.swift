@@ -80,16 +80,19 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             return connections
         }
         guard let open else { return }
+        // Wakes the accept loop, which closes the socket itself: closed here, its descriptor
+        // number could be reused by the next server's socket before the loop's last accept(2),
+        // and this stopped server would then take (and drop) the next server's connections.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR, !lock.withLock({ stopped }) { continue }
                 return
             }
             let accepted: Bool = lock.withLock {
