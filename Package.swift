@@ -11,7 +11,9 @@
 //          AgroServer (static catalog server, Hummingbird)
 //     <- AgroWeather (OpenWeatherMap client, spray windows) -> AgroTerminal
 //     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
-//   AgroCLI (the catalog-query commands, what every command shares, exit statuses) <- AgroStore
+//   AgroHTTP (the one HTTP client: libcurl through CCurlShim; size caps, deadlines)
+//     <- AgroUpdateClient, AgroNews, AgroWeather
+//   AgroCLI (the catalog-query commands and what every command shares, exit statuses) <- AgroStore
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
@@ -35,6 +37,7 @@ let package = Package(
         .library(name: "AgroUpdateClient", targets: ["AgroUpdateClient"]),
         .library(name: "AgroTerminal", targets: ["AgroTerminal"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
+        .library(name: "AgroHTTP", targets: ["AgroHTTP"]),
         .library(name: "AgroWeb", targets: ["AgroWeb"]),
     ],
     dependencies: [
@@ -79,7 +82,9 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "AgroUpdateClient",
-            dependencies: ["AgroDomain", "AgroStore", "AgroUpdate", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "AgroDomain", "AgroStore", "AgroUpdate", "AgroHTTP", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict),
         .target(
             name: "AgroServer",
@@ -99,15 +104,19 @@ let package = Package(
             dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport"],
             path: "Benchmarks/update/Sources",
             swiftSettings: strict),
-        .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal"], swiftSettings: strict),
+        .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal", "AgroHTTP"], swiftSettings: strict),
         // Display widths and what the output terminal accepts; no C library, so the query program
         // can use it without loading libxml2.
         .target(name: "AgroTerminal", swiftSettings: strict),
         .target(name: "AgroHTML", dependencies: ["CLibXML2", "AgroTerminal"], swiftSettings: strict),
-        .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2"], swiftSettings: strict),
+        .target(name: "AgroNews", dependencies: ["AgroDomain", "AgroHTML", "CLibXML2", "AgroHTTP"], swiftSettings: strict),
+        // libcurl's variadic curl_easy_setopt/getinfo as typed C functions Swift can call.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        // The one HTTP layer (libcurl): caps on decoded bodies, deadlines, idle timeouts.
+        .target(name: "AgroHTTP", dependencies: ["CCurlShim"], swiftSettings: strict),
         // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
         // test catalogs); no product exposes it.
-        .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
+        .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore", "CZlib"], swiftSettings: strict),
         .target(
             name: "AgroCLI",
             dependencies: [
@@ -185,6 +194,7 @@ let package = Package(
             ]),
         .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
+        .testTarget(name: "AgroHTTPTests", dependencies: ["AgroHTTP", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
         .testTarget(
             name: "AgroWebTests",

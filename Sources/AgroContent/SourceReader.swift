@@ -306,7 +306,10 @@ final class SourceReader {
         let keys = Set(uses.flatMap(\.obligationIDs)).sorted()
         let ids = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, String(format: "obligation-%04d", $0 + 1)) })
         for index in uses.indices { uses[index].obligationIDs = uses[index].obligationIDs.compactMap { ids[$0] } }
-        return keys.compactMap { key in obligationsByKey[key].map { CatalogRecord.Obligation(id: ids[key]!, text: $0) } }
+        return keys.compactMap { key in
+            guard let id = ids[key], let text = obligationsByKey[key] else { return nil }
+            return CatalogRecord.Obligation(id: id, text: text)
+        }
     }
 
     private func scheme(_ e: SourceEntry, id: String) -> CatalogRecord.Scheme {

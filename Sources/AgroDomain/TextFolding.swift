@@ -43,20 +43,6 @@ public enum TextFolding {
         return String(first).uppercased()
     }
 
-    /// Removes control characters (C0, C1, DEL) except newline and tab, so that content
-    /// printed to a terminal cannot drive it.
-    public static func removingControlCharacters(_ text: String, keepNewlines: Bool = true) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            let isControl = v < 0x20 || (0x7F...0x9F).contains(v)
-            if !isControl || (keepNewlines && (v == 0x0A || v == 0x09)) {
-                scalars.append(scalar)
-            }
-        }
-        return String(scalars)
-    }
-
     /// Levenshtein distance over characters, for "closest names" suggestions.
     public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)

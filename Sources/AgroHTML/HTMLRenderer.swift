@@ -1,4 +1,5 @@
 import CLibXML2
+import AgroTerminal
 import Foundation
 
 /// Renders HTML as text for a terminal, in the manner of `w3m -dump` and `lynx -dump`.
@@ -186,13 +187,9 @@ struct LinkTable {
     }
 }
 
-/// Characters never written to the terminal: C0 and C1 controls, DEL, bidirectional
-/// embeddings/overrides/isolates (they reorder what is shown), and the BOM.
+/// Characters never written to the terminal: the one list every output path uses.
 @inline(__always)
-func isUnsafeScalar(_ v: UInt32) -> Bool {
-    v < 0x20 || (v >= 0x7F && v <= 0x9F) || (v >= 0x202A && v <= 0x202E) || (v >= 0x2066 && v <= 0x2069)
-        || v == 0xFEFF || v == 0x061C || v == 0x200E || v == 0x200F
-}
+func isUnsafeScalar(_ v: UInt32) -> Bool { TerminalText.isUnsafe(v) }
 
 // MARK: - Tags
 

@@ -73,7 +73,11 @@ struct Paragraph {
     }
 
     mutating func append(_ text: [UInt8], width: Int, style: UInt8) {
-        text.withUnsafeBufferPointer { append($0.baseAddress!, count: $0.count, width: width, style: style) }
+        text.withUnsafeBufferPointer { buffer in
+            // An empty buffer may have no address at all.
+            guard let base = buffer.baseAddress else { return }
+            append(base, count: buffer.count, width: width, style: style)
+        }
     }
 
     /// Appends text glued to what precedes it, keeping pending white space for what follows.

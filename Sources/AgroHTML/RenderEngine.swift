@@ -467,7 +467,9 @@ struct RenderEngine {
         literal("[image:", glued: false)
         para.space()
         var altText = alt
-        altText.withUTF8 { text($0.baseAddress!, $0.count) }
+        altText.withUTF8 { buffer in
+            if let base = buffer.baseAddress { text(base, buffer.count) }
+        }
         literal("]", glued: true)
     }
 

@@ -27,7 +27,12 @@ final class RegisterInput {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw SRPPPImportError.cannotOpen(path: path, reason: "not readable")
         }
-        let magic = [UInt8](handle.readData(ofLength: 6))
+        // The throwing read: the legacy one traps on an error (a directory, an I/O error).
+        let magic: [UInt8]
+        do { magic = [UInt8](try handle.read(upToCount: 6) ?? Data()) } catch {
+            try? handle.close()
+            throw SRPPPImportError.cannotOpen(path: path, reason: error.localizedDescription)
+        }
         try? handle.close()
         if magic.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) {
             packaging = .xz

@@ -101,8 +101,8 @@ struct RegisterMapper {
         }
 
         var errors: [SRPPPDataError] {
-            counts.keys.sorted().map { kind in
-                SRPPPDataError(kind: kind, count: counts[kind]!, examples: (examples[kind] ?? []).map(\.text))
+            counts.sorted { $0.key < $1.key }.map { kind, count in
+                SRPPPDataError(kind: kind, count: count, examples: (examples[kind] ?? []).map(\.text))
             }
         }
     }
@@ -204,8 +204,8 @@ struct RegisterMapper {
                 signalWords[detail.key] = code
                 if statementTexts[code] == nil { statementTexts[code] = RegisterMapper.localized(detail) }
             }
-            for code in statementTexts.keys.sorted() {
-                guard emit(.statement(.init(code: code, text: statementTexts[code]!))) else { return false }
+            for (code, text) in statementTexts.sorted(by: { $0.key < $1.key }) {
+                guard emit(.statement(.init(code: code, text: text))) else { return false }
             }
             return true
         }

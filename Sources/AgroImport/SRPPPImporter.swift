@@ -54,7 +54,7 @@ public struct SRPPPImporter: Sendable {
         defer { input.close() }
         // Settled before the long read, so a missing --version fails at once.
         let date = Self.publicationDate(in: input.documentName) ?? Self.publicationDate(in: inputPath)
-        guard let version = options.version ?? date.map({ Int($0.replacingOccurrences(of: "-", with: ""))! }) else {
+        guard let version = options.version ?? date.flatMap({ Int($0.replacingOccurrences(of: "-", with: "")) }) else {
             throw SRPPPImportError.versionUnknown(path: inputPath)
         }
         let header = Self.header(version: version, date: date)
@@ -139,10 +139,11 @@ public struct SRPPPImporter: Sendable {
     /// "2024-12-16" from a name holding 2024_12_16, 2024-12-16 or 20241216.
     static func publicationDate(in name: String) -> String? {
         let file = (name as NSString).lastPathComponent
-        guard let range = file.range(of: #"(19|20)\d{2}[-_]?\d{2}[-_]?\d{2}"#, options: .regularExpression) else {
+        guard let range = file.range(of: #"(19|20)[0-9]{2}[-_]?[0-9]{2}[-_]?[0-9]{2}"#, options: .regularExpression) else {
             return nil
         }
-        let digits = file[range].filter(\.isNumber)
+        // ASCII digits only: other scripts' digits match `isNumber` but not `Int(_:)`.
+        let digits = file[range].filter { $0.isASCII && $0.isNumber }
         let year = digits.prefix(4), month = digits.dropFirst(4).prefix(2), day = digits.suffix(2)
         guard let m = Int(month), (1...12).contains(m), let d = Int(day), (1...31).contains(d) else { return nil }
         return "\(year)-\(month)-\(day)"

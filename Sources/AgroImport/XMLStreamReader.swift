@@ -290,7 +290,7 @@ extension String {
         let bytes = utf8
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let last = bytes.lastIndex(where: { !isSpace($0) })!
+        guard let last = bytes.lastIndex(where: { !isSpace($0) }) else { return "" }
         if first == bytes.startIndex, bytes.index(after: last) == bytes.endIndex { return self }
         return String(self[first...last])
     }

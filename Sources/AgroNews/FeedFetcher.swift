@@ -1,8 +1,5 @@
+import AgroHTTP
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The answer to a (conditional) feed request.
 public enum FetchOutcome: Sendable, Equatable {
@@ -12,19 +9,20 @@ public enum FetchOutcome: Sendable, Equatable {
     case notModified
 }
 
-/// Fetches feeds over HTTP(S) with URLSession, sending If-None-Match / If-Modified-Since
-/// when a cached copy exists.
+/// Fetches feeds over HTTP(S) through AgroHTTP, sending If-None-Match / If-Modified-Since
+/// when a cached copy exists. The size cap applies to the decoded body while it arrives, so
+/// neither a huge nor a gzip-bombed answer is ever held whole.
 public struct FeedFetcher: Sendable {
-    let session: URLSession
+    let client: HTTPClient
     let timeout: TimeInterval
     let maxBytes: Int
 
     /// - Parameters:
-    ///   - session: the session to use; the caller owns its configuration (proxies, caching).
-    ///   - timeout: per-request timeout in seconds.
+    ///   - client: the HTTP layer.
+    ///   - timeout: seconds one feed request may take in all (and may stay silent).
     ///   - maxBytes: larger bodies are refused (a feed is not a download).
-    public init(session: URLSession, timeout: TimeInterval = 20, maxBytes: Int = 20 << 20) {
-        self.session = session
+    public init(client: HTTPClient = HTTPClient(), timeout: TimeInterval = 20, maxBytes: Int = 20 << 20) {
+        self.client = client
         self.timeout = timeout
         self.maxBytes = maxBytes
     }
@@ -32,48 +30,36 @@ public struct FeedFetcher: Sendable {
     /// Fetches `url`; `cached` supplies the validators of the copy in the cache.
     /// - Throws: `FeedError.unreachable` or `.httpStatus`.
     public func fetch(_ url: URL, cached: FeedCacheEntry?) async throws -> FetchOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5",
-                         forHTTPHeaderField: "Accept")
-        request.setValue("agro (feed reader)", forHTTPHeaderField: "User-Agent")
-        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let modified = cached?.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
-        let data: Data
-        let response: URLResponse
+        var request = HTTPRequest(url: url, maxBodyBytes: Int64(max(0, maxBytes)), deadline: timeout, userAgent: "agro (feed reader)")
+        request.setHeader("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5")
+        if let etag = cached?.etag { request.setHeader("If-None-Match", etag) }
+        if let modified = cached?.lastModified { request.setHeader("If-Modified-Since", modified) }
+        let sink = FeedSink()
+        let response: HTTPResponse
         do {
-            (data, response) = try await session.data(for: request)
-        } catch {
+            response = try await client.perform(request, into: sink)
+        } catch let error as HTTPError {
             throw FeedError.unreachable(url: url.absoluteString, reason: Self.describe(error))
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw FeedError.unreachable(url: url.absoluteString, reason: "not an HTTP response")
+        if response.status == 304 { return .notModified }
+        guard (200..<300).contains(response.status) else {
+            throw FeedError.httpStatus(url: url.absoluteString, status: response.status)
         }
-        if http.statusCode == 304 { return .notModified }
-        guard (200..<300).contains(http.statusCode) else {
-            throw FeedError.httpStatus(url: url.absoluteString, status: http.statusCode)
-        }
-        if data.count > maxBytes {
-            throw FeedError.unreachable(url: url.absoluteString, reason: "body larger than \(maxBytes) bytes")
-        }
-        if http.expectedContentLength > 0 && Int64(data.count) < http.expectedContentLength {
-            throw FeedError.unreachable(url: url.absoluteString, reason: "transfer cut short")
-        }
-        return .fetched(
-            body: data, etag: http.value(forHTTPHeaderField: "ETag"),
-            lastModified: http.value(forHTTPHeaderField: "Last-Modified"))
+        return .fetched(body: sink.data, etag: response.value(for: "ETag"), lastModified: response.value(for: "Last-Modified"))
     }
 
-    static func describe(_ error: any Error) -> String {
-        if let urlError = error as? URLError {
-            switch urlError.code {
-            case .timedOut: return "timed out"
-            case .cannotConnectToHost: return "connection refused"
-            case .cannotFindHost, .dnsLookupFailed: return "unknown host"
-            case .notConnectedToInternet: return "offline"
-            case .networkConnectionLost: return "connection lost"
-            default: return "network error \(urlError.code.rawValue)"
-            }
+    static func describe(_ error: HTTPError) -> String {
+        switch error {
+        case .timedOut, .stalled: return "timed out"
+        case let .tooLarge(limit): return "body larger than \(limit) bytes"
+        default: return error.reason
         }
-        return error.localizedDescription
     }
+}
+
+/// Reads the body of a 2xx only; error pages are not kept.
+private final class FeedSink: HTTPBodySink {
+    private(set) var data = Data()
+    func begin(_ response: HTTPResponse) throws -> Bool { (200..<300).contains(response.status) }
+    func write(_ bytes: UnsafeRawBufferPointer) throws { data.append(contentsOf: bytes) }
 }

@@ -19,6 +19,7 @@ public enum CatalogServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLogMiddleware())
+        router.add(middleware: ConfinementMiddleware(root: directory))
         router.add(
             middleware: FileMiddleware(
                 directory,
@@ -58,13 +59,58 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         var metadata: Logger.Metadata = [
             "method": .string(request.method.rawValue),
-            "path": .string(request.uri.description),
+            "path": .string(Self.escaped(request.uri.description)),
             "status": .stringConvertible(status),
             "bytes": .string(length ?? "-"),
             "ms": .string(String(format: "%.1f", milliseconds)),
         ]
-        if let range = request.headers[.range] { metadata["range"] = .string(range) }
-        if let tag = request.headers[.ifNoneMatch] { metadata["if-none-match"] = .string(tag) }
+        if let range = request.headers[.range] { metadata["range"] = .string(Self.escaped(range)) }
+        if let tag = request.headers[.ifNoneMatch] { metadata["if-none-match"] = .string(Self.escaped(tag)) }
         context.logger.info("access", metadata: metadata)
+    }
+
+    /// A client's text as it may go into a log line: printable ASCII as is (backslash
+    /// doubled), everything else as `\u{...}`, so a request cannot forge log lines or send
+    /// escape sequences to the terminal reading the log.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(1024) {
+            switch scalar.value {
+            case 0x5C: result += "\\\\"
+            case 0x20...0x7E: result.unicodeScalars.append(scalar)
+            default: result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            }
+        }
+        return result
+    }
+}
+
+/// Serves only what lies inside the directory: no dotfile or dot-directory (a `.key` left
+/// there, `.git`), and no symbolic link leading outside it. Both answer 404, as if absent.
+struct ConfinementMiddleware<Context: RequestContext>: RouterMiddleware {
+    let root: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard Self.allows(request.uri.path, root: root) else { return Response(status: .notFound) }
+        return try await next(request, context)
+    }
+
+    /// Whether `path` (a request path, percent-encoded) names a file inside `root`.
+    static func allows(_ path: String, root: String) -> Bool {
+        guard let decoded = path.removingPercentEncoding, !decoded.contains("\0") else { return false }
+        let components = decoded.split(separator: "/", omittingEmptySubsequences: true)
+        guard !components.contains(where: { $0.hasPrefix(".") }) else { return false }
+        guard let realRoot = realPath(root) else { return false }
+        // A missing file is FileMiddleware's 404; a path that resolves must stay under the root.
+        let candidate = realRoot + "/" + components.joined(separator: "/")
+        guard FileManager.default.fileExists(atPath: candidate) else { return true }
+        guard let real = realPath(candidate) else { return false }
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -40,10 +40,14 @@ public struct UpdateState: Sendable, Hashable, Codable {
     public var server: String?
     /// ETag of the last manifest, sent as If-None-Match.
     public var etag: String?
-    public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil) {
+    /// The highest catalog version ever installed, per identity: an older signed manifest is
+    /// refused after a rollback or a fallback to the bundled catalog (absent in older files).
+    public var highestInstalled: [String: Int]?
+    public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil, highestInstalled: [String: Int]? = nil) {
         self.lastCheck = lastCheck
         self.server = server
         self.etag = etag
+        self.highestInstalled = highestInstalled
     }
 }
 
@@ -91,7 +95,13 @@ public struct CatalogStore: Sendable {
     /// Where the download of the compressed catalog with this sha256 is kept, so that an
     /// interrupted download resumes.
     package func partialDownloadPath(sha256: String) -> String {
-        downloadsDirectory + "/\(sha256).gz.partial"
+        // Manifest.verified refuses any other form; this keeps a bad name out of the path even so.
+        downloadsDirectory + "/\(Self.isSHA256(sha256) ? sha256 : "invalid").gz.partial"
+    }
+
+    /// 64 lower-case hexadecimal digits: the only form of a sha256 that may name a file here.
+    package static func isSHA256(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
     package var lockPath: String { catalogsDirectory + "/.lock" }
 

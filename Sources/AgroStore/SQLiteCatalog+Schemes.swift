@@ -21,12 +21,14 @@ extension SQLiteCatalog: SchemesUseCase {
     }
 
     private func scheme(_ db: Database, id: String, texts: LocalizedSQL) throws -> ProtectionScheme {
-        let head = try db.row("""
+        // The id comes from a query on the same snapshot; a damaged catalog is reported, not trapped on.
+        guard let head = try db.row("""
             SELECT s.culture_id, \(texts.field("scheme", "title", owner: "s.id")) AS title,
               \(texts.field("scheme", "description", owner: "s.id")) AS description,
               \(texts.name("culture", owner: "s.culture_id")) AS culture_name
             FROM schemes s WHERE s.id = \(id)
-            """)!
+            """)
+        else { throw CatalogError.invalidArgument("protection scheme \(id) is missing from the catalog") }
         let stageRows = try db.rows("""
             SELECT st.id, st.bbch_from, st.bbch_to, \(texts.name("scheme_stage", owner: "st.id")) AS name
             FROM scheme_stages st WHERE st.scheme_id = \(id) ORDER BY st.position

@@ -101,8 +101,14 @@ extension SQLiteCatalog: LookupUseCase {
         return try read { db in
             let rows = try db.rows("SELECT key, entity_id FROM name_index WHERE kind = \(kind.rawValue)")
             var best: [String: Int] = [:]
+            let length = key.count
+            let threshold = max(2, length / 2)
             for row in rows {
                 let candidate: String = row["key"]
+                // An input longer than a name by more than the threshold is never close to it (the
+                // length difference bounds the distance from below): a 17,000-character argument
+                // costs one count per name, not a quadratic comparison.
+                if length - candidate.count > threshold { continue }
                 // Compare with the candidate's prefix too, so a short typed name is close to a long one.
                 let distance = min(
                     TextFolding.editDistance(key, candidate),
@@ -110,7 +116,6 @@ extension SQLiteCatalog: LookupUseCase {
                 let id: String = row["entity_id"]
                 best[id] = min(best[id] ?? .max, distance)
             }
-            let threshold = max(2, key.count / 2)
             let ids = best.filter { $0.value <= threshold }
                 .sorted { ($0.value, $0.key) < ($1.value, $1.key) }
                 .prefix(limit).map(\.key)

@@ -29,7 +29,9 @@ package final class WorkerThread<Value: Sendable>: @unchecked Sendable {
     package func join() throws -> Value {
         condition.lock()
         defer { condition.unlock() }
-        while outcome == nil { condition.wait() }
-        return try outcome!.get()
+        while true {
+            if let outcome { return try outcome.get() }
+            condition.wait()
+        }
     }
 }

@@ -35,6 +35,9 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             closeAfter: Int? = nil, pacing: Pacing? = nil)
         /// Reads the request and never answers.
         case hang
+        /// A 200 whose body never ends: `chunk` again and again, paced, until the client
+        /// closes the connection (or the server stops).
+        case endless(headers: [String: String] = [:], chunk: Data, pacing: Pacing? = nil)
     }
 
     public let port: Int
@@ -79,16 +82,19 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             return connections
         }
         guard let open else { return }
+        // Wakes the accept loop, which closes the socket itself: closed here, its descriptor
+        // number could be reused by the next server's socket before the loop's last accept(2),
+        // and this stopped server would then take (and drop) the next server's connections.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR, !lock.withLock({ stopped }) { continue }
                 return
             }
             let accepted: Bool = lock.withLock {
@@ -117,6 +123,14 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             var byte: UInt8 = 0
             // Blocks until the client gives up or the server stops.
             while recv(fd, &byte, 1, 0) > 0 {}
+        case let .endless(headers, chunk, pacing):
+            var head = "HTTP/1.1 200 OK\r\nConnection: close\r\n"
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+            guard LoopbackSocket.sendAll(fd, Data((head + "\r\n").utf8)) else { return }
+            let piece = pacing.map { chunk.prefix(max(1, $0.chunkSize)) } ?? chunk
+            while !lock.withLock({ stopped }), LoopbackSocket.sendAll(fd, Data(piece)) {
+                if let delay = pacing?.delay { Thread.sleep(forTimeInterval: delay) }
+            }
         case let .respond(status, headers, body, contentLength, closeAfter, pacing):
             var head = "HTTP/1.1 \(status) \(LoopbackSocket.reason(status))\r\n"
             var fields = headers

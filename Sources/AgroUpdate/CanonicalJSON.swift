@@ -80,12 +80,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case let .object(members):
             out.append(UInt8(ascii: "{"))
             // UTF-8 byte order, compared on the views: no arrays allocated per comparison.
-            let sorted = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in sorted.enumerated() {
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (index, (key, value)) in sorted.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(into: &out)
+                value.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -144,11 +144,19 @@ extension CatalogStore {
 
     package func writeCachedManifest(_ data: Data) throws { try writeAtomically(data, to: manifestPath) }
 
+    /// Temporary file, fsync, rename, fsync of the directory: like a catalog, a state file is
+    /// either the old one or the new one after a crash, never empty.
     private func writeAtomically(_ data: Data, to path: String) throws {
+        let temporary = path + ".new-\(getpid())"
         do {
             try FileManager.default.createDirectory(atPath: catalogsDirectory, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try data.write(to: URL(fileURLWithPath: temporary))
+            try FileSystem.fsync(file: temporary)
+            try FileSystem.rename(temporary, to: path)
+            try FileSystem.fsync(directory: catalogsDirectory)
         } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            if let error = error as? UpdateError { throw error }
             throw UpdateError.io(path: path, reason: error.localizedDescription)
         }
     }

@@ -53,7 +53,10 @@ package enum FileSystem {
         var hasher = SHA256()
         var size: Int64 = 0
         while true {
-            let data = handle.readData(ofLength: 1 << 20)
+            let data: Data
+            do { data = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw UpdateError.io(path: path, reason: error.localizedDescription)
+            }
             if data.isEmpty { break }
             hasher.update(data: data)
             size += Int64(data.count)

@@ -19,10 +19,11 @@ enum Gzip {
             throw UpdateError.io(path: source, reason: "cannot read")
         }
         defer { try? input.close() }
-        _ = FileManager.default.createFile(atPath: destination, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: destination) else {
-            throw UpdateError.io(path: destination, reason: "cannot create")
-        }
+        // open(2), not FileManager.createFile: that one replaces the path by a rename, so it
+        // never reports the error of writing to the file itself.
+        let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw UpdateError.io(path: destination, reason: FileSystem.errnoText()) }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         defer { try? output.close() }
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
@@ -36,7 +37,11 @@ enum Gzip {
         var inputHash = SHA256(), outputHash = SHA256()
         var inputSize: Int64 = 0, outputSize: Int64 = 0
         while true {
-            let data = input.readData(ofLength: chunk)
+            // The throwing calls: the legacy readData/write trap on an I/O error (disk full).
+            let data: Data
+            do { data = try input.read(upToCount: chunk) ?? Data() } catch {
+                throw UpdateError.io(path: source, reason: error.localizedDescription)
+            }
             inputHash.update(data: data)
             inputSize += Int64(data.count)
             let flush = data.isEmpty ? Z_FINISH : Z_NO_FLUSH
@@ -53,7 +58,9 @@ enum Gzip {
                     guard status != Z_STREAM_ERROR else { throw UpdateError.io(path: destination, reason: "zlib failed") }
                     if produced > 0 {
                         let piece = Data(out[0..<produced])
-                        output.write(piece)
+                        do { try output.write(contentsOf: piece) } catch {
+                            throw UpdateError.io(path: destination, reason: error.localizedDescription)
+                        }
                         outputHash.update(data: piece)
                         outputSize += Int64(produced)
                     }

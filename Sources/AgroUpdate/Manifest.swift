@@ -34,13 +34,17 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var file: CatalogFile
     /// Earlier published versions, newest first; their files stay in the directory.
     public var releases: [Release]
+    /// The publisher's policy on version jumps: when present, a client refuses a manifest whose
+    /// version exceeds the highest it has installed of this identity by more than this. Absent
+    /// (the default), any jump is accepted.
+    public var maxVersionStep: Int?
     /// Absent in an unsigned manifest, which clients refuse.
     public var signature: Signature?
 
     public init(
         format: Int = Manifest.currentFormat, identity: String, title: String, catalogVersion: Int,
         schemaVersion: Int, locales: [String], builtAt: String, publishedAt: String, expiresAt: String,
-        file: CatalogFile, releases: [Release] = [], signature: Signature? = nil
+        file: CatalogFile, releases: [Release] = [], maxVersionStep: Int? = nil, signature: Signature? = nil
     ) {
         self.format = format
         self.identity = identity
@@ -53,6 +57,7 @@ public struct Manifest: Sendable, Hashable, Codable {
         self.expiresAt = expiresAt
         self.file = file
         self.releases = releases
+        self.maxVersionStep = maxVersionStep
         self.signature = signature
     }
 
@@ -116,9 +121,12 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// The manifest as a JSON value (signature included when present).
     public var jsonValue: JSONValue {
-        // Encoding our own Codable model cannot fail: every field is a string, integer or array.
-        let data = try! JSONEncoder().encode(self)
-        return try! JSONValue.parse(data)
+        // Encoding our own Codable model does not fail (every field is a string, integer or
+        // array); should it ever, an empty object signs and verifies as nothing useful.
+        guard let data = try? JSONEncoder().encode(self), let value = try? JSONValue.parse(data) else {
+            return .object([:])
+        }
+        return value
     }
 
     /// The bytes the signature covers: canonical JSON without the `signature` member.

@@ -1,3 +1,4 @@
+import AgroStore
 import Foundation
 
 extension Manifest {
@@ -52,12 +53,42 @@ extension Manifest {
         guard manifest.file.compressed.size >= 0, manifest.file.uncompressed.size >= 0 else {
             throw UpdateError.manifestInvalid("negative size")
         }
-        guard Manifest.isSafeRelativePath(manifest.file.path) else {
-            throw UpdateError.manifestInvalid("file path \"\(manifest.file.path)\" leaves the directory")
+        // Every name and hash is checked before any of it becomes part of a local path or a URL:
+        // a signed manifest is still outside data (a compromised or careless publisher).
+        for file in [manifest.file] + manifest.releases.map(\.file) {
+            guard Manifest.isSafeRelativePath(file.path) else {
+                throw UpdateError.manifestInvalid("a file path leaves the directory or has characters outside [A-Za-z0-9._/-]")
+            }
+            guard Manifest.isSHA256(file.compressed.sha256), Manifest.isSHA256(file.uncompressed.sha256) else {
+                throw UpdateError.manifestInvalid("a sha256 is not 64 lower-case hexadecimal digits")
+            }
+            guard file.compressed.size >= 0, file.uncompressed.size >= 0 else {
+                throw UpdateError.manifestInvalid("negative size")
+            }
+        }
+        guard Manifest.isPlainName(manifest.identity) else {
+            throw UpdateError.manifestInvalid("the identity is empty, longer than 200 characters or has control characters")
+        }
+        guard manifest.catalogVersion >= 0, manifest.schemaVersion >= 0, manifest.maxVersionStep.map({ $0 >= 0 }) ?? true else {
+            throw UpdateError.manifestInvalid("negative version")
         }
         guard let expiry = manifest.expiryDate else { throw UpdateError.manifestInvalid("expiry is not a date") }
         guard now < expiry else { throw UpdateError.expired(expiresAt: manifest.expiresAt) }
         return manifest
+    }
+
+    /// 64 lower-case hexadecimal digits: the only form a sha256 may take in a manifest (the
+    /// catalog store names files by it, so the rule lives there).
+    package static func isSHA256(_ text: String) -> Bool { CatalogStore.isSHA256(text) }
+
+    /// A name shown to users and compared: 1-200 characters, none of them a control or
+    /// format character (which could reorder or hide text on a terminal).
+    static func isPlainName(_ text: String) -> Bool {
+        guard !text.isEmpty, text.count <= 200 else { return false }
+        return !text.unicodeScalars.contains {
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format
+                || $0.properties.generalCategory == .lineSeparator || $0.properties.generalCategory == .paragraphSeparator
+        }
     }
 
     /// A relative path without `..`, absolute parts or URL syntax.

@@ -22,12 +22,14 @@ public enum Publisher {
     ///   - key: the signing key pair.
     ///   - expiry: how long clients accept this manifest; publish again before it runs out.
     ///   - now: the signing time.
+    ///   - maxVersionStep: the publisher's policy on version jumps (see `Manifest.maxVersionStep`).
     /// - Throws: `UpdateError.notGreaterThanPublished` when the version is not greater than
     ///   the newest published one; `.publishIdentityMismatch` when the directory publishes
     ///   another identity; `CatalogError` when the file is not a usable catalog.
     @discardableResult
     public static func publish(
-        catalog: String, to directory: String, key: KeyPair, expiry: TimeInterval = 30 * 24 * 3600, now: Date = Date()
+        catalog: String, to directory: String, key: KeyPair, expiry: TimeInterval = 30 * 24 * 3600, now: Date = Date(),
+        maxVersionStep: Int? = nil
     ) throws -> Manifest {
         let info = try CatalogStore.inspect(catalog, full: true)
         let manifestPath = directory + "/manifest.json"
@@ -68,7 +70,7 @@ public enum Publisher {
             locales: info.locales.locales, builtAt: info.builtAt, publishedAt: Timestamp.format(now),
             expiresAt: Timestamp.format(now.addingTimeInterval(expiry)),
             file: Manifest.CatalogFile(path: relativePath, compressed: compressed, uncompressed: uncompressed),
-            releases: releases)
+            releases: releases, maxVersionStep: maxVersionStep)
         let manifest = try key.sign(unsigned)
         let temporaryManifest = directory + "/.manifest-\(getpid()).json"
         guard FileManager.default.createFile(atPath: temporaryManifest, contents: manifest.fileBytes) else {

@@ -14,6 +14,17 @@ public struct UpdateConfiguration: Sendable {
     public var allowInsecure: Bool
     /// Seconds without a byte from the server after which a request fails.
     public var timeout: TimeInterval
+    /// Seconds the whole manifest request may take (`update.deadline`, `AGRO_UPDATE_DEADLINE`).
+    public var manifestDeadline: TimeInterval = 30
+    /// The slowest download rate, in bytes per second, a catalog's deadline allows for: the
+    /// catalog may take `manifestDeadline` plus its size at this rate.
+    public var minimumDownloadRate: Double = 32 * 1024
+    /// When set, only manifests of this catalog identity are accepted, even on the first
+    /// install (`--identity`, `AGRO_UPDATE_IDENTITY`, `update.identity`).
+    public var pinnedIdentity: String?
+    /// Accept a signed manifest older than the highest version ever installed of its identity
+    /// (`db update --allow-downgrade`).
+    public var allowDowngrade = false
 
     /// - Throws: `UpdateError.noTrustedKeys`, `.invalidServerURL`, `.insecureServer`.
     public init(server: URL, trustedKeys: [PublicSigningKey], allowInsecure: Bool = false, timeout: TimeInterval = 30) throws {
@@ -25,6 +36,12 @@ public struct UpdateConfiguration: Sendable {
         self.timeout = timeout
     }
 
+    /// Seconds a download of `size` bytes may take in all.
+    public func catalogDeadline(size: Int64) -> TimeInterval {
+        let rate = minimumDownloadRate.isFinite && minimumDownloadRate > 0 ? minimumDownloadRate : 32 * 1024
+        return manifestDeadline + Double(max(0, size)) / rate
+    }
+
     /// Resolves the settings from flags, environment and config file values (flags win).
     ///
     /// - Parameters:
@@ -33,8 +50,10 @@ public struct UpdateConfiguration: Sendable {
     ///   - insecure: `--insecure`.
     ///   - environment: the process environment.
     ///   - file: `update.*` values of the config file.
+    ///   - identity: `--identity`, if given.
     public static func resolve(
-        server: String?, trust: [String], insecure: Bool, environment: [String: String], file: [String: String] = [:]
+        server: String?, trust: [String], insecure: Bool, environment: [String: String], file: [String: String] = [:],
+        identity: String? = nil
     ) throws -> UpdateConfiguration {
         guard let serverText = server ?? environment["AGRO_UPDATE_SERVER"] ?? file["update.server"] else {
             throw UpdateError.noServer
@@ -51,7 +70,18 @@ public struct UpdateConfiguration: Sendable {
         let allowInsecure = insecure || ["1", "true", "yes"].contains(environment["AGRO_INSECURE"] ?? "")
             || ["1", "true", "yes"].contains(file["update.insecure"] ?? "")
         guard let url = URL(string: serverText), url.host != nil else { throw UpdateError.invalidServerURL(serverText) }
-        return try UpdateConfiguration(server: url, trustedKeys: keys, allowInsecure: allowInsecure)
+        var configuration = try UpdateConfiguration(server: url, trustedKeys: keys, allowInsecure: allowInsecure)
+        let pinned = identity ?? environment["AGRO_UPDATE_IDENTITY"] ?? file["update.identity"]
+        if let pinned = pinned?.trimmingCharacters(in: .whitespaces), !pinned.isEmpty {
+            configuration.pinnedIdentity = pinned
+        }
+        if let text = environment["AGRO_UPDATE_DEADLINE"] ?? file["update.deadline"] {
+            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0,
+                  seconds <= 86_400
+            else { throw UpdateError.invalidSetting(name: "update.deadline", value: text) }
+            configuration.manifestDeadline = seconds
+        }
+        return configuration
     }
 
     /// Refuses anything but https, and plain http to hosts other than loopback unless allowed.
@@ -77,6 +107,7 @@ public struct UpdateConfiguration: Sendable {
     package func url(_ path: String) -> URL {
         var base = server.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        return URL(string: base + path)!
+        // `path` comes from a manifest whose names were checked to be plain file names.
+        return URL(string: base + path) ?? server.appendingPathComponent(path)
     }
 }

@@ -11,6 +11,7 @@ public enum UpdateError: UserFacingError, Equatable {
     case noTrustedKeys
     case insecureServer(url: String)
     case invalidServerURL(String)
+    case invalidSetting(name: String, value: String)
     case keyFile(path: String, reason: String)
     // Network
     case unreachable(url: String, reason: String)
@@ -24,6 +25,9 @@ public enum UpdateError: UserFacingError, Equatable {
     case expired(expiresAt: String)
     case notNewer(identity: String, offered: Int, installed: Int)
     case identityMismatch(offered: String, installed: String)
+    case downgrade(identity: String, offered: Int, highest: Int)
+    case identityNotPinned(offered: String, pinned: String)
+    case versionJump(identity: String, offered: Int, highest: Int, maxStep: Int)
     case schemaTooNew(found: Int, supported: Int)
     // Download and content
     case truncated(expected: Int64, received: Int64)
@@ -51,6 +55,8 @@ public enum UpdateError: UserFacingError, Equatable {
             return "refusing plain http to \(url): use https, a loopback address, or pass --insecure"
         case let .invalidServerURL(text):
             return "\"\(text)\" is not an http or https URL"
+        case let .invalidSetting(name, value):
+            return "\(name) must be a number of seconds between 0 and 86400, not \"\(value)\""
         case let .keyFile(path, reason):
             return "cannot use key file \(path): \(reason)"
         case let .unreachable(url, reason):
@@ -73,6 +79,12 @@ public enum UpdateError: UserFacingError, Equatable {
             return "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"
         case let .identityMismatch(offered, installed):
             return "the server offers catalog \(offered) but the installed catalog is \(installed); versions of different catalogs do not compare, nothing was changed"
+        case let .downgrade(identity, offered, highest):
+            return "the server offers \(identity) version \(offered), but version \(highest) was installed before: refused (pass --allow-downgrade to go back on purpose); nothing was changed"
+        case let .identityNotPinned(offered, pinned):
+            return "the server offers catalog \(offered) but update.identity pins \(pinned): refused; nothing was changed"
+        case let .versionJump(identity, offered, highest, maxStep):
+            return "the server offers \(identity) version \(offered), more than the publisher's limit of \(maxStep) above the installed version \(highest): refused; nothing was changed"
         case let .schemaTooNew(found, supported):
             return "the server's catalog has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro; nothing was changed"
         case let .truncated(expected, received):

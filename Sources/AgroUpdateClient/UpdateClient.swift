@@ -60,7 +60,7 @@ public struct UpdateClient: Sendable {
         self.configuration = configuration
         self.store = store
         self.now = now
-        fetcher = HTTPFetcher(timeout: configuration.timeout, allowInsecure: configuration.allowInsecure)
+        fetcher = HTTPFetcher(configuration: configuration)
     }
 
     /// Fetches the manifest (conditionally: an unchanged one costs a 304), verifies it and
@@ -74,7 +74,7 @@ public struct UpdateClient: Sendable {
     /// Installs the server's catalog if it is newer than the one in use.
     ///
     /// - Parameter progress: called as work proceeds, on the calling task or, while
-    ///   downloading, on URLSession's delegate queue (often: once per chunk received); it must
+    ///   downloading, on the download's own thread (often: once per chunk received); it must
     ///   return quickly, since the download waits for it.
     public func update(progress: @escaping @Sendable (UpdateProgress) -> Void = { _ in }) async throws -> UpdateOutcome {
         let lock = try store.lock()
@@ -106,6 +106,12 @@ public struct UpdateClient: Sendable {
         }
         try store.install(checkedFile: incoming, sha256: digest.sha256) { step in progress(.installing(step)) }
         try? FileManager.default.removeItem(atPath: partial)
+        // Remembered after the install: an older manifest of this identity is refused from now on.
+        var state = store.readState()
+        var highest = state.highestInstalled ?? [:]
+        highest[info.identity] = max(highest[info.identity] ?? info.version, info.version)
+        state.highestInstalled = highest
+        try? store.writeState(state)
         return .installed(from: check.active.info, to: info)
     }
 
@@ -124,30 +130,40 @@ public struct UpdateClient: Sendable {
         let cached = state.server == server ? store.readCachedManifest() : nil
         let etag = cached == nil ? nil : state.etag
         var notModified = false
-        let data: Data
+        var data: Data
+        var manifest: Manifest
         switch try await fetcher.fetchManifest(manifestURL, etag: etag) {
         case let .fetched(body, newTag):
             data = body
             state.etag = newTag
+            manifest = try Manifest.verified(data, trustedKeys: configuration.trustedKeys, now: now())
         case .notModified:
-            if let cached {
+            if let cached, let verified = try? Manifest.verified(cached, trustedKeys: configuration.trustedKeys, now: now()) {
                 data = cached
+                manifest = verified
                 notModified = true
             } else {
-                // A 304 with nothing kept to answer it: ask again without condition.
+                // A 304 with nothing usable kept to answer it (none, damaged, expired or signed by
+                // a key no longer trusted): ask again without condition.
                 guard case let .fetched(body, newTag) = try await fetcher.fetchManifest(manifestURL, etag: nil) else {
                     throw UpdateError.manifestInvalid("the server answered 304 to an unconditional request")
                 }
                 data = body
                 state.etag = newTag
+                manifest = try Manifest.verified(data, trustedKeys: configuration.trustedKeys, now: now())
             }
         }
-        let manifest = try Manifest.verified(data, trustedKeys: configuration.trustedKeys, now: now())
         guard manifest.schemaVersion <= CatalogSchema.version else {
             throw UpdateError.schemaTooNew(found: manifest.schemaVersion, supported: CatalogSchema.version)
         }
         let active = try store.select()
-        let availability = try compare(manifest, with: active)
+        if active.source != .bundled {
+            // Catalogs installed before this record existed count too.
+            var highest = state.highestInstalled ?? [:]
+            highest[active.info.identity] = max(highest[active.info.identity] ?? active.info.version, active.info.version)
+            state.highestInstalled = highest
+        }
+        let availability = try compare(manifest, with: active, highest: state.highestInstalled?[manifest.identity])
         // Only a verified manifest is kept, with its ETag: a bad one must not earn 304s.
         if !notModified { try store.writeCachedManifest(data) }
         state.server = server
@@ -161,16 +177,39 @@ public struct UpdateClient: Sendable {
     }
 
     /// Versions compare only within one identity. The bundled demo gives way to any catalog
-    /// of the configured server; an installed catalog of another identity does not.
-    private func compare(_ manifest: Manifest, with active: CatalogSelection) throws -> UpdateCheck.Availability {
-        guard manifest.identity == active.info.identity else {
+    /// of the configured server (unless an identity is pinned); an installed catalog of another
+    /// identity does not. `highest` is the highest version of the manifest's identity ever
+    /// installed here: nothing older is installed again unless the user allows a downgrade.
+    private func compare(_ manifest: Manifest, with active: CatalogSelection, highest: Int?) throws -> UpdateCheck.Availability {
+        if let pinned = configuration.pinnedIdentity, manifest.identity != pinned {
+            throw UpdateError.identityNotPinned(offered: manifest.identity, pinned: pinned)
+        }
+        let installed = manifest.identity == active.info.identity ? active.info.version : nil
+        if let step = manifest.maxVersionStep, let base = [highest, installed].compactMap({ $0 }).max() {
+            let (jump, overflow) = manifest.catalogVersion.subtractingReportingOverflow(base)
+            if overflow || jump > step {
+                throw UpdateError.versionJump(
+                    identity: manifest.identity, offered: manifest.catalogVersion, highest: base, maxStep: step)
+            }
+        }
+        if !configuration.allowDowngrade {
+            if let installed, manifest.catalogVersion < installed {
+                throw UpdateError.notNewer(identity: manifest.identity, offered: manifest.catalogVersion, installed: installed)
+            }
+            // Older than one installed before, though not than the one in use (after a rollback
+            // or a fallback to the bundled catalog).
+            if let highest, manifest.catalogVersion < highest, manifest.catalogVersion != installed {
+                throw UpdateError.downgrade(identity: manifest.identity, offered: manifest.catalogVersion, highest: highest)
+            }
+        }
+        guard let installed else {
             if active.source == .bundled { return .available }
             throw UpdateError.identityMismatch(offered: manifest.identity, installed: active.info.identity)
         }
-        if manifest.catalogVersion > active.info.version { return .available }
-        if manifest.catalogVersion == active.info.version { return .upToDate }
-        throw UpdateError.notNewer(
-            identity: manifest.identity, offered: manifest.catalogVersion, installed: active.info.version)
+        if manifest.catalogVersion > installed { return .available }
+        if manifest.catalogVersion == installed { return .upToDate }
+        // Older than the one in use: reached only with --allow-downgrade (refused above otherwise).
+        return .available
     }
 
     /// One pass over the download: hashes the compressed bytes, inflates them into `incoming`
@@ -189,7 +228,10 @@ public struct UpdateClient: Sendable {
         let inflater = try GzipInflater(limit: file.uncompressed.size)
         var inflateError: (any Error)?
         while true {
-            let chunk = input.readData(ofLength: 1 << 20)
+            let chunk: Data
+            do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw UpdateError.io(path: partial, reason: error.localizedDescription)
+            }
             if chunk.isEmpty { break }
             compressedHash.update(data: chunk)
             compressedSize += Int64(chunk.count)

@@ -1,8 +1,6 @@
 import AgroDomain
+import AgroHTTP
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A source of current weather and forecasts for a point.
 ///
@@ -19,7 +17,7 @@ public protocol WeatherService: Sendable {
 /// Where and how to reach OpenWeatherMap.
 public struct OpenWeatherMapConfiguration: Sendable, Hashable {
     /// OpenWeatherMap's own API host.
-    public static let defaultBaseURL = URL(string: "https://api.openweathermap.org")!
+    public static let defaultBaseURL = URL(string: "https://api.openweathermap.org")!  // a constant: cannot fail
     /// Environment variable holding the API key.
     public static let apiKeyVariable = "OPENWEATHER_API_KEY"
     /// Environment variable overriding the base URL (tests, proxies).
@@ -28,7 +26,7 @@ public struct OpenWeatherMapConfiguration: Sendable, Hashable {
     /// Scheme, host, port and optional path prefix; "/data/2.5/..." is appended.
     public var baseURL: URL
     public var apiKey: String
-    /// Seconds to wait for an answer before giving up (rounded up to whole seconds by the client).
+    /// Seconds one request may take in all (connect, answer, body).
     public var timeout: TimeInterval
 
     public init(baseURL: URL = Self.defaultBaseURL, apiKey: String, timeout: TimeInterval = 15) {
@@ -69,32 +67,18 @@ public enum WeatherEndpoint: String, Sendable, Codable, CaseIterable, Hashable {
     case forecast = "forecast"
 }
 
-/// OpenWeatherMap client on URLSession (libcurl through FoundationNetworking on Linux).
-///
-/// A class so that its session is released with it (a URLSession lives until invalidated).
+/// OpenWeatherMap client on AgroHTTP (libcurl): one overall deadline per request and a cap on
+/// the decoded answer while it arrives.
 public final class OpenWeatherMapClient: WeatherService {
+    /// The largest answer read: a 5-day forecast is about 16 KB.
+    public static let maximumAnswerSize: Int64 = 4 << 20
     public let configuration: OpenWeatherMapConfiguration
-    private let session: URLSession
+    private let client = HTTPClient()
     private let redactor: KeyRedactor
 
     public init(configuration: OpenWeatherMapConfiguration) {
-        var configuration = configuration
-        // FoundationNetworking hands libcurl whole seconds: 0.5 s would become 0 and time out at
-        // once. Round up so the timeout in force is the one reported in errors.
-        configuration.timeout = max(1, configuration.timeout.rounded(.up))
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
-        sessionConfiguration.timeoutIntervalForResource = configuration.timeout
-        // Our own cache decides freshness; a second, HTTP-level cache would only confuse it.
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: sessionConfiguration)
         redactor = KeyRedactor(key: configuration.apiKey)
-    }
-
-    deinit {
-        session.finishTasksAndInvalidate()
     }
 
     public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
@@ -109,7 +93,8 @@ public final class OpenWeatherMapClient: WeatherService {
 
     /// The request URL with the key in it; never print it, use `displayURL` instead.
     public func url(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) -> URL {
-        var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
+        // A base URL that URLComponents cannot take (resolve() refuses such) yields an empty path.
+        var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.path = prefix + "/data/2.5/" + endpoint.rawValue
         var items = [
@@ -123,7 +108,7 @@ public final class OpenWeatherMapClient: WeatherService {
         // URLComponents leaves "+" alone in queries; a key or lang with "+" must not turn into a space.
         components.percentEncodedQuery = components.percentEncodedQuery?
             .replacingOccurrences(of: "+", with: "%2B")
-        return components.url!
+        return components.url ?? configuration.baseURL
     }
 
     /// The request URL as it may be shown: the key masked.
@@ -134,22 +119,19 @@ public final class OpenWeatherMapClient: WeatherService {
     /// Checked body of one request: HTTP errors and transport failures become `WeatherError`.
     func fetch(_ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Data {
         let url = url(for: endpoint, at: point, units: units, lang: lang)
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.timeoutInterval = configuration.timeout
+        var request = HTTPRequest(
+            url: url, maxBodyBytes: Self.maximumAnswerSize, deadline: configuration.timeout, userAgent: "agro (weather)")
+        request.setHeader("Accept", "application/json")
         let data: Data
-        let response: URLResponse
+        let response: HTTPResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (response, data) = try await client.get(request)
         } catch {
             throw transportError(error, url: url)
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw WeatherError.malformedAnswer(detail: "not an HTTP answer")
-        }
-        if http.statusCode == 200 { return data }
+        if response.status == 200 { return data }
         let message = (try? JSONDecoder().decode(ErrorBody.self, from: data))?.message
-        throw httpError(status: http.statusCode, serverMessage: message, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+        throw httpError(status: response.status, serverMessage: message, retryAfter: response.value(for: "Retry-After"))
     }
 
     func decode<T: Decodable & CarriesResponseCode>(_ type: T.Type, from data: Data) throws -> T {
@@ -190,30 +172,17 @@ public final class OpenWeatherMapClient: WeatherService {
         }
     }
 
-    private func transportError(_ error: any Error, url: URL) -> WeatherError {
+    private func transportError(_ error: HTTPError, url: URL) -> WeatherError {
         let shown = redactor.redact(Self.hostAndPath(url))
-        guard let urlError = error as? URLError else {
-            return .noNetwork(reason: redactor.redact(error.localizedDescription), url: shown)
-        }
-        switch urlError.code {
-        case .timedOut:
+        switch error {
+        case .timedOut, .stalled:
             return .timeout(seconds: configuration.timeout, url: shown)
-        case .cannotConnectToHost:
-            return .noNetwork(reason: "connection refused", url: shown)
-        case .cannotFindHost, .dnsLookupFailed:
-            return .noNetwork(reason: "unknown host", url: shown)
-        case .notConnectedToInternet:
-            return .noNetwork(reason: "no network connection", url: shown)
-        case .networkConnectionLost:
-            return .noNetwork(reason: "the connection broke off before the answer was complete", url: shown)
-        case .unknown:
-            // What FoundationNetworking makes of libcurl's "partial file" (a body cut short).
+        case let .tooLarge(limit):
+            return .malformedAnswer(detail: "the answer is larger than \(limit) bytes")
+        case .broken:
             return .noNetwork(reason: "the connection failed or broke off before the answer was complete", url: shown)
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return .noNetwork(reason: "TLS failure (\(urlError.code.rawValue))", url: shown)
         default:
-            return .noNetwork(reason: "network error \(urlError.code.rawValue)", url: shown)
+            return .noNetwork(reason: redactor.redact(error.reason), url: shown)
         }
     }
 
@@ -234,7 +203,7 @@ public final class OpenWeatherMapClient: WeatherService {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: trimmed) else { return nil }
-        return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+        return max(0, Int(saturating: date.timeIntervalSince(now).rounded(.up)))
     }
 
     private static func number(_ value: Double) -> String {

@@ -196,8 +196,8 @@ public enum SprayAdvisor {
                                 text: "no probability of precipitation given")
         }
         let (verdict, limit) = atLeast(v, avoid: rules.precipitationProbabilityAvoid, marginal: rules.precipitationProbabilityMarginal)
-        var text = "chance of rain \(Int((v * 100).rounded()))%"
-        if verdict == .avoid { text += ", from \(Int((limit * 100).rounded()))% avoid" }
+        var text = "chance of rain \(Int(saturating: (v * 100).rounded()))%"
+        if verdict == .avoid { text += ", from \(Int(saturating: (limit * 100).rounded()))% avoid" }
         return SprayFinding(rule: .precipitationProbability, verdict: verdict, value: v, unit: "", threshold: limit, text: text)
     }
 

@@ -38,7 +38,7 @@ enum TextChart {
         if let floor { low = min(low, floor) }
         if high - low < 1e-9 { high = low + 1 }
         let rows = max(2, height)
-        func row(_ value: Double) -> Int { Int(((value - low) / (high - low) * Double(rows - 1)).rounded()) }
+        func row(_ value: Double) -> Int { Int(saturating: ((value - low) / (high - low) * Double(rows - 1)).rounded()) }
         var grid = Array(repeating: Array(repeating: Character(" "), count: columns.count), count: rows)
         for (column, value) in main.enumerated() {
             guard let value else { continue }

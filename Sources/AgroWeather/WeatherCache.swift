@@ -169,7 +169,7 @@ public struct CachedWeatherService: WeatherService {
 
 /// An age for people: "45 s", "12 min", "3 h 05 min", "2 d 4 h".
 public func formatAge(_ seconds: TimeInterval) -> String {
-    let total = Int(max(0, seconds).rounded())
+    let total = Int(saturating: max(0, seconds).rounded())
     if total < 60 { return "\(total) s" }
     if total < 3600 { return "\(total / 60) min" }
     if total < 86400 { return String(format: "%d h %02d min", total / 3600, (total % 3600) / 60) }

@@ -65,3 +65,19 @@ extension SprayAdvisor {
         report(slots: SpraySlot.slots(from: forecast, units: units, rules: rules), rules: rules, rainfastHours: rainfastHours)
     }
 }
+
+extension Int {
+    /// `value` as an integer, clamped to Int's range, 0 for NaN: numbers in a server's answer
+    /// (1e300 is valid JSON) must not trap the conversion.
+    init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= 9.2e18 {
+            self = Int.max
+        } else if value <= -9.2e18 {
+            self = Int.min
+        } else {
+            self = Int(value)
+        }
+    }
+}

@@ -217,7 +217,7 @@ public enum WeatherText {
     public static func compass(_ degrees: Double) -> String {
         let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
         let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return names[Int((normalized / 22.5).rounded()) % 16]
+        return names[(Int(saturating: (normalized / 22.5).rounded()) % 16 + 16) % 16]
     }
 
     /// "UTC", "UTC+3", "UTC-4", "UTC+5:30".
@@ -233,7 +233,7 @@ public enum WeatherText {
         return text == "-0.0" ? "0.0" : text
     }
 
-    static func whole(_ value: Double) -> String { String(Int(value.rounded())) }
+    static func whole(_ value: Double) -> String { String(Int(saturating: value.rounded())) }
 
     static func amount(_ value: Double) -> String { trimmedDecimal(value, places: 2) }
 
@@ -245,7 +245,7 @@ public enum WeatherText {
     /// "7.5", "312": kilometres with a decimal only where it matters; the number alone, for
     /// callers that put it into a localized unit text.
     public static func kilometres(_ km: Double) -> String {
-        km < 10 ? String(format: "%.1f", km) : String(Int(km.rounded()))
+        km < 10 ? String(format: "%.1f", km) : String(Int(saturating: km.rounded()))
     }
 
     /// How to reach a representative: name, position, phone and e-mail, those that are known.

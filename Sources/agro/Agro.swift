@@ -12,11 +12,11 @@ import Darwin
 /// `agro`: an agrochemical reference catalog for the command line.
 ///
 /// This program answers the catalog queries (products, pests, cultures, schemes, search,
-/// contacts, favorites) itself and hands every other command line, help and errors included,
-/// to `agro-full` beside it, which has every command. The split keeps what a catalog query does
-/// not need out of this process: the networking stack (libcurl and some thirty libraries
-/// through FoundationNetworking, SwiftNIO, Hummingbird) and libxml2 take longer to load than
-/// the query takes to answer.
+/// contacts, favorites, uses, plan check, tank) itself and hands every other command line, help
+/// and errors included, to `agro-full` beside it, which has every command. The split keeps what a
+/// catalog query does not need out of this process: libcurl, SwiftNIO and Hummingbird, libxml2
+/// and swift-crypto take longer to load than the query takes to answer (Benchmarks/README.md,
+/// "One executable or two").
 @main
 enum Agro {
     static func main() {

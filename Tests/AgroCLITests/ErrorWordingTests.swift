@@ -45,6 +45,7 @@ final class ErrorWordingTests: XCTestCase {
             (UpdateError.noTrustedKeys, 94),
             (UpdateError.insecureServer(url: "http://h"), 94),
             (UpdateError.invalidServerURL("ftp://h"), 94),
+            (UpdateError.invalidSetting(name: "update.deadline", value: "-1"), 94),
             (UpdateError.keyFile(path: "/k.pub", reason: "cannot read the file"), 94),
             (UpdateError.unreachable(url: "https://h", reason: "refused"), 90),
             (UpdateError.timedOut(url: "https://h"), 90),
@@ -56,6 +57,9 @@ final class ErrorWordingTests: XCTestCase {
             (UpdateError.expired(expiresAt: "2026-01-01T00:00:00Z"), 93),
             (UpdateError.notNewer(identity: "demo", offered: 1, installed: 2), 92),
             (UpdateError.identityMismatch(offered: "a", installed: "b"), 91),
+            (UpdateError.downgrade(identity: "demo", offered: 2, highest: 3), 97),
+            (UpdateError.identityNotPinned(offered: "a", pinned: "b"), 98),
+            (UpdateError.versionJump(identity: "demo", offered: 500, highest: 3, maxStep: 10), 91),
             (UpdateError.schemaTooNew(found: 9, supported: 2), 67),
             (UpdateError.truncated(expected: 100, received: 40), 91),
             (UpdateError.tooLarge(declared: 100), 91),
@@ -104,6 +108,8 @@ final class ErrorWordingTests: XCTestCase {
             (SRPPPImportError.toolMissing(tool: "unzip"), 1),
             (SRPPPImportError.versionUnknown(path: "/r.xml"), 64),
             (SRPPPImportError.cannotWrite(path: "/c.sqlite", reason: "disk full"), 73),
+            (TankError("--area must be a positive number, not 0"), 64),
+            (PlanFileError("line 3: no product"), 64),
             (ContentBuildError(problems: []), 65),
             (ContentBuildError(problems: [ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product")]), 65),
             (ContentBuildError(problems: [
@@ -152,9 +158,9 @@ final class ErrorWordingTests: XCTestCase {
             XCTAssertFalse(message.hasPrefix("error."), message)
             if message != error.message { worded += 1 }
         }
-        // All but the two the command or the sources word themselves (an invalid argument, a
-        // single content problem).
-        XCTAssertEqual(worded, rows.count - 2)
+        // All but the four the command, the sources or the decision rules word themselves (an
+        // invalid argument, a single content problem, a tank's and a plan file's reason).
+        XCTAssertEqual(worded, rows.count - 4)
     }
 
     func testKazakhFallsBackToRussian() {

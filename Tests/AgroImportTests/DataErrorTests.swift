@@ -182,3 +182,17 @@ final class DataErrorTests: XCTestCase {
         }
     }
 }
+
+extension DataErrorTests {
+    /// Digits of other scripts match `\d` and `isNumber` but are no version: the name tells
+    /// nothing, and the import asks for --version instead of trapping.
+    func testFileNameWithNonASCIIDigits() throws {
+        for name in ["srppp_٢٠٢٤-٠١-٠١.xml", "srppp_２０２４０１０１.xml", "2024٠١٠١.xml"] {
+            let input = directory.appendingPathComponent(name).path
+            try Data("<root/>".utf8).write(to: URL(fileURLWithPath: input))
+            XCTAssertThrowsError(try SRPPPImporter().importFile(at: input, to: directory.appendingPathComponent("c.sqlite").path)) {
+                XCTAssertEqual($0 as? SRPPPImportError, .versionUnknown(path: input), name)
+            }
+        }
+    }
+}

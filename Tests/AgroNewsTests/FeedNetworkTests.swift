@@ -5,9 +5,6 @@ import AgroTestSupport
 import Foundation
 import XCTest
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 let rssBody = """
     <?xml version="1.0"?><rss version="2.0"><channel><title>RSS farm</title><link>https://rss.test/</link>
@@ -36,12 +33,10 @@ final class FeedNetworkTests: XCTestCase {
     }
 
     func makeFeeds(timeout: TimeInterval = 5) -> NewsFeeds {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        return NewsFeeds(
+        NewsFeeds(
             config: FeedConfig(file: directory.appendingPathComponent("config/feeds.json")),
             cache: FeedCache(directory: directory.appendingPathComponent("cache/feeds")),
-            fetcher: FeedFetcher(session: URLSession(configuration: configuration), timeout: timeout))
+            fetcher: FeedFetcher(timeout: timeout))
     }
 
     static func handler(_ request: LoopbackRequest) -> LoopbackResponse {

@@ -81,6 +81,26 @@ final class Fixture {
     }
 }
 
+extension Fixture {
+    /// The baseline of the failure tests: test.agro v2 installed from the server, then v3
+    /// published (and returned).
+    static func withV2InstalledAndV3Published() async throws -> (Fixture, Manifest) {
+        let fixture = try Fixture()
+        try fixture.publish(version: 2)
+        let server = try fixture.server { _, _ in nil }
+        defer { server.stop() }
+        _ = try await fixture.client(server.url).update()
+        try fixture.assertCurrent(version: 2, source: .installed)
+        return (fixture, try fixture.publish(version: 3))
+    }
+
+    /// A server on the publishing directory whose answers `change` may replace (nil: the file).
+    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
+        let directory = publishDirectory
+        return try FaultyHTTPServer { request in change(request, directory) ?? FaultyHTTPServer.file(request, in: directory) }
+    }
+}
+
 /// The Hummingbird catalog server on 127.0.0.1, on a free port.
 final class RunningServer: @unchecked Sendable {
     let port: Int

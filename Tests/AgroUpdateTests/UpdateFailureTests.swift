@@ -15,14 +15,7 @@ final class UpdateFailureTests: XCTestCase {
     private var v3: Manifest!
 
     override func setUp() async throws {
-        fixture = try Fixture()
-        try fixture.publish(version: 2)
-        let directory = fixture.publishDirectory
-        let server = try FaultyHTTPServer { FaultyHTTPServer.file($0, in: directory) }
-        defer { server.stop() }
-        _ = try await fixture.client(server.url).update()
-        try fixture.assertCurrent(version: 2, source: .installed)
-        v3 = try fixture.publish(version: 3)
+        (fixture, v3) = try await Fixture.withV2InstalledAndV3Published()
     }
 
     override func tearDown() {
@@ -31,8 +24,7 @@ final class UpdateFailureTests: XCTestCase {
 
     /// A server on the publishing directory whose answers `change` may replace.
     private func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
-        let directory = fixture.publishDirectory
-        return try FaultyHTTPServer { request in change(request, directory) ?? FaultyHTTPServer.file(request, in: directory) }
+        try fixture.server(change)
     }
 
     private func assertFails(_ expected: UpdateError, server url: URL, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line) async throws {

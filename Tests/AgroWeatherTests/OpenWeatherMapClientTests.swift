@@ -286,7 +286,6 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testSlowAnswerPastTheTimeout() async throws {
         let body = try Fixtures.data("current_weather_london_q_rain1h_kelvin.json")
-        // 1 s is the shortest timeout FoundationNetworking honours (it passes whole seconds to libcurl).
         let client = try serve({ _ in LoopbackResponse(status: 200, body: body, delay: 5) }, timeout: 1)
         let started = Date()
         let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
@@ -297,9 +296,35 @@ final class OpenWeatherMapClientTests: XCTestCase {
         XCTAssertLessThan(elapsed, 4, "the client gave up on its own timeout, not when the server answered")
     }
 
-    func testSubSecondTimeoutIsRoundedUpNotZero() {
-        let client = OpenWeatherMapClient(configuration: OpenWeatherMapConfiguration(apiKey: "k", timeout: 0.3))
-        XCTAssertEqual(client.configuration.timeout, 1)
+    func testSubSecondTimeoutIsHonoured() async throws {
+        // libcurl directly takes milliseconds: 0.3 s stays 0.3 s (FoundationNetworking made it 1 s).
+        let body = try Fixtures.data("current_weather_london_q_rain1h_kelvin.json")
+        let client = try serve({ _ in LoopbackResponse(status: 200, body: body, delay: 3) }, timeout: 0.3)
+        XCTAssertEqual(client.configuration.timeout, 0.3)
+        let started = Date()
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        guard case .timeout(let seconds, _)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertEqual(seconds, 0.3)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+    }
+
+    func testHostileAnswersEndInOneError() async throws {
+        for reply in [FaultyHTTPServer.Reply.hugeContentLength(), .endlessBody(), .gzipBomb(decodedSize: 64 << 20)] {
+            let server = try FaultyHTTPServer { _ in reply }
+            defer { server.stop() }
+            let client = OpenWeatherMapClient(
+                configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
+            let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+            XCTAssertEqual(error, .malformedAnswer(detail: "the answer is larger than \(OpenWeatherMapClient.maximumAnswerSize) bytes"))
+        }
+        // 1e300 degrees is valid JSON: shown, not trapped on.
+        let server = try FaultyHTTPServer { _ in
+            .respond(status: 200, body: Data(#"{"main":{"temp":1e300,"humidity":-1e300},"wind":{"speed":1e300,"deg":1e300}}"#.utf8))
+        }
+        defer { server.stop() }
+        let client = OpenWeatherMapClient(configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
+        let weather = try await client.current(at: london, units: .metric, lang: nil)
+        XCTAssertFalse(WeatherText.current(weather, units: .metric).isEmpty)
     }
 
     func testConnectionRefused() async throws {

@@ -60,6 +60,10 @@ package struct UpdateSettings: Codable, Sendable {
     package var trust: [String]?
     /// Allows plain http to hosts other than loopback.
     package var insecure: Bool?
+    /// The only catalog identity accepted from the server.
+    package var identity: String?
+    /// Seconds the manifest request may take (a catalog gets more by its size).
+    package var deadline: Double?
 
     /// The values as `UpdateConfiguration.resolve` takes them from a config file. The trusted
     /// key files are passed as a list instead (`Environment.updateConfiguration`), since a path
@@ -68,6 +72,8 @@ package struct UpdateSettings: Codable, Sendable {
         var values: [String: String] = [:]
         if let server { values["update.server"] = server }
         if insecure == true { values["update.insecure"] = "true" }
+        if let identity { values["update.identity"] = identity }
+        if let deadline { values["update.deadline"] = String(deadline) }
         return values
     }
 }

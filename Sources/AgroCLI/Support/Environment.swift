@@ -111,7 +111,8 @@ package struct Environment: Sendable {
     package static func json(data: Data) -> String {
         var text = String.UnicodeScalarView()
         for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-            if (0x7F...0x9F).contains(scalar.value) {
+            // Bidirectional controls too: valid in a string, but they reorder a terminal's line.
+            if (0x7F...0x9F).contains(scalar.value) || TerminalText.isUnsafe(scalar.value) && scalar.value >= 0x7F {
                 text.append(contentsOf: String(format: "\\u%04X", scalar.value).unicodeScalars)
             } else {
                 text.append(scalar)

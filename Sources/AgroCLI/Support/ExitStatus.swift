@@ -66,4 +66,9 @@ package struct ExitStatus: RawRepresentable, Sendable, Hashable, Codable {
     package static let noPreviousCatalog = ExitStatus(rawValue: 95)
     /// The installed catalog failed `agro db verify`.
     package static let verificationFailed = ExitStatus(rawValue: 96)
+    /// The server offers a version older than one installed before (after a rollback or a
+    /// fallback to the bundled catalog): refused unless `--allow-downgrade`.
+    package static let updateDowngrade = ExitStatus(rawValue: 97)
+    /// The server's catalog is not the identity pinned by `update.identity` / `--identity`.
+    package static let updateIdentityPinned = ExitStatus(rawValue: 98)
 }

@@ -35,7 +35,8 @@ package struct Terminal: Sendable {
         var offset = 0
         while offset < data.count {
             let written = data.withUnsafeMutableBytes { buffer in
-                writeDescriptor(fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                guard let base = buffer.baseAddress else { return 0 }
+                return writeDescriptor(fileDescriptor, base + offset, buffer.count - offset)
             }
             if written <= 0 {
                 if errno == EINTR { continue }
@@ -65,15 +66,15 @@ package struct Terminal: Sendable {
         boldOn + text.replacingOccurrences(of: boldOn, with: "").replacingOccurrences(of: boldOff, with: "") + boldOff
     }
 
-    /// Content with control characters removed; newlines and tabs kept.
+    /// Content with control, bidirectional and invisible characters removed (`TerminalText`);
+    /// newlines and tabs kept.
     package static func sanitize(_ text: String) -> String {
-        TextFolding.removingControlCharacters(text)
+        TerminalText.sanitize(text)
     }
 
-    /// Content for one table cell or one line: control characters removed, line breaks and
-    /// tabs turned into spaces.
+    /// Content for one table cell or one line: as `sanitize`, and line breaks and tabs removed.
     package static func singleLine(_ text: String) -> String {
-        TextFolding.removingControlCharacters(text, keepNewlines: false)
+        TerminalText.sanitize(text, keepNewlines: false)
             .replacingOccurrences(of: "\u{2028}", with: " ")
     }
 }

@@ -20,9 +20,15 @@ struct CatalogPublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The private key file written by agro keys generate.", valueName: "prefix.key")) var key: String
     @Option(help: ArgumentHelp("Days clients accept the manifest; publish again before then.", valueName: "days"))
     var expiryDays: Int = 30
+    @Option(help: ArgumentHelp(
+        "Clients refuse a manifest whose version exceeds the highest they installed by more than this.",
+        valueName: "n"))
+    var maxVersionStep: Int?
 
     func validate() throws {
-        if expiryDays < 1 { throw ValidationError("--expiry-days must be 1 or more") }
+        // An upper bound too: the expiry must stay a date every client can format and compare.
+        if expiryDays < 1 || expiryDays > 36_500 { throw ValidationError("--expiry-days must be between 1 and 36500") }
+        if let maxVersionStep, maxVersionStep < 1 { throw ValidationError("--max-version-step must be 1 or more") }
     }
 
     func run() throws {
@@ -30,7 +36,8 @@ struct CatalogPublishCommand: ParsableCommand {
         try environment.refuseCSV("catalog publish")
         let pair = try KeyPair.read(privateKeyFile: key)
         let manifest = try Publisher.publish(
-            catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600)
+            catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600,
+            maxVersionStep: maxVersionStep)
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
             try environment.printJSON(manifest)

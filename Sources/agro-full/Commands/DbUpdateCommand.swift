@@ -17,6 +17,9 @@ struct DbUpdateCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var update: UpdateOptions
 
+    @Flag(help: "Install the server's catalog even when it is older than one installed before (a deliberate rollback on the server).")
+    var allowDowngrade = false
+
     struct Document: Encodable {
         var installed: Bool
         var from: CatalogInfo?
@@ -26,7 +29,8 @@ struct DbUpdateCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = try Environment(global)
         try environment.refuseCSV("db update")
-        let configuration = try environment.updateConfiguration(update)
+        var configuration = try environment.updateConfiguration(update)
+        configuration.allowDowngrade = allowDowngrade
         let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
         let display = ProgressDisplay(
             terminal: .standardOutput, strings: environment.strings,
@@ -53,7 +57,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
 }
 
 /// Shows an update's progress: a bar redrawn in place on a terminal, else one plain line per
-/// stage. Called from URLSession's delegate queue while downloading, so it locks.
+/// stage. Called from the download's thread while downloading, so it locks.
 final class ProgressDisplay: @unchecked Sendable {
     private let terminal: Terminal
     private let strings: Localizer

@@ -5,9 +5,6 @@ import AgroNews
 import AgroStore
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 struct NewsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +24,7 @@ extension Environment {
         NewsFeeds(
             config: FeedConfig(file: paths.config.appendingPathComponent("feeds.json")),
             cache: FeedCache(directory: paths.cache.appendingPathComponent("feeds")),
-            fetcher: FeedFetcher(session: URLSession(configuration: .ephemeral)))
+            fetcher: FeedFetcher())
     }
 
     /// Options for rendering an article to this output.

@@ -21,7 +21,7 @@ struct RenderHTMLCommand: ParsableCommand {
     func run() throws {
         let data: Data
         if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            do { data = try FileHandle.standardInput.readToEnd() ?? Data() } catch { throw RenderError.unreadable(file) }
         } else {
             guard let contents = FileManager.default.contents(atPath: file) else {
                 throw RenderError.unreadable(file)

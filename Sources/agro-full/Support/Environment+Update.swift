@@ -15,6 +15,6 @@ extension Environment {
         }
         return try UpdateConfiguration.resolve(
             server: options.server, trust: trust, insecure: options.insecure, environment: processEnvironment,
-            file: configuration.update?.fileValues ?? [:])
+            file: configuration.update?.fileValues ?? [:], identity: options.identity)
     }
 }

@@ -26,6 +26,7 @@ struct FullErrorWording: ErrorWording {
         case .noTrustedKeys: return ErrorReport(.updateConfiguration, s(key + "noTrustedKeys"))
         case let .insecureServer(url): return ErrorReport(.updateConfiguration, s(key + "insecureServer", url))
         case let .invalidServerURL(text): return ErrorReport(.updateConfiguration, s(key + "invalidServerURL", text))
+        case let .invalidSetting(name, value): return ErrorReport(.updateConfiguration, s(key + "invalidSetting", name, value))
         case let .keyFile(path, reason): return ErrorReport(.updateConfiguration, s(key + "keyFile", path, reason))
         case let .unreachable(url, reason): return ErrorReport(.updateServerUnreachable, s(key + "unreachable", url, reason))
         case let .timedOut(url): return ErrorReport(.updateServerUnreachable, s(key + "timedOut", url))
@@ -39,6 +40,12 @@ struct FullErrorWording: ErrorWording {
             return ErrorReport(.updateNotNewer, s(key + "notNewer", identity, offered, installed))
         case let .identityMismatch(offered, installed):
             return ErrorReport(.updateRejected, s(key + "identityMismatch", offered, installed))
+        case let .downgrade(identity, offered, highest):
+            return ErrorReport(.updateDowngrade, s(key + "downgrade", identity, offered, highest))
+        case let .identityNotPinned(offered, pinned):
+            return ErrorReport(.updateIdentityPinned, s(key + "identityNotPinned", offered, pinned))
+        case let .versionJump(identity, offered, highest, maxStep):
+            return ErrorReport(.updateRejected, s(key + "versionJump", identity, offered, highest, maxStep))
         case let .schemaTooNew(found, supported): return ErrorReport(.catalogTooNew, s(key + "schemaTooNew", found, supported))
         case let .truncated(expected, received): return ErrorReport(.updateRejected, s(key + "truncated", expected, received))
         case let .tooLarge(declared): return ErrorReport(.updateRejected, s(key + "tooLarge", declared))

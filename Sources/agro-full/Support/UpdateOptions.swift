@@ -16,4 +16,9 @@ struct UpdateOptions: ParsableArguments {
 
     @Flag(help: "Allow plain http to hosts other than loopback (else AGRO_INSECURE=1, else update.insecure).")
     var insecure = false
+
+    @Option(help: ArgumentHelp(
+        "Accept only this catalog identity from the server, even on a first install (else AGRO_UPDATE_IDENTITY, else update.identity).",
+        valueName: "identity"))
+    var identity: String?
 }
