@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "AgroTerminal", targets: ["AgroTerminal"]),
         .library(name: "AgroServer", targets: ["AgroServer"]),
         .library(name: "AgroHTTP", targets: ["AgroHTTP"]),
+        .library(name: "AgroWeb", targets: ["AgroWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -45,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
@@ -130,8 +132,20 @@ let package = Package(
             name: "agro-full",
             dependencies: [
                 "AgroCLI", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML",
-                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer",
+                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // `agro web`: the catalog as a web app and a JSON API (Hummingbird, Mustache templates from
+        // Assets/web). Reuses AgroCLI's documents and encoder, so the API's JSON is the CLI's.
+        .target(
+            name: "AgroWeb",
+            dependencies: [
+                "AgroCLI", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroServer", "CLibXML2",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -182,5 +196,8 @@ let package = Package(
         .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
         .testTarget(name: "AgroHTTPTests", dependencies: ["AgroHTTP", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(
+            name: "AgroWebTests",
+            dependencies: ["AgroWeb", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
     ]
 )

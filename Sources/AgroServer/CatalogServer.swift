@@ -38,9 +38,11 @@ public enum CatalogServer {
 }
 
 /// One log line per request, after the response: method, target, status, body length,
-/// range asked for and time taken.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+/// range asked for and time taken. `agro web` logs through it too.
+public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    public init() {}
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -19,7 +19,7 @@ struct AgroFull: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: CatalogCommands.all + [
             WeatherCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
-            DbCommand.self, KeysCommand.self, ServeCommand.self,
+            DbCommand.self, KeysCommand.self, ServeCommand.self, WebCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -10,7 +10,7 @@ final class ProgramSplitTests: XCTestCase {
         let listed = Set(result.stdout.lines.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) })
         let commands = [
             "products", "product", "substances", "substance", "cultures", "culture", "pests", "pest", "scheme", "search",
-            "regions", "contacts", "favorites", "weather", "news", "render-html", "catalog", "db", "keys", "serve",
+            "regions", "contacts", "favorites", "weather", "news", "render-html", "catalog", "db", "keys", "serve", "web",
         ]
         for command in commands { XCTAssertTrue(listed.contains(command), "\(command) missing from:\n\(result.stdout)") }
     }

@@ -44,9 +44,7 @@ struct ContactsCommand: ParsableCommand {
 
     /// Every representative with the distance from `point`, nearest first, as a paged list.
     static func showNearest(to point: Coordinates, catalog: some Catalog, environment: Environment, pages: PageOptions) throws {
-        let regions = try catalog.regions(locale: environment.language)
-        let sorted = NearestPlaces.representatives(
-            sortedByDistanceFrom: point, try catalog.representatives(locale: environment.language), regions: regions)
+        let sorted = try CatalogDocuments.nearest(to: point, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(
             environment: environment,
@@ -68,9 +66,7 @@ struct ContactsCommand: ParsableCommand {
     }
 
     static func show(regionID: EntityID, catalog: some Catalog, environment: Environment) throws {
-        guard let contacts = try catalog.contacts(regionID: regionID, locale: environment.language) else {
-            throw CatalogError.notFound(kind: .region, id: regionID)
-        }
+        let contacts = try CatalogDocuments.contacts(regionID: regionID, catalog: catalog, environment: environment)
         switch environment.format {
         case .json:
             try environment.printJSON(contacts)

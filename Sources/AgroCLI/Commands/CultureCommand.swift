@@ -18,27 +18,12 @@ struct CultureCommand: ParsableCommand {
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 
-    struct Document: Encodable {
-        var culture: Culture
-        var products: [ProductSummary]
-        var pests: [Pest]
-        var schemes: [ProtectionScheme]
-
-        // JSON keys (README, "JSON keys"), apart from the property names.
-        enum CodingKeys: String, CodingKey { case culture, products, pests, schemes }
-    }
-
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
-        let locale = environment.language
-        guard let culture = try catalog.culture(id: id, locale: locale) else {
-            throw CatalogError.notFound(kind: .culture, id: id)
-        }
-        let products = try catalog.products(ProductFilter(culture: id), page: .all, locale: locale).items
-        let pests = try catalog.pests(PestFilter(culture: id), page: .all, locale: locale).items
-        let schemes = try catalog.schemes(cultureID: id, locale: locale)
+        let document = try CatalogDocuments.culture(id: id, catalog: catalog, environment: environment)
+        let (culture, products, pests, schemes) = (document.culture, document.products, document.pests, document.schemes)
         switch environment.format {
         case .json:
-            try environment.printJSON(Document(culture: culture, products: products, pests: pests, schemes: schemes))
+            try environment.printJSON(document)
         case .csv:
             environment.output.write(CSV.line(["kind", "id", "name"]) + "\n")
             for product in products { environment.output.write(CSV.line(["product", product.id, product.name]) + "\n") }

@@ -19,21 +19,12 @@ struct PestCommand: ParsableCommand {
         try Self.show(id: id, cultureID: cultureID, catalog: catalog, environment: environment)
     }
 
-    struct Document: Encodable {
-        var pest: Pest
-        var uses: [Use]
-
-        // JSON keys (README, "JSON keys"), apart from the property names.
-        enum CodingKeys: String, CodingKey { case pest, uses }
-    }
-
     static func show(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws {
-        let locale = environment.language
-        guard let pest = try catalog.pest(id: id, locale: locale) else { throw CatalogError.notFound(kind: .pest, id: id) }
-        let uses = try catalog.uses(UseFilter(pest: id, culture: cultureID), locale: locale)
+        let document = try CatalogDocuments.pest(id: id, cultureID: cultureID, catalog: catalog, environment: environment)
+        let (pest, uses) = (document.pest, document.uses)
         switch environment.format {
         case .json:
-            try environment.printJSON(Document(pest: pest, uses: uses))
+            try environment.printJSON(document)
         case .csv:
             UsesTable.printCSV(uses, environment: environment)
         case .table:

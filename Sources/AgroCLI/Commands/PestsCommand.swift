@@ -15,8 +15,7 @@ struct PestsCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let filter = PestFilter(
-            culture: try environment.resolve(culture, .culture, in: catalog), kind: try environment.pestKind(kind))
+        let filter = try CatalogDocuments.pestFilter(culture: culture, kind: kind, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

@@ -30,14 +30,11 @@ struct ProductCommand: ParsableCommand {
     }
 
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
-        let locale = environment.language
-        guard let product = try catalog.product(id: id, locale: locale) else {
-            throw CatalogError.notFound(kind: .product, id: id)
-        }
-        let uses = try catalog.uses(UseFilter(product: id), locale: locale)
+        let document = try CatalogDocuments.product(id: id, catalog: catalog, environment: environment)
+        let (product, uses) = (document.product, document.uses)
         switch environment.format {
         case .json:
-            try environment.printJSON(ProductDocument(product: product, uses: uses))
+            try environment.printJSON(document)
         case .csv:
             UsesTable.printCSV(uses, environment: environment)
         case .table:
@@ -108,13 +105,13 @@ struct ProductCommand: ParsableCommand {
 
 /// A product with its uses, as `agro product --format json` prints it: the product's fields
 /// and a `uses` array.
-struct ProductDocument: Encodable {
-    var product: Product
-    var uses: [Use]
+package struct ProductDocument: Encodable, Sendable {
+    package var product: Product
+    package var uses: [Use]
 
     enum Keys: String, CodingKey { case uses }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try product.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(uses, forKey: .uses)

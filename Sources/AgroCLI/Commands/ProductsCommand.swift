@@ -34,16 +34,12 @@ struct ProductsCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        var filter = ProductFilter(
-            pest: try environment.resolve(pest, .pest, in: catalog),
-            culture: try environment.resolve(culture, .culture, in: catalog),
-            substance: try environment.resolve(substance, .substance, in: catalog),
-            category: try environment.category(category),
-            company: try environment.resolve(company, .company, in: catalog))
-        filter.letter = letter
+        let filter = try CatalogDocuments.productFilter(
+            pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
+            catalog: catalog, environment: environment)
         let locale = environment.language
         if letters {
-            let found = try catalog.productLetters(filter, locale: locale).map { IndexLetter(id: $0, name: $0) }
+            let found = try CatalogDocuments.letters(filter, catalog: catalog, environment: environment)
             try ListPresenter(
                 environment: environment, columns: [Column(header: environment.strings("column.letter")) { $0.name }],
                 load: { Page(slicing: found, $0) }
@@ -70,9 +66,9 @@ struct ProductsCommand: ParsableCommand {
 }
 
 /// An entry of the alphabet index.
-struct IndexLetter: Encodable, Sendable {
-    var id: String
-    var name: String
+package struct IndexLetter: Encodable, Sendable {
+    package var id: String
+    package var name: String
 
     // JSON keys (README, "JSON keys"), apart from the property names.
     enum CodingKeys: String, CodingKey { case id, name }

@@ -19,17 +19,7 @@ struct SchemeCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let match = try catalog.resolve(culture, kind: .culture, locale: environment.language)
-        var schemes = try catalog.schemes(cultureID: match.id, locale: environment.language)
-        guard !schemes.isEmpty else {
-            let available = try catalog.culturesWithSchemes(locale: environment.language).map(\.name)
-            throw SchemeError.none(culture: match.name, available: available)
-        }
-        if let stage {
-            for index in schemes.indices {
-                schemes[index].stages = schemes[index].stages.filter { $0.bbch.contains(stage) }
-            }
-        }
+        let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: catalog, environment: environment)
         switch environment.format {
         case .json:
             try environment.printJSON(schemes)
@@ -95,15 +85,15 @@ struct SchemeCommand: ParsableCommand {
     }
 }
 
-enum SchemeError: CommandError {
+package enum SchemeError: CommandError {
     case none(culture: String, available: [String])
 
-    var message: String {
+    package var message: String {
         switch self {
         case let .none(culture, available):
             return "no protection scheme for \(culture); schemes exist for: \(available.joined(separator: ", "))"
         }
     }
 
-    var exitStatus: ExitStatus { .notFound }
+    package var exitStatus: ExitStatus { .notFound }
 }

@@ -17,24 +17,13 @@ struct SubstanceCommand: ParsableCommand {
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 
-    struct Document: Encodable {
-        var substance: Substance
-        var products: [ProductSummary]
-
-        // JSON keys (README, "JSON keys"), apart from the property names.
-        enum CodingKeys: String, CodingKey { case substance, products }
-    }
-
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
-        let locale = environment.language
-        guard let substance = try catalog.substance(id: id, locale: locale) else {
-            throw CatalogError.notFound(kind: .substance, id: id)
-        }
-        let products = try catalog.products(ProductFilter(substance: id), page: .all, locale: locale).items
+        let document = try CatalogDocuments.substance(id: id, catalog: catalog, environment: environment)
+        let (substance, products) = (document.substance, document.products)
         let s = environment.strings
         switch environment.format {
         case .json:
-            try environment.printJSON(Document(substance: substance, products: products))
+            try environment.printJSON(document)
         case .csv:
             environment.output.write(CSV.line(["id", "name", "registrationNumber"]) + "\n")
             for product in products {

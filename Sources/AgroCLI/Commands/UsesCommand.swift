@@ -36,12 +36,9 @@ struct UsesCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let query = UseQuery(
-            pest: try environment.resolve(pest, .pest, in: catalog),
-            culture: try environment.resolve(culture, .culture, in: catalog),
-            stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
-            group: group.flatMap(GroupCode.init(parsing:)), sort: UseSort(rawValue: sort) ?? .name,
-            asOf: ProductCommand.today)
+        let query = try CatalogDocuments.useQuery(
+            pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
+            catalog: catalog, environment: environment)
         let locale = environment.language
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),

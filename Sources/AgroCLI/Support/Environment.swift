@@ -89,15 +89,26 @@ package struct Environment: Sendable {
 
     /// Writes a JSON document for `value`, keys sorted so output is stable.
     package func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        printJSON(data: try encoder.encode(value))
+        output.write(try Environment.json(value))
     }
 
-    /// Writes an encoded JSON document. The encoder escapes C0 controls but writes DEL and C1
-    /// controls (U+007F...U+009F, CSI among them) as they are; content is not ours, so those are
-    /// escaped too. They can only occur inside strings, so the document stays the same JSON.
+    /// Writes an encoded JSON document (see `json(data:)`).
     package func printJSON(data: Data) {
+        output.write(Environment.json(data: data))
+    }
+
+    /// The JSON document every command prints for `value` (keys sorted, so output is stable),
+    /// ending with a newline; `agro web` answers with the same bytes.
+    package static func json<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return json(data: try encoder.encode(value))
+    }
+
+    /// An encoded JSON document as printed. The encoder escapes C0 controls but writes DEL and
+    /// C1 controls (U+007F...U+009F, CSI among them) as they are; content is not ours, so those
+    /// are escaped too. They can only occur inside strings, so the document stays the same JSON.
+    package static func json(data: Data) -> String {
         var text = String.UnicodeScalarView()
         for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
             // Bidirectional controls too: valid in a string, but they reorder a terminal's line.
@@ -107,7 +118,7 @@ package struct Environment: Sendable {
                 text.append(scalar)
             }
         }
-        output.write(String(text) + "\n")
+        return String(text) + "\n"
     }
 }
 

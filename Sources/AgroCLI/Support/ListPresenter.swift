@@ -21,6 +21,13 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
     package var total: Int
     package var items: [Item]
 
+    package init(_ page: Page<Item>) {
+        self.page = page.page
+        perPage = page.perPage
+        total = page.total
+        items = page.items
+    }
+
     // The list envelope every client reads (README, "Lists, pages and formats").
     enum CodingKeys: String, CodingKey { case page, perPage, total, items }
 }
@@ -59,7 +66,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
         switch environment.format {
         case .json:
             let page = try load(request)
-            try environment.printJSON(PageDocument(page: page.page, perPage: page.perPage, total: page.total, items: page.items))
+            try environment.printJSON(PageDocument(page))
         case .csv:
             let page = try load(request)
             let columns = self.columns

@@ -33,16 +33,6 @@ extension Environment {
     }
 }
 
-/// A line of the merged news list.
-struct NewsListItem: Encodable, Sendable {
-    var id: String
-    var name: String
-    var kind: NewsKind
-    var date: String
-    /// "catalog", or the feed's title.
-    var source: String
-}
-
 struct NewsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List news, newest first.")
 
@@ -56,23 +46,18 @@ struct NewsListCommand: ParsableCommand {
         // Feed entries by id, newest of a repeated id (the list is newest first): opening one
         // from the pager needs no second reading of the feeds.
         var feedItems: [String: FeedItem] = [:]
-        var items = try catalog.news(kind: kind, page: .all, locale: environment.language).items.map {
-            NewsListItem(id: $0.id, name: $0.title, kind: $0.kind, date: $0.date, source: "catalog")
-        }
+        let summaries = try catalog.news(kind: kind, page: .all, locale: environment.language).items
+        var entries: [FeedItem] = []
         if kind != .article {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
             for problem in cached.problems {
                 Terminal.standardError.line("agro: warning: " + FullErrorWording.report(problem, environment.strings).message)
             }
-            items += cached.items.map { entry in
-                let summary = entry.newsSummary()
-                return NewsListItem(id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
-            }
+            entries = cached.items
             feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
         }
-        // ISO 8601 dates sort as text; undated items last.
-        items.sort { ($0.date.isEmpty ? "" : $0.date, $1.id) > ($1.date.isEmpty ? "" : $1.date, $0.id) }
+        let items = NewsListItem.merged(catalog: summaries, feeds: entries)
         let s = environment.strings
         try ListPresenter(
             environment: environment,
@@ -104,11 +89,6 @@ struct NewsShowCommand: ParsableCommand {
         try Self.show(id: id, catalog: try environment.openCatalog(), environment: environment, width: width)
     }
 
-    struct Document: Encodable {
-        var item: NewsItem
-        var text: String
-    }
-
     /// Shows the catalog's item `id`, else the feed entry `feedItem` finds (by default, in the
     /// feeds' cache).
     static func show(
@@ -127,7 +107,7 @@ struct NewsShowCommand: ParsableCommand {
         switch environment.format {
         case .json:
             options.ansiStyles = false
-            try environment.printJSON(Document(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
+            try environment.printJSON(NewsItemDocument(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
         case .table, .csv:
             // csv is refused by `news show`; the list's pager opens items as cards.
             environment.print(DisplayWidth.wrap(item.title, width: options.width).map(environment.bold))

@@ -1,0 +1,18 @@
+import Foundation
+
+package extension Environment {
+    /// This environment answering in another language with JSON output: what a server builds
+    /// for each request from the one environment it started with, so a request's language
+    /// never leaks into another's. `strings` should be kept per language by the caller: a
+    /// `Localizer` reads its files once.
+    init(_ base: Environment, language: String, strings: Localizer) {
+        paths = base.paths
+        configuration = base.configuration
+        self.language = language
+        self.strings = strings
+        format = .json
+        output = base.output
+        catalogPath = base.catalogPath
+        processEnvironment = base.processEnvironment
+    }
+}

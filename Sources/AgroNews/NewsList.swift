@@ -1,0 +1,36 @@
+import AgroDomain
+import Foundation
+
+/// A line of the merged news list (the catalog's items and the feeds'), as `agro news` and
+/// `agro web` list it.
+public struct NewsListItem: Encodable, Sendable {
+    public var id: String
+    public var name: String
+    public var kind: NewsKind
+    public var date: String
+    /// "catalog", or the feed's title.
+    public var source: String
+
+    /// The catalog's items and the cached feed entries, newest first (ISO 8601 dates sort as
+    /// text; undated items last).
+    public static func merged(catalog: [NewsSummary], feeds: [FeedItem]) -> [NewsListItem] {
+        var items = catalog.map { NewsListItem(id: $0.id, name: $0.title, kind: $0.kind, date: $0.date, source: "catalog") }
+        items += feeds.map { entry in
+            let summary = entry.newsSummary()
+            return NewsListItem(id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
+        }
+        items.sort { ($0.date.isEmpty ? "" : $0.date, $1.id) > ($1.date.isEmpty ? "" : $1.date, $0.id) }
+        return items
+    }
+}
+
+/// One news item with its text rendered (`agro news show ID --format json`).
+public struct NewsItemDocument: Encodable, Sendable {
+    public var item: NewsItem
+    public var text: String
+
+    public init(item: NewsItem, text: String) {
+        self.item = item
+        self.text = text
+    }
+}

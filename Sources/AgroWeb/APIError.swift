@@ -1,0 +1,62 @@
+import AgroCLI
+import AgroDomain
+import Foundation
+import HTTPTypes
+
+/// A failed API request as JSON: the CLI's message and exit status, mapped to an HTTP status.
+///
+///     {"error": {"status": 409, "exitStatus": 4, "code": "ambiguous", "message": "...", "candidates": [...]}}
+///
+/// 3 (matches nothing) is 404 with the closest names as `suggestions`; 4 (several match) is
+/// 409 with the `candidates`; 64 (bad usage) is 400; a missing or unusable catalog is 503;
+/// weather failures are 503 (no key) or 502/504 (the upstream server); anything else 500.
+struct APIError: Encodable, Sendable {
+    struct Body: Encodable, Sendable {
+        var status: Int
+        var exitStatus: Int32
+        var code: String
+        var message: String
+        var candidates: [NameMatch]?
+        var suggestions: [NameMatch]?
+    }
+
+    var error: Body
+
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
+
+    /// The report the CLI gives `thrown` (its status and its words in `strings`' language).
+    init(_ thrown: any Error, strings: Localizer, wordings: [any ErrorWording]) {
+        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings)
+        error = Body(report.message, report.status)
+        if let failure = thrown as? CatalogError {
+            switch failure {
+            case let .ambiguous(_, _, candidates): error.candidates = candidates
+            case let .unknownName(_, _, suggestions): error.suggestions = suggestions
+            default: break
+            }
+        }
+    }
+
+    init(notFound path: String) {
+        error = Body("no such endpoint: \(path)", .notFound)
+        error.code = "noSuchEndpoint"
+    }
+}
+
+extension APIError.Body {
+    init(_ message: String, _ exitStatus: ExitStatus) {
+        let (status, code): (Int, String)
+        switch exitStatus.rawValue {
+        case ExitStatus.notFound.rawValue: (status, code) = (404, "notFound")
+        case ExitStatus.ambiguous.rawValue: (status, code) = (409, "ambiguous")
+        case ExitStatus.usage.rawValue: (status, code) = (400, "badRequest")
+        case ExitStatus.catalogUnavailable.rawValue, ExitStatus.catalogTooNew.rawValue: (status, code) = (503, "catalogUnavailable")
+        case 80: (status, code) = (503, "weatherUnavailable")
+        case 82: (status, code) = (404, "weatherNotFound")
+        case 85: (status, code) = (504, "weatherTimeout")
+        case 81...89: (status, code) = (502, "weatherFailed")
+        default: (status, code) = (500, "failure")
+        }
+        self.init(status: status, exitStatus: exitStatus.rawValue, code: code, message: message)
+    }
+}

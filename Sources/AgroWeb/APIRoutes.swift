@@ -1,0 +1,293 @@
+import AgroCLI
+import AgroDomain
+import AgroHTML
+import AgroNews
+import AgroStore
+import AgroWeather
+import Foundation
+import Hummingbird
+
+/// The JSON API under `/api/v1/`: one endpoint per catalog command, answering with the
+/// document that command prints with `--format json`, built by the same code and encoded by
+/// the same encoder (`Environment.json`).
+///
+/// Every endpoint takes `lang` (else Accept-Language); lists take `page`, `perPage` (default
+/// 20) and `all`. The paths are listed in `paths` and described in `openapi.json`; a test
+/// checks that the two agree.
+enum APIRoutes {
+    /// Every path the API answers, in OpenAPI's template syntax.
+    static let paths = [
+        "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
+        "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
+        "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
+        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json",
+    ]
+
+    static func register(on router: Router<BasicRequestContext>, app: WebApp) {
+        let api = router.group("api/v1")
+        api.get("catalog") { request, context in
+            answer(request, context, app) { _, _ in app.catalog.info }
+        }
+        api.get("products") { request, context in
+            answer(request, context, app) { web, environment in
+                let filter = try CatalogDocuments.productFilter(
+                    pest: web.query("pest"), culture: web.query("culture"), substance: web.query("substance"),
+                    category: web.query("category"), company: web.query("company"), letter: web.query("letter"),
+                    catalog: app.catalog, environment: environment)
+                if web.flag("letters") {
+                    let letters = try CatalogDocuments.letters(filter, catalog: app.catalog, environment: environment)
+                    return AnyEncodable(PageDocument(Page(slicing: letters, try web.page())))
+                }
+                return AnyEncodable(PageDocument(try app.catalog.products(filter, page: try web.page(), locale: environment.language)))
+            }
+        }
+        api.get("product/:id") { request, context in
+            answer(request, context, app) { web, environment in
+                let id = try resolve(context, "id", .product, app, environment)
+                return try CatalogDocuments.product(id: id, catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("substances") { request, context in
+            answer(request, context, app) { web, environment in
+                PageDocument(try app.catalog.substances(page: try web.page(), locale: environment.language))
+            }
+        }
+        api.get("substance/:id") { request, context in
+            answer(request, context, app) { _, environment in
+                let id = try resolve(context, "id", .substance, app, environment)
+                return try CatalogDocuments.substance(id: id, catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("cultures") { request, context in
+            answer(request, context, app) { web, environment in
+                let nodes = try app.catalog.cultures(locale: environment.language)
+                return PageDocument(Page(slicing: CatalogDocuments.cultureList(nodes), try web.page()))
+            }
+        }
+        api.get("culture/:id") { request, context in
+            answer(request, context, app) { _, environment in
+                let id = try resolve(context, "id", .culture, app, environment)
+                return try CatalogDocuments.culture(id: id, catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("pests") { request, context in
+            answer(request, context, app) { web, environment in
+                let filter = try CatalogDocuments.pestFilter(
+                    culture: web.query("culture"), kind: web.query("kind"), catalog: app.catalog, environment: environment)
+                return PageDocument(try app.catalog.pests(filter, page: try web.page(), locale: environment.language))
+            }
+        }
+        api.get("pest/:id") { request, context in
+            answer(request, context, app) { web, environment in
+                let id = try resolve(context, "id", .pest, app, environment)
+                let culture = try environment.resolve(web.query("culture"), .culture, in: app.catalog)
+                return try CatalogDocuments.pest(id: id, cultureID: culture, catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("scheme/:culture") { request, context in
+            answer(request, context, app) { web, environment in
+                try CatalogDocuments.schemes(
+                    culture: try parameter(context, "culture"), stage: try web.integer("stage", minimum: 0, maximum: 99),
+                    catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("uses") { request, context in
+            answer(request, context, app) { web, environment in
+                let query = try CatalogDocuments.useQuery(
+                    pest: web.query("pest"), culture: web.query("culture"),
+                    stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
+                    group: web.query("group"), sort: web.query("sort"), catalog: app.catalog, environment: environment)
+                return PageDocument(try app.catalog.compareUses(query, page: try web.page(), locale: environment.language))
+            }
+        }
+        api.get("search") { request, context in
+            answer(request, context, app) { web, environment in
+                guard let text = web.query("q") else { throw CatalogError.invalidArgument("q (the words to search for) is needed") }
+                let kinds = try web.query("kind").map { text -> Set<EntityKind> in
+                    guard let kind = EntityKind(rawValue: text) else {
+                        throw CatalogError.invalidArgument("unknown kind \"\(text)\"; expected one of product, substance, culture, pest, news")
+                    }
+                    return [kind]
+                }
+                return PageDocument(try app.catalog.search(text, kinds: kinds, page: try web.page(), locale: environment.language))
+            }
+        }
+        api.get("regions") { request, context in
+            answer(request, context, app) { web, environment in
+                PageDocument(Page(slicing: try app.catalog.regions(locale: environment.language), try web.page()))
+            }
+        }
+        api.get("contacts/:region") { request, context in
+            answer(request, context, app) { _, environment in
+                let id = try resolve(context, "region", .region, app, environment)
+                return try CatalogDocuments.contacts(regionID: id, catalog: app.catalog, environment: environment)
+            }
+        }
+        api.get("contacts") { request, context in
+            answer(request, context, app) { web, environment in
+                guard let near = web.query("near") else {
+                    throw CatalogError.invalidArgument("near=LAT,LON is needed, or a region: /api/v1/contacts/KZ-AKM")
+                }
+                let point = try CoordinateParser.parse(near)
+                let sorted = try CatalogDocuments.nearest(to: point, catalog: app.catalog, environment: environment)
+                return PageDocument(Page(slicing: sorted, try web.page()))
+            }
+        }
+        api.get("news") { request, context in
+            answer(request, context, app, cached: false) { web, environment in
+                PageDocument(Page(slicing: try news(web, environment, app), try web.page()))
+            }
+        }
+        api.get("news/:id") { request, context in
+            answer(request, context, app, cached: false) { _, environment in
+                try newsItem(id: try parameter(context, "id"), environment, app)
+            }
+        }
+        api.get("weather") { request, context in
+            let web = WebRequest(request: request, app: app)
+            let environment = app.environment(language: web.language(cookies: false))
+            do {
+                return json(try await weather(web, environment, app))
+            } catch {
+                return failure(error, app: app, environment: environment)
+            }
+        }
+        api.get("openapi.json") { _, _ in
+            guard let file = app.staticFiles["openapi.json"] else { return failure(APIError(notFound: "/api/v1/openapi.json")) }
+            return Response(
+                status: .ok, headers: [.contentType: file.contentType],
+                body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+        }
+        api.get("**") { request, _ in failure(APIError(notFound: request.uri.path)) }
+    }
+
+    // MARK: - The documents that have no CLI command of their own
+
+    /// The catalog's news and the cached feed entries, merged as `agro news` merges them.
+    static func news(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> [NewsListItem] {
+        let kind = try web.query("kind").map { text -> NewsKind in
+            guard let kind = NewsKind(rawValue: text) else { throw CatalogError.invalidArgument("kind must be news or article") }
+            return kind
+        }
+        let summaries = try app.catalog.news(kind: kind, page: .all, locale: environment.language).items
+        let entries = kind == .article ? [] : ((try? app.feeds()) ?? [])
+        return NewsListItem.merged(catalog: summaries, feeds: entries)
+    }
+
+    /// One news item as `agro news show ID --format json --width 80` prints it, with its HTML
+    /// made safe for a browser (`HTMLSanitizer`).
+    static func newsItem(id: String, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> NewsItemDocument {
+        var item: NewsItem
+        if let found = try app.catalog.newsItem(id: id, locale: environment.language) {
+            item = found
+        } else if let entry = try app.feedItem(id) {
+            item = entry.newsItem()
+        } else {
+            throw CatalogError.notFound(kind: .news, id: id)
+        }
+        let text = HTMLRenderer.render(
+            html: item.bodyHTML, options: HTMLRenderOptions(width: 80, baseURL: item.source.flatMap(URL.init(string:))))
+        item.bodyHTML = HTMLSanitizer.sanitize(item.bodyHTML, base: item.source.flatMap(URL.init(string:)))
+        return NewsItemDocument(item: item, text: text)
+    }
+
+    /// `agro weather --at LAT,LON [--forecast] [--spray] --format json`, the key kept here.
+    static func weather(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) async throws -> String {
+        let language = environment.language
+        let regions = try app.catalog.regions(locale: language)
+        let point = try place(web, regions: regions, app: app, language: language)
+        let units: WeatherUnits
+        switch web.query("units") ?? "metric" {
+        case "metric": units = .metric
+        case "imperial": units = .imperial
+        default: throw CatalogError.invalidArgument("units must be metric or imperial")
+        }
+        let service = try app.weather()
+        let region = NearestPlaces.region(nearestTo: point, in: regions)
+        let representative = NearestPlaces.representative(
+            nearestTo: point, in: try app.catalog.representatives(locale: language), regions: regions)
+        if web.flag("forecast") || web.flag("spray") {
+            let answer = try await service.forecastAnswer(at: point, units: units, lang: language)
+            let report = web.flag("spray") ? SprayAdvisor.report(forecast: answer.value, units: units, rules: app.sprayRules) : nil
+            return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
+                point: point, units: units, lang: language, answer: answer, region: region,
+                representative: representative, spray: report)))
+        }
+        let answer = try await service.currentAnswer(at: point, units: units, lang: language)
+        return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
+            point: point, units: units, lang: language, answer: answer, region: region, representative: representative)))
+    }
+
+    /// The point of a weather request: `at=LAT,LON`, or the centre of `region=` (id or name).
+    static func place(_ web: WebRequest, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
+        switch (web.query("at"), web.query("region")) {
+        case let (at?, nil):
+            return try CoordinateParser.parse(at)
+        case let (nil, name?):
+            let id = try app.catalog.resolve(name, kind: .region, locale: language).id
+            guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
+            return region.centre
+        case (_?, _?):
+            throw CatalogError.invalidArgument("give either at=LAT,LON or region=ID, not both")
+        case (nil, nil):
+            throw CatalogError.invalidArgument("a place is needed: at=LAT,LON (e.g. at=51.18,71.45) or region=ID")
+        }
+    }
+
+    // MARK: - Answering
+
+    /// Runs `body` for the request in its language and answers with its JSON, or with the
+    /// error as JSON.
+    /// `cached`: whether the answer depends on the catalog alone (see `ResponseCache`).
+    static func answer<T: Encodable>(
+        _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
+        _ body: (WebRequest, AgroCLI.Environment) throws -> T
+    ) -> Response {
+        let web = WebRequest(request: request, app: app)
+        let environment = app.environment(language: web.language(cookies: false))
+        do {
+            guard cached else { return json(try AgroCLI.Environment.json(try body(web, environment))) }
+            let key = environment.language + " " + request.uri.description
+            return json(try app.cache.answer(key, catalog: app.catalog) { try AgroCLI.Environment.json(try body(web, environment)) })
+        } catch {
+            return failure(error, app: app, environment: environment)
+        }
+    }
+
+    static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// `error` as the CLI reports it, worded in the request's language.
+    static func failure(_ error: any Error, app: WebApp, environment: AgroCLI.Environment) -> Response {
+        failure(APIError(error, strings: environment.strings, wordings: app.wordings))
+    }
+
+    static func failure(_ error: APIError) -> Response {
+        json((try? AgroCLI.Environment.json(error)) ?? "{}\n", status: error.status)
+    }
+
+    /// A path parameter, percent-decoded.
+    static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+        guard let raw = context.parameters.get(name), !raw.isEmpty else {
+            throw CatalogError.invalidArgument("\(name) is needed")
+        }
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    /// A path parameter resolved as the CLI resolves its argument: id, else name.
+    static func resolve(
+        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroCLI.Environment
+    ) throws -> EntityID {
+        try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.language).id
+    }
+}
+
+/// Any encodable value, for an endpoint that answers with one of two documents.
+struct AnyEncodable: Encodable {
+    let value: any Encodable
+    init(_ value: any Encodable) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}

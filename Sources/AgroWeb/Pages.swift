@@ -1,0 +1,412 @@
+import AgroCLI
+import AgroDomain
+import AgroStore
+import AgroWeather
+import Foundation
+import Hummingbird
+
+/// The web app's pages, rendered on the server from `Assets/web/templates` (Mustache, which
+/// HTML-escapes every `{{value}}`). Every page works without JavaScript; `app.js` only adds
+/// search as you type and favorites (kept in the browser's local storage by product id).
+enum Pages {
+    static func register(on router: Router<BasicRequestContext>, app: WebApp) {
+        router.get("/") { request, _ in
+            render(request, app) { page in try search(page) }
+        }
+        router.get("products") { request, _ in
+            render(request, app) { page in try products(page) }
+        }
+        router.get("product/:id") { request, context in
+            render(request, app) { page in try product(page, id: try APIRoutes.parameter(context, "id")) }
+        }
+        router.get("cultures") { request, _ in
+            render(request, app) { page in try cultures(page) }
+        }
+        router.get("pest/:id") { request, context in
+            render(request, app) { page in try pest(page, id: try APIRoutes.parameter(context, "id")) }
+        }
+        router.get("scheme/:culture") { request, context in
+            render(request, app) { page in try scheme(page, culture: try APIRoutes.parameter(context, "culture")) }
+        }
+        router.get("regions") { request, _ in
+            render(request, app) { page in try regions(page) }
+        }
+        router.get("weather") { request, _ in
+            let page = PageContext(request: request, app: app)
+            return await renderAsync(page) { try await weather(page) }
+        }
+        router.get("news") { request, _ in
+            render(request, app) { page in try news(page) }
+        }
+        router.get("news/:id") { request, context in
+            render(request, app) { page in try newsItem(page, id: try APIRoutes.parameter(context, "id")) }
+        }
+        router.get("favorites") { request, _ in
+            render(request, app) { page in Rendered(template: "favorites", title: page.t("web.favorites"), values: [:]) }
+        }
+        router.get("static/:name") { request, context in
+            guard let name = context.parameters.get("name"), let file = app.staticFiles[name] else {
+                return Response(status: .notFound)
+            }
+            if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: [.eTag: file.etag]) }
+            return Response(
+                status: .ok,
+                headers: [.contentType: file.contentType, .eTag: file.etag, .cacheControl: "public, max-age=3600"],
+                body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+        }
+    }
+
+    /// One page request: its language (with the cookie the switch sets), strings, query.
+    struct PageContext {
+        let web: WebRequest
+        let app: WebApp
+        let environment: AgroCLI.Environment
+
+        init(request: Request, app: WebApp) {
+            web = WebRequest(request: request, app: app)
+            self.app = app
+            environment = app.environment(language: web.language(cookies: true))
+        }
+
+        var language: String { environment.language }
+        var catalog: LiveCatalog { app.catalog }
+        func t(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
+            environment.strings(key, arguments: arguments)
+        }
+    }
+
+    /// A page's template, title and values, before the layout wraps it.
+    struct Rendered {
+        var template: String
+        var title: String
+        var values: [String: Any]
+        var status: HTTPResponse.Status = .ok
+    }
+
+    static func render(_ request: Request, _ app: WebApp, _ body: (PageContext) throws -> Rendered) -> Response {
+        let page = PageContext(request: request, app: app)
+        do {
+            return respond(page, try body(page))
+        } catch {
+            return respond(page, errorPage(page, error))
+        }
+    }
+
+    static func renderAsync(_ page: PageContext, _ body: () async throws -> Rendered) async -> Response {
+        do {
+            return respond(page, try await body())
+        } catch {
+            return respond(page, errorPage(page, error))
+        }
+    }
+
+    static func errorPage(_ page: PageContext, _ error: any Error) -> Rendered {
+        let failure = APIError(error, strings: page.environment.strings, wordings: page.app.wordings)
+        var values: [String: Any] = ["message": failure.error.message]
+        let choices = (failure.error.candidates ?? []) + (failure.error.suggestions ?? [])
+        if !choices.isEmpty {
+            values["choices"] = choices.map { ["id": $0.id, "name": $0.name] }
+            values["hasChoices"] = true
+        }
+        return Rendered(template: "error", title: page.t("web.problem"), values: values, status: failure.status)
+    }
+
+    /// The page inside the layout: navigation, language switch, strings.
+    static func respond(_ page: PageContext, _ rendered: Rendered) -> Response {
+        var values = rendered.values
+        let strings = Self.strings(page)
+        values["t"] = strings
+        values["lang"] = page.language
+        let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
+        let path = page.web.request.uri.path
+        let query = page.web.request.uri.queryParameters.filter { $0.key != "lang" }
+            .map { "\(Self.percent(String($0.key)))=\(Self.percent(String($0.value)))" }
+        let languages = WebApp.interfaceLanguages.map { code -> [String: Any] in
+            ["code": code, "name": Self.languageNames[code] ?? code, "selected": code == page.language,
+             "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&")]
+        }
+        let layout: [String: Any] = [
+            "t": strings, "lang": page.language, "title": rendered.title, "body": body, "languages": languages,
+            "catalogTitle": page.catalog.info.title,
+        ]
+        let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.language]
+        // The switch's choice is remembered for the next pages (a preference, not a session).
+        if let asked = page.web.query("lang"), WebApp.interfaceLanguages.contains(LocaleChain.normalize(asked)) {
+            headers[.setCookie] = "agro_lang=\(LocaleChain.normalize(asked)); Path=/; Max-Age=31536000; SameSite=Lax"
+        }
+        return Response(status: rendered.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static let languageNames = ["en": "English", "ru": "Русский", "kk": "Қазақша"]
+
+    /// The interface strings the templates use (`{{t.search}}` for `web.search`).
+    static let keys = [
+        "title", "search", "searchPlaceholder", "products", "cultures", "regions", "weather", "news", "favorites",
+        "filter", "all", "culture", "pest", "category", "previous", "next", "noResults", "addFavorite",
+        "removeFavorite", "favoritesEmpty", "favoritesNoScript", "scheme", "map", "representatives", "distributors",
+        "point", "show", "spray", "language", "problem", "pictures", "letters", "uses", "ingredients", "hazards",
+        "links", "stage", "dose", "phi", "applications", "products", "menu", "pageInfo", "pests",
+    ]
+
+    static func strings(_ page: PageContext) -> [String: String] {
+        var table: [String: String] = [:]
+        for key in keys { table[key] = page.t("web." + key) }
+        return table
+    }
+
+    static func percent(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// Links to the previous and next pages, the other parameters kept.
+    static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
+        let query = page.web.request.uri.queryParameters.filter { $0.key != "page" }
+            .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
+        func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
+        var values: [String: Any] = [
+            "info": page.t("list.footer", result.page, result.pageCount, result.total),
+        ]
+        if result.page > 1 { values["previous"] = link(min(result.page - 1, result.pageCount)) }
+        if result.page < result.pageCount { values["next"] = link(result.page + 1) }
+        return values
+    }
+
+    // MARK: - Pages
+
+    static func href(_ kind: EntityKind, _ id: String) -> String {
+        let id = percent(id)
+        switch kind {
+        case .product: return "/product/\(id)"
+        case .pest: return "/pest/\(id)"
+        case .culture: return "/products?culture=\(id)"
+        case .substance: return "/products?substance=\(id)"
+        case .news: return "/news/\(id)"
+        case .region: return "/regions?region=\(id)#contacts"
+        case .company: return "/products?company=\(id)"
+        }
+    }
+
+    static func search(_ page: PageContext) throws -> Rendered {
+        var values: [String: Any] = [:]
+        if let text = page.web.query("q") {
+            values["q"] = text
+            let result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.language)
+            values["hits"] = result.items.map { hit -> [String: Any] in
+                var detail = hit.detail ?? ""
+                if hit.kind == .product, let category = ProductCategory(rawValue: detail) { detail = page.environment.name(of: category) }
+                return ["href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind), "detail": detail]
+            }
+            values["empty"] = result.total == 0
+            values["pages"] = pagination(result, page, path: "/")
+        }
+        return Rendered(template: "search", title: page.t("web.search"), values: values)
+    }
+
+    static func products(_ page: PageContext) throws -> Rendered {
+        let web = page.web
+        let filter = try CatalogDocuments.productFilter(
+            pest: web.query("pest"), culture: web.query("culture"), substance: web.query("substance"),
+            category: web.query("category"), company: web.query("company"), letter: web.query("letter"),
+            catalog: page.catalog, environment: page.environment)
+        var withoutLetter = filter
+        withoutLetter.letter = nil
+        let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
+        let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
+        let others = web.request.uri.queryParameters.filter { $0.key != "letter" && $0.key != "page" }
+            .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
+        let values: [String: Any] = [
+            "pest": web.query("pest") ?? "", "culture": web.query("culture") ?? "",
+            "categories": ProductCategory.allCases.map { category -> [String: Any] in
+                ["code": category.rawValue, "name": page.environment.name(of: category), "selected": filter.category == category]
+            },
+            "letters": letters.map { letter -> [String: Any] in
+                ["letter": letter.name, "selected": filter.letter == letter.name,
+                 "href": "/products?" + (others + ["letter=\(percent(letter.name))"]).joined(separator: "&")]
+            },
+            "items": result.items.map { product -> [String: Any] in
+                ["href": href(.product, product.id), "name": product.name, "category": page.environment.name(of: product.category),
+                 "ingredients": page.environment.label(product.ingredients), "registration": product.registrationNumber ?? ""]
+            },
+            "empty": result.total == 0,
+            "pages": pagination(result, page, path: "/products"),
+        ]
+        return Rendered(template: "products", title: page.t("web.products"), values: values)
+    }
+
+    static func product(_ page: PageContext, id text: String) throws -> Rendered {
+        let id = try page.catalog.resolve(text, kind: .product, locale: page.language).id
+        let document = try CatalogDocuments.product(id: id, catalog: page.catalog, environment: page.environment)
+        let product = document.product, environment = page.environment
+        var facts: [[String: String]] = [
+            ["label": page.t("field.category"), "value": environment.name(of: product.category)],
+        ]
+        if let formulation = product.formulation { facts.append(["label": page.t("field.formulation"), "value": formulation]) }
+        if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
+        if let number = product.registrationNumber { facts.append(["label": page.t("field.registration"), "value": number]) }
+        if let expiry = product.registrationExpiry { facts.append(["label": page.t("field.expires"), "value": expiry]) }
+        var groups: [(String, [[String: Any]])] = []
+        for use in document.uses {
+            let key = use.cultures.map(\.name).joined(separator: ", ")
+            var facts: [String] = []
+            if !use.dose.isEmpty { facts.append(page.t("use.dose", environment.label(use.dose))) }
+            if let phi = use.preHarvestIntervalDays { facts.append(page.t("use.phi", phi)) }
+            if let count = use.maxApplications { facts.append(page.t("use.applications", count)) }
+            if let bbch = use.bbch { facts.append(bbch.label) }
+            let entry: [String: Any] = [
+                "pests": use.pests.map { ["name": $0.pest.name, "href": href(.pest, $0.pest.id)] },
+                "facts": facts.joined(separator: " · "), "notes": use.notes ?? "", "obligations": use.obligations,
+            ]
+            if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(entry) } else { groups.append((key, [entry])) }
+        }
+        let values: [String: Any] = [
+            "id": product.id, "name": product.name, "facts": facts,
+            "ingredients": product.ingredients.map { ingredient -> [String: String] in
+                ["label": environment.label([ingredient]), "moa": ingredient.modeOfAction?.label ?? ""]
+            },
+            "hasHazard": !product.hazard.isEmpty,
+            "hasIngredients": !product.ingredients.isEmpty, "hasLinks": !product.links.isEmpty,
+            "pictograms": environment.pictograms(product.hazard.pictograms).joined(separator: ", "),
+            "signalWord": product.hazard.signalWord ?? "",
+            "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map { "\($0.code) \($0.text)" },
+            "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.0.isEmpty ? "—" : $0.0, "uses": $0.1] },
+            "usesTitle": page.t("section.uses", document.uses.count),
+            "sections": product.sections.map { ["title": $0.title, "body": $0.body] },
+            "links": product.links.compactMap { link -> [String: String]? in
+                guard let url = HTMLSanitizer.safeURL(link.url, base: nil, allowMail: false) else { return nil }
+                return ["label": link.title ?? page.t("link.\(link.kind.rawValue)"), "url": url]
+            },
+        ]
+        return Rendered(template: "product", title: product.name, values: values)
+    }
+
+    static func cultures(_ page: PageContext) throws -> Rendered {
+        let rows = CatalogDocuments.cultureTree(try page.catalog.cultures(locale: page.language))
+        let values: [String: Any] = [
+            "rows": rows.map { row -> [String: Any] in
+                ["name": row.name, "depth": min(row.depth, 6), "products": href(.culture, row.id),
+                 "scheme": "/scheme/\(percent(row.id))"]
+            },
+        ]
+        return Rendered(template: "cultures", title: page.t("web.cultures"), values: values)
+    }
+
+    static func pest(_ page: PageContext, id text: String) throws -> Rendered {
+        let id = try page.catalog.resolve(text, kind: .pest, locale: page.language).id
+        let culture = try page.environment.resolve(page.web.query("culture"), .culture, in: page.catalog)
+        let document = try CatalogDocuments.pest(id: id, cultureID: culture, catalog: page.catalog, environment: page.environment)
+        let pest = document.pest
+        let values: [String: Any] = [
+            "name": pest.name, "latin": pest.latinName ?? "", "kind": page.environment.name(of: pest.kind),
+            "description": pest.description ?? "", "hasImages": !pest.images.isEmpty,
+            "images": pest.images.compactMap { link -> [String: String]? in
+                guard let url = HTMLSanitizer.safeURL(link.url, base: nil, allowMail: false) else { return nil }
+                return ["url": url, "label": link.title ?? page.t("link.image")]
+            },
+            "usesTitle": page.t("section.productsAgainst", Set(document.uses.map(\.product.id)).count),
+            "uses": document.uses.map { use -> [String: String] in
+                ["product": use.product.name, "href": href(.product, use.product.id),
+                 "cultures": use.cultures.map(\.name).joined(separator: ", "), "dose": page.environment.label(use.dose),
+                 "phi": use.preHarvestIntervalDays.map { page.t("use.days", $0) } ?? "", "bbch": use.bbch?.label ?? ""]
+            },
+        ]
+        return Rendered(template: "pest", title: pest.name, values: values)
+    }
+
+    static func scheme(_ page: PageContext, culture: String) throws -> Rendered {
+        let stage = try page.web.integer("stage", minimum: 0, maximum: 99)
+        let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: page.catalog, environment: page.environment)
+        let values: [String: Any] = [
+            "schemes": schemes.map { scheme -> [String: Any] in
+                ["title": scheme.title, "culture": scheme.culture.name, "description": scheme.description ?? "",
+                 "timeline": Timeline(scheme: scheme, marker: stage).values,
+                 "stages": scheme.stages.enumerated().map { index, stage -> [String: Any] in
+                     ["number": index + 1, "name": stage.name, "bbch": stage.bbch.label,
+                      "treatments": stage.treatments.map { treatment -> [String: Any] in
+                          ["product": treatment.product.name, "href": href(.product, treatment.product.id),
+                           "dose": treatment.dose.isEmpty ? "" : page.environment.label(treatment.dose),
+                           "pests": treatment.pests.map(\.name).joined(separator: ", "), "note": treatment.note ?? ""]
+                      }]
+                 }]
+            },
+        ]
+        return Rendered(template: "scheme", title: page.t("web.scheme"), values: values)
+    }
+
+    static func regions(_ page: PageContext) throws -> Rendered {
+        let regions = try page.catalog.regions(locale: page.language)
+        var values: [String: Any] = ["map": RegionMap(regions: regions).values]
+        values["regions"] = regions.map { ["name": $0.name, "href": href(.region, $0.id)] }
+        if let asked = page.web.query("region") {
+            let id = try page.catalog.resolve(asked, kind: .region, locale: page.language).id
+            let contacts = try CatalogDocuments.contacts(regionID: id, catalog: page.catalog, environment: page.environment)
+            values["contacts"] = [
+                "name": contacts.region.name, "centre": contacts.region.centreName ?? "",
+                "representatives": contacts.representatives.map { person -> [String: String] in
+                    ["name": person.name, "position": person.position ?? "", "phone": person.phone ?? "",
+                     "tel": person.phone.map(telephone) ?? "", "email": person.email ?? "",
+                     "mailto": person.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? ""]
+                },
+                "distributors": contacts.distributors.map { company -> [String: String] in
+                    ["name": company.name, "address": company.address ?? "", "phone": company.phone ?? "",
+                     "tel": company.phone.map(telephone) ?? "", "email": company.email ?? "",
+                     "mailto": company.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? "",
+                     "website": company.website.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? ""]
+                },
+            ] as [String: Any]
+        }
+        return Rendered(template: "regions", title: page.t("web.regions"), values: values)
+    }
+
+    /// A `tel:` URL: the number's digits and a leading plus only.
+    static func telephone(_ phone: String) -> String {
+        "tel:" + phone.enumerated().filter { $0.element.isASCII && ($0.element.isNumber || ($0.element == "+" && $0.offset == 0)) }
+            .map { String($0.element) }.joined()
+    }
+
+    static func weather(_ page: PageContext) async throws -> Rendered {
+        var values: [String: Any] = ["at": page.web.query("at") ?? "", "spray": page.web.flag("spray")]
+        guard page.web.query("at") != nil || page.web.query("region") != nil else {
+            return Rendered(template: "weather", title: page.t("web.weather"), values: values)
+        }
+        let regions = try page.catalog.regions(locale: page.language)
+        let point = try APIRoutes.place(page.web, regions: regions, app: page.app, language: page.language)
+        let service = try page.app.weather()
+        let region = NearestPlaces.region(nearestTo: point, in: regions)
+        let representative = NearestPlaces.representative(
+            nearestTo: point, in: try page.catalog.representatives(locale: page.language), regions: regions)
+        let current = try await service.currentAnswer(at: point, units: .metric, lang: page.language)
+        values["current"] = WeatherText.current(
+            current.value, units: .metric, region: region, representative: representative, source: current.source,
+            warning: current.warning)
+        if page.web.flag("spray") {
+            let forecast = try await service.forecastAnswer(at: point, units: .metric, lang: page.language)
+            let report = SprayAdvisor.report(forecast: forecast.value, units: .metric, rules: page.app.sprayRules)
+            values["report"] = WeatherText.sprayReport(report, timeZoneOffset: forecast.value.city?.timezone, width: 60)
+        }
+        return Rendered(template: "weather", title: page.t("web.weather"), values: values)
+    }
+
+    static func news(_ page: PageContext) throws -> Rendered {
+        let items = try APIRoutes.news(page.web, page.environment, page.app)
+        let result = Page(slicing: items, try page.web.page())
+        let values: [String: Any] = [
+            "items": result.items.map { ["href": href(.news, $0.id), "name": $0.name, "date": String($0.date.prefix(10))] },
+            "empty": result.total == 0, "pages": pagination(result, page, path: "/news"),
+        ]
+        return Rendered(template: "news", title: page.t("web.news"), values: values)
+    }
+
+    static func newsItem(_ page: PageContext, id: String) throws -> Rendered {
+        let document = try APIRoutes.newsItem(id: id, page.environment, page.app)
+        let values: [String: Any] = [
+            "title": document.item.title, "date": String(document.item.date.prefix(10)),
+            // Sanitized by HTMLSanitizer: the one value a template writes unescaped.
+            "safeHTML": document.item.bodyHTML,
+            "source": document.item.source.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? "",
+        ]
+        return Rendered(template: "newsItem", title: document.item.title, values: values)
+    }
+}

@@ -1,0 +1,78 @@
+import AgroCLI
+import AgroDomain
+import Foundation
+import Hummingbird
+
+/// What a request asks for beyond its path: language, page, query parameters.
+struct WebRequest {
+    let request: Request
+    let app: WebApp
+
+    /// The value of query parameter `name`; an empty value counts as absent, as an empty
+    /// form field does.
+    func query(_ name: String) -> String? {
+        guard let value = request.uri.queryParameters.get(name), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// A true/false parameter: `1`, `true`, `yes`, `on` are true.
+    func flag(_ name: String) -> Bool {
+        guard let value = query(name)?.lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
+    }
+
+    /// An integer parameter, at least `minimum`; anything else is a bad request with the
+    /// CLI's wording.
+    func integer(_ name: String, minimum: Int, maximum: Int = PageRequest.limit) throws -> Int? {
+        guard let text = query(name) else { return nil }
+        guard let value = Int(text), value >= minimum, value <= maximum else {
+            throw CatalogError.invalidArgument(
+                maximum == PageRequest.limit ? "\(name) must be \(minimum) or more" : "\(name) must be \(minimum)...\(maximum)")
+        }
+        return value
+    }
+
+    /// Items per page when none is asked for.
+    static let defaultPerPage = 20
+
+    /// `page` and `perPage` (`all=true` for everything), as the CLI's --page, --per-page, --all.
+    func page() throws -> PageRequest {
+        let page = try integer("page", minimum: 1), perPage = try integer("perPage", minimum: 1)
+        if flag("all") { return .all }
+        return PageRequest(page: page ?? 1, perPage: perPage ?? Self.defaultPerPage)
+    }
+
+    /// The language: `lang=`, else (pages only) the `agro_lang` cookie the switch sets, else
+    /// the first of `Accept-Language` that the interface or the catalog has, else English.
+    func language(cookies: Bool) -> String {
+        if let lang = query("lang") { return LocaleChain.normalize(lang) }
+        let known = Set(app.languages)
+        if cookies, let cookie = request.cookies["agro_lang"]?.value, known.contains(LocaleChain.normalize(cookie)) {
+            return LocaleChain.normalize(cookie)
+        }
+        if let header = request.headers[.acceptLanguage] {
+            for tag in Self.acceptedLanguages(header) {
+                let code = LocaleChain.normalize(tag)
+                if known.contains(code) { return code }
+                if let dash = code.firstIndex(of: "-"), known.contains(String(code[..<dash])) { return String(code[..<dash]) }
+            }
+        }
+        return "en"
+    }
+
+    /// The tags of an Accept-Language header, most wanted first (RFC 9110 weights; a tag
+    /// with q=0 is refused).
+    static func acceptedLanguages(_ header: String) -> [String] {
+        var tags: [(tag: String, weight: Double, index: Int)] = []
+        for (index, part) in header.split(separator: ",").enumerated() {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = pieces.first, !tag.isEmpty, tag != "*" else { continue }
+            var weight = 1.0
+            for piece in pieces.dropFirst() where piece.lowercased().hasPrefix("q=") {
+                weight = Double(piece.dropFirst(2)) ?? 0
+            }
+            if weight > 0 { tags.append((tag, weight, index)) }
+        }
+        return tags.sorted { ($0.weight, -$0.index) > ($1.weight, -$1.index) }.map(\.tag)
+    }
+}

@@ -1,0 +1,111 @@
+import AgroCLI
+import AgroDomain
+import AgroStore
+import AgroUpdate
+import AgroUpdateClient
+import AgroWeather
+import AgroWeb
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `agro web`: the catalog as a web app and a JSON API (see `AgroWeb`).
+struct WebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web",
+        abstract: "Serve the catalog as a web app and a JSON API (/api/v1/...).",
+        discussion: """
+            Prints the address it listens on once ready (useful with --port 0), logs one line per request on \
+            stderr and stops on SIGINT or SIGTERM. Answers from the catalog in use; a catalog installed by \
+            `agro db update` (or fetched by --watch-updates from the configured update server) is picked up \
+            between two requests. Weather needs OPENWEATHER_API_KEY (or weather.apiKey in config.json) on the \
+            server; the key never leaves it.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var update: UpdateOptions
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on; 0 picks a free one.") var port = 8080
+    @Flag(name: .customLong("watch-updates"), help: "Check the update server periodically and install newer catalogs.")
+    var watchUpdates = false
+    @Option(name: .customLong("update-interval"), help: ArgumentHelp("With --watch-updates: seconds between checks.", valueName: "seconds"))
+    var updateInterval = 600
+    @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
+        "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
+    var cacheMB = 64
+
+    func validate() throws {
+        if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
+        if updateInterval < 1 { throw ValidationError("--update-interval must be 1 or more") }
+        if !(0...65536).contains(cacheMB) { throw ValidationError("--cache-mb must be 0...65536") }
+    }
+
+    func run() async throws {
+        let environment = try Environment(global)
+        // Requests run in parallel: several connections to the catalog.
+        let readers = max(4, ProcessInfo.processInfo.activeProcessorCount)
+        let store = environment.catalogStore
+        let live: LiveCatalog
+        if let path = environment.catalogPath {
+            live = LiveCatalog(try SQLiteCatalog(path: path, maximumReaders: readers), maximumReaders: readers)
+        } else {
+            let (opened, selection) = try LiveCatalog.open(store, maximumReaders: readers)
+            if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+            live = opened
+            // `agro db update` in another process (or --watch-updates) switches current.sqlite.
+            _ = live.watch(store)
+        }
+        guard let resources = environment.paths.assets?.appendingPathComponent("web") else {
+            throw WebError.resources("Assets/web not found beside the program or in AGRO_HOME")
+        }
+        let settings = try WeatherSettings.load(from: environment.paths.configFile)
+        let apiKey = settings?.apiKey
+        let feeds = environment.feeds
+        let app = try await WebApp(
+            catalog: live, environment: environment, resources: resources,
+            weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
+            sprayRules: settings?.spray ?? SprayRules(),
+            feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) }, cacheBytes: cacheMB << 20,
+            wordings: AgroFull.wordings)
+
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let logger = Logger(label: "agro.web")
+        if watchUpdates {
+            let client = UpdateClient(configuration: try environment.updateConfiguration(update), store: store)
+            _ = Self.watchUpdates(client: client, store: store, live: live, every: .seconds(updateInterval), logger: logger)
+        }
+        let host = self.host, strings = environment.strings
+        let application = WebServer.makeApplication(app: app, host: host, port: port, logger: logger) { port in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            Terminal.standardOutput.line(strings("web.listening", "http://\(shown):\(port)/"))
+        }
+        try await application.runService()
+    }
+
+    /// Checks the update server every `interval`; a newer catalog is verified, installed and
+    /// made current between two requests. A failed check is logged and leaves the catalog as it was.
+    static func watchUpdates(
+        client: UpdateClient, store: CatalogStore, live: LiveCatalog, every interval: Duration, logger: Logger
+    ) -> Task<Void, Never> {
+        Task.detached {
+            while !Task.isCancelled {
+                do {
+                    if case let .installed(_, to) = try await client.update() {
+                        _ = try live.reload(from: store)
+                        logger.info("catalog updated", metadata: ["identity": .string(to.identity), "version": .stringConvertible(to.version)])
+                    }
+                } catch let error as any UserFacingError {
+                    logger.warning("update check failed", metadata: ["reason": .string(error.message)])
+                } catch {
+                    logger.warning("update check failed", metadata: ["reason": .string(String(describing: error))])
+                }
+                try? await Task.sleep(for: interval)
+            }
+        }
+    }
+}
