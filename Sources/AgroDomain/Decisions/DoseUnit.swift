@@ -71,7 +71,7 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
               let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
               (1...12).contains(month), dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
         else { return nil }
-        day = Self.days(year: year, month: month, day: dayOfMonth)
+        day = GregorianDays.days(year: year, month: month, day: dayOfMonth)
     }
 
     public init(day: Int) { self.day = day }
@@ -79,7 +79,7 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public static func < (a: PlanDate, b: PlanDate) -> Bool { a.day < b.day }
 
     public var description: String {
-        let (y, m, d) = Self.civil(day)
+        let (y, m, d) = GregorianDays.date(day)
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 
@@ -102,27 +102,5 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian calendar).
-    private static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
