@@ -3,10 +3,25 @@ import Foundation
 /// A dose unit the rules can convert: an amount of product (volume or mass) per hectare or
 /// per tonne of seed. "l/ha", "ml/ha", "kg/ha", "g/ha", "l/t", "ml/t", "kg/t", "g/t".
 public struct DoseUnit: Sendable, Hashable {
-    public enum Amount: String, Sendable, Hashable { case volume, mass }
-    public enum Basis: String, Sendable, Hashable { case hectare, tonne }
+    /// What is measured: a liquid product's volume or a solid's mass.
+    public enum Amount: String, Sendable, Hashable {
+        /// Litres (or millilitres).
+        case volume
+        /// Kilograms (or grams).
+        case mass
+    }
 
+    /// What the amount is per: a hectare sprayed or a tonne of seed treated.
+    public enum Basis: String, Sendable, Hashable {
+        /// Per hectare.
+        case hectare
+        /// Per tonne of seed.
+        case tonne
+    }
+
+    /// Volume or mass.
     public var amount: Amount
+    /// Per hectare or per tonne of seed.
     public var basis: Basis
     /// Litres or kilograms per unit of the amount (ml: 0.001).
     public var factor: Double
@@ -74,15 +89,19 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         day = GregorianDays.days(year: year, month: month, day: dayOfMonth)
     }
 
+    /// The date `day` days after 1970-01-01.
     public init(day: Int) { self.day = day }
 
+    /// Earlier days come first.
     public static func < (a: PlanDate, b: PlanDate) -> Bool { a.day < b.day }
 
+    /// The date as "YYYY-MM-DD".
     public var description: String {
         let (y, m, d) = GregorianDays.date(day)
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 
+    /// Decodes "YYYY-MM-DD"; any other text is a data-corrupted error naming it.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PlanDate(text) else {
@@ -91,6 +110,7 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         self = date
     }
 
+    /// Encodes the date as "YYYY-MM-DD".
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
