@@ -85,6 +85,9 @@ public struct TankError: UserFacingError, Equatable {
 }
 
 extension TankPlan {
+    /// More tank loads than this is a typing error, not a field.
+    public static let maximumLoads: Double = 1_000_000_000
+
     /// Computes the loads for `area` hectares at `water` l/ha with a `tank`-litre sprayer.
     ///
     /// - Throws: `TankError` for a number that is not positive and finite, or a dose that is
@@ -97,6 +100,10 @@ extension TankPlan {
         let totalWater = area * water
         // A few millilitres short of a full tank still count as a full load.
         let exactLoads = totalWater / tank
+        // Far beyond any field, and Int() below would trap on an infinite count (1e300 × 1e300).
+        guard exactLoads < Self.maximumLoads else {
+            throw TankError("--area \(area.plainText) × --water \(water.plainText) needs more than \(Self.maximumLoads.plainText) loads of --tank \(tank.plainText)")
+        }
         let fullLoads = Int((exactLoads + 1e-9).rounded(.down))
         var lastLoadWater = totalWater - Double(fullLoads) * tank
         if lastLoadWater < 1e-6 * tank { lastLoadWater = 0 }
