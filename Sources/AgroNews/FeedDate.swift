@@ -109,8 +109,10 @@ public enum FeedDate {
     }
 
     static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offset: Int) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour), (0...59).contains(minute),
-              second < 61 else { return nil }
+        // A feed's year may be any number ("07 Sep 99999999999999999"): four digits at most, so
+        // that the day count below cannot overflow.
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour),
+              (0...59).contains(minute), second < 61 else { return nil }
         let days = GregorianDays.days(year: year, month: month, day: day)
         let t = Double(days * 86400 + hour * 3600 + minute * 60 - offset) + second
         return Date(timeIntervalSince1970: t)
