@@ -1,3 +1,4 @@
+import AgroDomain
 import Foundation
 
 // The rules: how slots are made from a forecast and judged. The types they produce are in
@@ -298,7 +299,8 @@ public enum SprayAdvisor {
 
     static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
-    static func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+    /// Whole numbers without ".0"; plainText, because a server may send 1e300, which Int() traps on.
+    static func f(_ v: Double) -> String { v == v.rounded() ? v.plainText : String(format: "%.1f", v) }
     /// Up to two decimals, trailing zeros dropped: 0.25, 1.5, 2.
     static func f2(_ v: Double) -> String { trimmedDecimal(v, places: 2) }
 }
