@@ -84,6 +84,9 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
         self.applications = applications
         self.seedTreatments = seedTreatments
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case substanceId, name, gramsPerHectare, applications, seedTreatments }
 }
 
 /// The outcome of a plan check.

@@ -42,6 +42,9 @@ public struct TankPlan: Sendable, Hashable, Codable {
         public var total: Double
         /// Active substance applied over the whole area, per ingredient.
         public var substances: [SubstanceAmount]
+
+        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        enum CodingKeys: String, CodingKey { case productId, name, unit, perFullLoad, lastLoad, total, substances }
     }
 
     /// Grams of one active substance over the whole area.
@@ -52,6 +55,9 @@ public struct TankPlan: Sendable, Hashable, Codable {
         public var name: String
         /// nil when the concentration does not convert (g/l in a product dosed in kg).
         public var grams: Double?
+
+        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        enum CodingKeys: String, CodingKey { case substanceId, name, grams }
     }
 
     /// Hectares to treat.
@@ -72,6 +78,9 @@ public struct TankPlan: Sendable, Hashable, Codable {
     public var areaPerFullLoad: Double
     /// Each product's amounts, in the order given.
     public var products: [ProductAmounts]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case area, water, tank, totalWater, loads, fullLoads, lastLoadWater, areaPerFullLoad, products }
 }
 
 /// A tank calculation that cannot be made with the numbers given.

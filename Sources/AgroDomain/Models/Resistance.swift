@@ -34,6 +34,9 @@ public struct GroupLimit: Sendable, Hashable, Codable {
 
     /// The group as a mode of action, to compare with a substance's.
     public var modeOfAction: ModeOfAction { ModeOfAction(scheme: scheme, group: group) }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case scheme, group, culture, maxApplications, maxConsecutive, maxShare, source }
 }
 
 /// Two products the catalog marks as not to be mixed in one tank.
@@ -51,6 +54,9 @@ public struct TankIncompatibility: Sendable, Hashable, Codable {
         self.other = other
         self.reason = reason
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case product, other, reason }
 }
 
 /// How an alternative product relates to the one it replaces.
@@ -94,4 +100,7 @@ public struct Alternative: Sendable, Hashable, Codable, Identifiable {
         self.groups = groups
         self.sharedUses = sharedUses
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case id, name, registrationNumber, relation, ingredients, groups, sharedUses }
 }

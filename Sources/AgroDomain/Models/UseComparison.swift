@@ -100,6 +100,9 @@ public struct AmountRange: Sendable, Hashable, Codable {
 
     /// The range as labels print it.
     public var dose: Dose { Dose(from: min, to: max, unit: unit) }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case min, max, unit }
 }
 
 /// An active ingredient of a compared product, with its mode-of-action group.
@@ -123,6 +126,9 @@ public struct UseIngredient: Sendable, Hashable, Codable {
         self.unit = unit
         self.group = group
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case substanceId, name, concentration, unit, group }
 }
 
 /// One row of `agro uses`: one product × one registered use, with everything an agronomist
