@@ -428,7 +428,12 @@ struct RegisterMapper {
             if let days = mapper.number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
                 let weeks = resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
                     .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
-                use.preHarvestIntervalDays = Int(days.rounded()) * (weeks ? 7 : 1)
+                // Any finite number parses; one beyond Int's range must not trap the conversion.
+                if let whole = Int(exactly: days.rounded()), case let (value, false) = whole.multipliedReportingOverflow(by: weeks ? 7 : 1) {
+                    use.preHarvestIntervalDays = value
+                } else {
+                    log.add("unparsable number", "\(useLabel): waitingPeriod=\"\(indication.waitingPeriod)\"")
+                }
             }
             // Application area, with the culture form (field or greenhouse) after it.
             var area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(RegisterMapper.localized) ?? [:]

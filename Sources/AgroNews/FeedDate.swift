@@ -1,3 +1,4 @@
+import AgroDomain
 import Foundation
 
 /// Dates as feeds write them: RFC 822 (RSS), ISO 8601 / RFC 3339 (Atom, Dublin Core) and
@@ -22,7 +23,7 @@ public enum FeedDate {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let rest = seconds - days * 86400
-        let (y, m, d) = civil(fromDays: days)
+        let (y, m, d) = GregorianDays.date(days)
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(y)-\(two(m))-\(two(d))T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
     }
@@ -108,34 +109,13 @@ public enum FeedDate {
     }
 
     static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double, offset: Int) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour), (0...59).contains(minute),
-              second < 61 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        // A feed's year may be any number ("07 Sep 99999999999999999"): four digits at most, so
+        // that the day count below cannot overflow.
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour),
+              (0...59).contains(minute), second < 61 else { return nil }
+        let days = GregorianDays.days(year: year, month: month, day: day)
         let t = Double(days * 86400 + hour * 3600 + minute * 60 - offset) + second
         return Date(timeIntervalSince1970: t)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    static func civil(fromDays z: Int) -> (Int, Int, Int) {
-        let z = z + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
 

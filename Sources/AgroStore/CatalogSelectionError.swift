@@ -5,6 +5,7 @@ public enum CatalogSelectionError: UserFacingError, Equatable {
     /// Neither the installed nor the bundled catalog can be used; says why for each.
     case noCatalog(String)
 
+    /// One line naming the reasons.
     public var message: String {
         switch self {
         case let .noCatalog(reason): return "no usable catalog: \(reason)"

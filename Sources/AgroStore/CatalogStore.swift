@@ -15,7 +15,9 @@ public struct CatalogSelection: Sendable, Hashable {
     /// The file to open: the real file, never the `current.sqlite` link, so that every
     /// connection of one open catalog reads the same file even while an update replaces the link.
     public var path: String
+    /// Bundled or installed.
     public var source: CatalogSource
+    /// The catalog's identity, version and schema, read from the file.
     public var info: CatalogInfo
     /// Set when the installed catalog exists but could not be used.
     public var warning: String?
@@ -23,6 +25,7 @@ public struct CatalogSelection: Sendable, Hashable {
 
 /// What `agro db status` shows.
 public struct CatalogStatus: Sendable, Hashable {
+    /// The catalog in use.
     public var active: CatalogSelection
     /// Size of the active catalog file in bytes.
     public var size: Int64
@@ -43,6 +46,7 @@ public struct UpdateState: Sendable, Hashable, Codable {
     /// The highest catalog version ever installed, per identity: an older signed manifest is
     /// refused after a rollback or a fallback to the bundled catalog (absent in older files).
     public var highestInstalled: [String: Int]?
+    /// Creates a state; every field starts empty.
     public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil, highestInstalled: [String: Int]? = nil) {
         self.lastCheck = lastCheck
         self.server = server
@@ -76,17 +80,22 @@ public struct UpdateState: Sendable, Hashable, Codable {
 /// state) is AgroUpdate's, in an extension of this type (`CatalogStore+Installing.swift`), so
 /// that a program that only reads catalogs links neither swift-crypto nor zlib.
 public struct CatalogStore: Sendable {
+    /// The program's data directory; installed catalogs live in its `catalogs/`.
     public let dataDirectory: String
     /// The catalog shipped with the program; nil when there is none.
     public let bundledPath: String?
 
+    /// A store over `dataDirectory`, falling back to the catalog at `bundledPath`.
     public init(dataDirectory: String, bundledPath: String?) {
         self.dataDirectory = dataDirectory
         self.bundledPath = bundledPath
     }
 
+    /// The `catalogs/` directory of the layout above.
     public var catalogsDirectory: String { dataDirectory + "/catalogs" }
+    /// The link to the catalog in use.
     public var currentLink: String { catalogsDirectory + "/current.sqlite" }
+    /// The link to the catalog before it, for `agro db rollback`.
     public var previousLink: String { catalogsDirectory + "/previous.sqlite" }
     package var statePath: String { catalogsDirectory + "/state.json" }
     package var manifestPath: String { catalogsDirectory + "/manifest.json" }
@@ -243,6 +252,7 @@ public struct CatalogStore: Sendable {
 
     // MARK: - State
 
+    /// The update bookkeeping; an empty state when the file is missing or unreadable.
     public func readState() -> UpdateState {
         guard let data = FileManager.default.contents(atPath: statePath) else { return UpdateState() }
         let decoder = JSONDecoder()

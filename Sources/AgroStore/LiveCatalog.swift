@@ -26,7 +26,10 @@ public final class LiveCatalog: @unchecked Sendable {
     /// Connections of each catalog opened by `reload(from:)` (see `SQLiteCatalog.init`).
     private let maximumReaders: Int
 
+    /// A handle whose first catalog is `catalog`.
+    ///
     /// - Parameters:
+    ///   - catalog: the catalog queries run on until the first swap.
     ///   - maximumReaders: for the catalogs `reload(from:)` opens: how many queries may run
     ///     at once (1: a single connection).
     ///   - onClose: called after a replaced catalog has been closed (tests, logs).
@@ -139,111 +142,138 @@ public final class LiveCatalog: @unchecked Sendable {
 }
 
 extension LiveCatalog: CatalogInfoUseCase {
+    /// The current catalog's identity, version and counts.
     public func catalogInfo() throws -> CatalogInfo { try read { try $0.catalogInfo() } }
 }
 
 extension LiveCatalog: ProductsUseCase {
+    /// Products by name, filtered, from the current catalog.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
         try read { try $0.products(filter, page: page, locale: locale) }
     }
+    /// Index letters of the matching products' names, from the current catalog.
     public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
         try read { try $0.productLetters(filter, locale: locale) }
     }
+    /// A product card from the current catalog; nil when unknown.
     public func product(id: EntityID, locale: String) throws -> Product? {
         try read { try $0.product(id: id, locale: locale) }
     }
+    /// The uses matching `filter`, from the current catalog.
     public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
         try read { try $0.uses(filter, locale: locale) }
     }
 }
 
 extension LiveCatalog: SubstancesUseCase {
+    /// Active substances by name, from the current catalog.
     public func substances(page: PageRequest, locale: String) throws -> Page<Substance> {
         try read { try $0.substances(page: page, locale: locale) }
     }
+    /// A substance from the current catalog; nil when unknown.
     public func substance(id: EntityID, locale: String) throws -> Substance? {
         try read { try $0.substance(id: id, locale: locale) }
     }
 }
 
 extension LiveCatalog: CulturesUseCase {
+    /// The culture tree of the current catalog.
     public func cultures(locale: String) throws -> [CultureNode] { try read { try $0.cultures(locale: locale) } }
+    /// A culture from the current catalog; nil when unknown.
     public func culture(id: EntityID, locale: String) throws -> Culture? {
         try read { try $0.culture(id: id, locale: locale) }
     }
+    /// The culture and the groups above it, in the current catalog.
     public func cultureAncestry(id: EntityID) throws -> [EntityID] { try read { try $0.cultureAncestry(id: id) } }
 }
 
 extension LiveCatalog: PestsUseCase {
+    /// Pests by name, filtered, from the current catalog.
     public func pests(_ filter: PestFilter, page: PageRequest, locale: String) throws -> Page<Pest> {
         try read { try $0.pests(filter, page: page, locale: locale) }
     }
+    /// A pest from the current catalog; nil when unknown.
     public func pest(id: EntityID, locale: String) throws -> Pest? { try read { try $0.pest(id: id, locale: locale) } }
 }
 
 extension LiveCatalog: SchemesUseCase {
+    /// The protection schemes of a culture, from the current catalog.
     public func schemes(cultureID: EntityID, locale: String) throws -> [ProtectionScheme] {
         try read { try $0.schemes(cultureID: cultureID, locale: locale) }
     }
+    /// The cultures that have protection schemes in the current catalog.
     public func culturesWithSchemes(locale: String) throws -> [EntityRef] {
         try read { try $0.culturesWithSchemes(locale: locale) }
     }
 }
 
 extension LiveCatalog: ContactsUseCase {
+    /// The regions of the current catalog.
     public func regions(locale: String) throws -> [Region] { try read { try $0.regions(locale: locale) } }
+    /// A region's representatives and distributors; nil when unknown.
     public func contacts(regionID: EntityID, locale: String) throws -> RegionContacts? {
         try read { try $0.contacts(regionID: regionID, locale: locale) }
     }
+    /// Every representative in the current catalog.
     public func representatives(locale: String) throws -> [Representative] {
         try read { try $0.representatives(locale: locale) }
     }
 }
 
 extension LiveCatalog: NewsUseCase {
+    /// News by date, newest first, from the current catalog.
     public func news(kind: NewsKind?, page: PageRequest, locale: String) throws -> Page<NewsSummary> {
         try read { try $0.news(kind: kind, page: page, locale: locale) }
     }
+    /// A news item from the current catalog; nil when unknown.
     public func newsItem(id: EntityID, locale: String) throws -> NewsItem? {
         try read { try $0.newsItem(id: id, locale: locale) }
     }
 }
 
 extension LiveCatalog: SearchUseCase {
+    /// Full-text search over the current catalog.
     public func search(_ text: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
         try read { try $0.search(text, kinds: kinds, page: page, locale: locale) }
     }
 }
 
 extension LiveCatalog: LookupUseCase {
+    /// Entities of `kind` whose id or name matches `text`, in the current catalog.
     public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
         try read { try $0.lookup(text, kind: kind, locale: locale) }
     }
+    /// Names of `kind` closest to `text`, for "did you mean" suggestions.
     public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
         try read { try $0.closestNames(to: text, kind: kind, locale: locale, limit: limit) }
     }
 }
 
 extension LiveCatalog: UseComparisonUseCase {
+    /// The use comparison on the current catalog.
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         try read { try $0.compareUses(query, page: page, locale: locale) }
     }
 }
 
 extension LiveCatalog: ResistanceUseCase {
+    /// The group limits of the current catalog.
     public func groupLimits() throws -> [GroupLimit] { try read { try $0.groupLimits() } }
+    /// The incompatibilities among `products` in the current catalog.
     public func tankIncompatibilities(among products: [EntityID], locale: String) throws -> [TankIncompatibility] {
         try read { try $0.tankIncompatibilities(among: products, locale: locale) }
     }
 }
 
 extension LiveCatalog: AlternativesUseCase {
+    /// Alternatives to `product` in the current catalog.
     public func alternatives(to product: EntityID, culture: EntityID?, pest: EntityID?, locale: String) throws -> [Alternative] {
         try read { try $0.alternatives(to: product, culture: culture, pest: pest, locale: locale) }
     }
 }
 
 extension LiveCatalog: SeasonPlanUseCase {
+    /// What the plan check needs about `products` on `culture`, from the current catalog.
     public func planFacts(products: [EntityID], culture: EntityID, locale: String) throws -> (products: [EntityID: Product], uses: [EntityID: [Use]]) {
         try read { try $0.planFacts(products: products, culture: culture, locale: locale) }
     }

@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: AlternativesUseCase {
+    /// Products sharing a (culture, pest) pair of `product`'s uses, ranked by their relation
+    /// (another mode of action first), then by how many pairs they share.
     public func alternatives(to product: EntityID, culture: EntityID?, pest: EntityID?, locale: String) throws -> [Alternative] {
         let texts = texts(locale)
         // The product's own (culture, pest) pairs, narrowed to --culture/--pest when given.

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: ResistanceUseCase {
+    /// Every group limit, by scheme, group and culture; none in a schema 1 catalog.
     public func groupLimits() throws -> [GroupLimit] {
         // Schema 1 catalogs have no limits table.
         guard info.schemaVersion >= 2 else { return [] }
@@ -16,6 +17,7 @@ extension SQLiteCatalog: ResistanceUseCase {
         }
     }
 
+    /// The incompatibilities between any two of `products`, with the reason in `locale`; none in a schema 1 catalog.
     public func tankIncompatibilities(among products: [EntityID], locale: String) throws -> [TankIncompatibility] {
         guard info.schemaVersion >= 2, products.count > 1 else { return [] }
         let texts = texts(locale)

@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: SeasonPlanUseCase {
+    /// The plan's products and their uses on `culture` or a group above it, read in a few
+    /// statements for the whole plan.
     public func planFacts(products ids: [EntityID], culture: EntityID, locale: String) throws -> (products: [EntityID: Product], uses: [EntityID: [Use]]) {
         guard !ids.isEmpty else { return ([:], [:]) }
         let texts = texts(locale)

@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: UseComparisonUseCase {
+    /// One row per use matching `query`, a culture matching through its groups; expired and
+    /// out-of-stage uses are marked, not left out.
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         let texts = texts(locale)
         var conditions: [SQL]

@@ -1,3 +1,4 @@
+import AgroDomain
 import Foundation
 
 // The rules: how slots are made from a forecast and judged. The types they produce are in
@@ -152,18 +153,11 @@ public enum SprayAdvisor {
     /// Mean wind at boom height, km/h.
     public static func windFinding(_ kmh: Double?, _ rules: SprayRules) -> SprayFinding {
         guard let v = kmh else { return missing(.wind, "km/h", "no wind in the forecast") }
-        if v < rules.windCalmBelowKmh {
-            return SprayFinding(rule: .wind, verdict: .avoid, value: v, unit: "km/h", threshold: rules.windCalmBelowKmh,
-                                text: "wind \(f(v)) km/h below \(f(rules.windCalmBelowKmh)): too calm, drift hangs, inversion likely")
-        }
-        let (verdict, limit) = atMost(v, good: rules.windGoodMaxKmh, marginal: rules.windMarginalMaxKmh)
-        let text: String
-        switch verdict {
-        case .good: text = "wind \(f(v)) km/h"
-        case .marginal: text = "wind \(f(v)) km/h above \(f(limit)): coarse droplets, wider buffers"
-        case .avoid: text = "wind \(f(v)) km/h above \(f(limit)): drift"
-        }
-        return SprayFinding(rule: .wind, verdict: verdict, value: v, unit: "km/h", threshold: limit, text: text)
+        return band(
+            .wind, v, unit: "km/h", label: "wind \(f(v)) km/h",
+            avoidBelow: rules.windCalmBelowKmh, good: rules.windGoodMaxKmh, marginal: rules.windMarginalMaxKmh,
+            tooLow: "too calm, drift hangs, inversion likely",
+            tooHigh: "coarse droplets, wider buffers", farTooHigh: "drift")
     }
 
     /// Gusts at boom height, km/h; none in the forecast counts as no gusts.
@@ -232,18 +226,11 @@ public enum SprayAdvisor {
     /// Delta-T, °C.
     public static func deltaTFinding(_ deltaT: Double?, _ rules: SprayRules) -> SprayFinding {
         guard let v = deltaT else { return missing(.deltaT, "°C", "no Delta-T (temperature or humidity missing)") }
-        if v < rules.deltaTLowAvoidBelowC {
-            return SprayFinding(rule: .deltaT, verdict: .avoid, value: v, unit: "°C", threshold: rules.deltaTLowAvoidBelowC,
-                                text: "Delta-T \(f(v)) below \(f(rules.deltaTLowAvoidBelowC)): droplets linger and drift")
-        }
-        let (verdict, limit) = atMost(v, good: rules.deltaTGoodMaxC, marginal: rules.deltaTMarginalMaxC)
-        let text: String
-        switch verdict {
-        case .good: text = "Delta-T \(f(v))"
-        case .marginal: text = "Delta-T \(f(v)) above \(f(limit)): fast evaporation, use coarser droplets"
-        case .avoid: text = "Delta-T \(f(v)) above \(f(limit)): droplets evaporate"
-        }
-        return SprayFinding(rule: .deltaT, verdict: verdict, value: v, unit: "°C", threshold: limit, text: text)
+        return band(
+            .deltaT, v, unit: "°C", label: "Delta-T \(f(v))",
+            avoidBelow: rules.deltaTLowAvoidBelowC, good: rules.deltaTGoodMaxC, marginal: rules.deltaTMarginalMaxC,
+            tooLow: "droplets linger and drift",
+            tooHigh: "fast evaporation, use coarser droplets", farTooHigh: "droplets evaporate")
     }
 
     // The three ladders the findings share. Each gives the verdict and the limit that decided it
@@ -270,6 +257,26 @@ public enum SprayAdvisor {
         return (.good, marginal)
     }
 
+    /// A value with a good band: avoid below `avoidBelow`, then the `atMost` ladder (wind and
+    /// Delta-T). `label` names the value; each reason follows the limit that was crossed.
+    private static func band(
+        _ rule: SprayRule, _ v: Double, unit: String, label: String, avoidBelow: Double, good: Double, marginal: Double,
+        tooLow: String, tooHigh: String, farTooHigh: String
+    ) -> SprayFinding {
+        if v < avoidBelow {
+            return SprayFinding(rule: rule, verdict: .avoid, value: v, unit: unit, threshold: avoidBelow,
+                                text: "\(label) below \(f(avoidBelow)): \(tooLow)")
+        }
+        let (verdict, limit) = atMost(v, good: good, marginal: marginal)
+        let text: String
+        switch verdict {
+        case .good: text = label
+        case .marginal: text = "\(label) above \(f(limit)): \(tooHigh)"
+        case .avoid: text = "\(label) above \(f(limit)): \(farTooHigh)"
+        }
+        return SprayFinding(rule: rule, verdict: verdict, value: v, unit: unit, threshold: limit, text: text)
+    }
+
     /// Night-time inversion risk from the period, 10 m wind (km/h) and cloud cover (%).
     public static func inversionFinding(inPeriod: Bool, wind10mKmh: Double?, cloudPercent: Double?, _ rules: SprayRules) -> SprayFinding {
         guard inPeriod else {
@@ -292,7 +299,8 @@ public enum SprayAdvisor {
 
     static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
-    static func f(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+    /// Whole numbers without ".0"; plainText, because a server may send 1e300, which Int() traps on.
+    static func f(_ v: Double) -> String { v == v.rounded() ? v.plainText : String(format: "%.1f", v) }
     /// Up to two decimals, trailing zeros dropped: 0.25, 1.5, 2.
     static func f2(_ v: Double) -> String { trimmedDecimal(v, places: 2) }
 }

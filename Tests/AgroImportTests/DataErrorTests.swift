@@ -102,6 +102,18 @@ final class DataErrorTests: XCTestCase {
         XCTAssertTrue(try catalog.products(ProductFilter(culture: "C1"), page: .all, locale: "de").items.isEmpty)
     }
 
+    func testAWaitingPeriodBeyondAnyIntegerIsADataError() throws {
+        // The second use's waiting period: a valid number that no Int holds (it trapped).
+        let input = try write(broken.replacingOccurrences(of: "waitingPeriod=\"\"", with: "waitingPeriod=\"1e300\""), as: "huge.xml")
+        let output = directory.appendingPathComponent("c.sqlite").path
+        let report = try SRPPPImporter(options: .init(version: 7)).importFile(at: input, to: output)
+        let number = try XCTUnwrap(report.dataErrors.first { $0.kind == "unparsable number" })
+        XCTAssertEqual(number.count, 2)
+        XCTAssertTrue(number.examples.contains { $0.contains("1e300") })
+        let uses = try SQLiteCatalog(path: output).uses(UseFilter(product: "1234"), locale: "de")
+        XCTAssertEqual(uses.map(\.preHarvestIntervalDays), [3, nil])
+    }
+
     func testCompressedInputReadsLikePlain() throws {
         let input = try write(broken, as: "PublicationData_2025_03_04.xml")
         try SharedFixtures.tool("/usr/bin/xz")

@@ -34,6 +34,9 @@ final class FeedDateTests: XCTestCase {
         XCTAssertNil(FeedDate.parse("yesterday"))
         XCTAssertNil(FeedDate.parse(""))
         XCTAssertNil(FeedDate.parse("2003-13-45T99:00:00Z"))
+        // A year whose day count overflows Int (it trapped).
+        XCTAssertNil(FeedDate.parse("Sat, 07 Sep 99999999999999999 09:42:31 GMT"))
+        XCTAssertNil(FeedDate.parse("07 Sep 12345 09:42 GMT"))
     }
 
     func testFormatting() {

@@ -44,7 +44,11 @@ final class TankTests: XCTestCase {
 
     func testBadNumbersAreRefused() {
         let product = TankProduct(product: "p", name: "P", dose: 0.75, unit: "l/ha", ingredients: tebu)
-        for (area, water, tank) in [(0.0, 200.0, 3000.0), (120, -5, 3000), (120, 200, 0), (.nan, 200, 3000), (120, 200, .infinity)] {
+        // The last two: an infinite number of loads (1e300 × 1e300 l) and 1,000,000,001 loads of 1 l.
+        for (area, water, tank) in [
+            (0.0, 200.0, 3000.0), (120, -5, 3000), (120, 200, 0), (.nan, 200, 3000), (120, 200, .infinity),
+            (1e300, 1e300, 1), (5_000_000.005, 200, 1),
+        ] {
             XCTAssertThrowsError(try TankPlan.compute(area: area, water: water, tank: tank, products: [product])) { error in
                 XCTAssertNotNil(error as? TankError, "\(error)")
             }

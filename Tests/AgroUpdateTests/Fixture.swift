@@ -188,3 +188,24 @@ func updateError(_ client: UpdateClient, file: StaticString = #filePath, line: U
         return nil
     }
 }
+
+/// The failure tests' baseline: test.agro v2 installed from the server, v3 published.
+class UpdateBaselineTestCase: XCTestCase {
+    var fixture: Fixture!
+    /// The published v3 manifest, which the tests spoil or serve.
+    var v3: Manifest!
+
+    override func setUp() async throws {
+        (fixture, v3) = try await Fixture.withV2InstalledAndV3Published()
+    }
+
+    // Test case objects outlive their test; dropping the fixture removes its directory now.
+    override func tearDown() {
+        fixture = nil
+    }
+
+    /// A server on the publishing directory whose answers `change` may replace.
+    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
+        try fixture.server(change)
+    }
+}

@@ -9,22 +9,7 @@ import XCTest
 /// Hostile servers and dangerous signed manifests (TUF's threat list): each ends with one
 /// clear error, the old catalog current and answering, and the update lock free again.
 /// The baseline is test.agro v2 installed from the server, v3 published.
-final class HostileUpdateTests: XCTestCase {
-    private var fixture: Fixture!
-    private var v3: Manifest!
-
-    override func setUp() async throws {
-        (fixture, v3) = try await Fixture.withV2InstalledAndV3Published()
-    }
-
-    override func tearDown() {
-        fixture = nil
-    }
-
-    private func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
-        try fixture.server(change)
-    }
-
+final class HostileUpdateTests: UpdateBaselineTestCase {
     private func client(
         _ url: URL, timeout: TimeInterval = 5, deadline: TimeInterval = 30, rate: Double = 32 * 1024,
         _ adjust: (inout UpdateConfiguration) -> Void = { _ in }

@@ -10,23 +10,7 @@ import XCTest
 /// Every way an update can fail ends with the old catalog current and answering, and one
 /// clear message. The baseline is test.agro v2 installed from the server; v3 is published
 /// and then spoiled in one way per test.
-final class UpdateFailureTests: XCTestCase {
-    private var fixture: Fixture!
-    private var v3: Manifest!
-
-    override func setUp() async throws {
-        (fixture, v3) = try await Fixture.withV2InstalledAndV3Published()
-    }
-
-    override func tearDown() {
-        fixture = nil
-    }
-
-    /// A server on the publishing directory whose answers `change` may replace.
-    private func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
-        try fixture.server(change)
-    }
-
+final class UpdateFailureTests: UpdateBaselineTestCase {
     private func assertFails(_ expected: UpdateError, server url: URL, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line) async throws {
         let client = try fixture.client(url, timeout: timeout)
         let error = await updateError(client, file: file, line: line)

@@ -28,6 +28,14 @@ final class SprayRulesTests: XCTestCase {
         XCTAssertEqual(SprayAdvisor.windFinding(15.1, rules).threshold, 15)
     }
 
+    func testValuesNoIntegerHoldsAreShownNotTrappedOn() {
+        // 1e300 is valid JSON in a forecast: worded (Swift's form), not trapped on in Int().
+        let wind = SprayAdvisor.windFinding(1e300, rules)
+        XCTAssertEqual(wind.verdict, .avoid)
+        XCTAssertTrue(wind.text.hasPrefix("wind 1e+300 km/h above 20"), wind.text)
+        XCTAssertEqual(SprayAdvisor.temperatureFinding(-1e300, rules).text, "-1e+300 °C below 2: frost risk, no uptake")
+    }
+
     func testGustBoundaries() {
         // <= 20 good, <= 30 marginal, > 30 avoid; no gusts in the forecast is no objection.
         XCTAssertEqual(

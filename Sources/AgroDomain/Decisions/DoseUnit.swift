@@ -3,10 +3,25 @@ import Foundation
 /// A dose unit the rules can convert: an amount of product (volume or mass) per hectare or
 /// per tonne of seed. "l/ha", "ml/ha", "kg/ha", "g/ha", "l/t", "ml/t", "kg/t", "g/t".
 public struct DoseUnit: Sendable, Hashable {
-    public enum Amount: String, Sendable, Hashable { case volume, mass }
-    public enum Basis: String, Sendable, Hashable { case hectare, tonne }
+    /// What is measured: a liquid product's volume or a solid's mass.
+    public enum Amount: String, Sendable, Hashable {
+        /// Litres (or millilitres).
+        case volume
+        /// Kilograms (or grams).
+        case mass
+    }
 
+    /// What the amount is per: a hectare sprayed or a tonne of seed treated.
+    public enum Basis: String, Sendable, Hashable {
+        /// Per hectare.
+        case hectare
+        /// Per tonne of seed.
+        case tonne
+    }
+
+    /// Volume or mass.
     public var amount: Amount
+    /// Per hectare or per tonne of seed.
     public var basis: Basis
     /// Litres or kilograms per unit of the amount (ml: 0.001).
     public var factor: Double
@@ -71,18 +86,22 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
               let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
               (1...12).contains(month), dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
         else { return nil }
-        day = Self.days(year: year, month: month, day: dayOfMonth)
+        day = GregorianDays.days(year: year, month: month, day: dayOfMonth)
     }
 
+    /// The date `day` days after 1970-01-01.
     public init(day: Int) { self.day = day }
 
+    /// Earlier days come first.
     public static func < (a: PlanDate, b: PlanDate) -> Bool { a.day < b.day }
 
+    /// The date as "YYYY-MM-DD".
     public var description: String {
-        let (y, m, d) = Self.civil(day)
+        let (y, m, d) = GregorianDays.date(day)
         return String(format: "%04d-%02d-%02d", y, m, d)
     }
 
+    /// Decodes "YYYY-MM-DD"; any other text is a data-corrupted error naming it.
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PlanDate(text) else {
@@ -91,6 +110,7 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         self = date
     }
 
+    /// Encodes the date as "YYYY-MM-DD".
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
@@ -102,27 +122,5 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         case 4, 6, 9, 11: return 30
         default: return 31
         }
-    }
-
-    // Howard Hinnant's days-from-civil and civil-from-days (proleptic Gregorian calendar).
-    private static func days(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func civil(_ days: Int) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp + (mp < 10 ? 3 : -9)
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }

@@ -2,9 +2,13 @@ import Foundation
 
 /// A plan with its names resolved to catalog ids, ready to check.
 public struct ResolvedPlan: Sendable {
+    /// The plan's culture, with its name in the requested locale.
     public var culture: EntityRef
+    /// The plan as written.
     public var plan: SeasonPlan
+    /// One line per product of every application, ids resolved.
     public var lines: [PlanLine]
+    /// Names of the pests the plan names, for messages.
     public var pestNames: [EntityID: String]
 }
 

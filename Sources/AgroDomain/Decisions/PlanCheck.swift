@@ -23,19 +23,25 @@ public enum PlanRule: String, Sendable, Codable, CaseIterable, Hashable {
 /// How much a finding weighs: errors are violations (the plan fails), warnings are advice,
 /// infos are facts (season totals, what could not be checked).
 public enum FindingSeverity: String, Sendable, Codable, CaseIterable, Hashable {
+    /// `error`: a violation; `warning`: advice; `info`: a fact.
     case error, warning, info
 }
 
 /// One result of a plan check, for one application (1-based, in the plan's order) or for the
 /// whole plan (`application` nil).
 public struct PlanFinding: Sendable, Hashable, Codable {
+    /// The application's number (1-based, in the plan's order); nil for the whole plan.
     public var application: Int?
+    /// The rule that produced the finding.
     public var rule: PlanRule
+    /// Whether the finding fails the plan.
     public var severity: FindingSeverity
+    /// What was found, in one line.
     public var message: String
     /// Where the rule's limit comes from: the use and registration, or the guidance.
     public var source: String
 
+    /// Creates a finding.
     public init(application: Int?, rule: PlanRule, severity: FindingSeverity, message: String, source: String) {
         self.application = application
         self.rule = rule
@@ -59,7 +65,9 @@ public struct PlanFinding: Sendable, Hashable, Codable {
 
 /// Grams of one active substance per hectare over the season.
 public struct SubstanceTotal: Sendable, Hashable, Codable {
+    /// The active substance.
     public var substanceId: EntityID
+    /// The substance's name.
     public var name: String
     /// nil when a dose or concentration could not be converted.
     public var gramsPerHectare: Double?
@@ -68,6 +76,7 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
     /// Seed treatments (dosed per tonne of seed), left out of the total.
     public var seedTreatments: Int
 
+    /// Creates a total.
     public init(substanceId: EntityID, name: String, gramsPerHectare: Double?, applications: Int, seedTreatments: Int = 0) {
         self.substanceId = substanceId
         self.name = name
@@ -75,15 +84,23 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
         self.applications = applications
         self.seedTreatments = seedTreatments
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case substanceId, name, gramsPerHectare, applications, seedTreatments }
 }
 
 /// The outcome of a plan check.
 public struct PlanReport: Sendable, Hashable, Encodable {
+    /// Findings, per application in the plan's order, then for the whole plan.
     public var findings: [PlanFinding]
+    /// Active substance per hectare over the season, by substance.
     public var totals: [SubstanceTotal]
+    /// The number of errors.
     public var violations: Int { findings.filter { $0.severity == .error }.count }
+    /// Whether the plan has no errors.
     public var passed: Bool { violations == 0 }
 
+    /// Creates a report.
     public init(findings: [PlanFinding], totals: [SubstanceTotal]) {
         self.findings = findings
         self.totals = totals
@@ -91,6 +108,7 @@ public struct PlanReport: Sendable, Hashable, Encodable {
 
     enum CodingKeys: String, CodingKey { case findings, totals, violations, passed }
 
+    /// Encodes the findings and totals with `violations` and `passed`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(findings, forKey: .findings)
@@ -105,13 +123,20 @@ public struct PlanReport: Sendable, Hashable, Encodable {
 public struct PlanLine: Sendable, Hashable {
     /// The application's number, 1-based, in the plan's order.
     public var application: Int
+    /// The product.
     public var product: EntityID
+    /// The dose, in `unit`.
     public var dose: Double
+    /// The dose's unit as the plan writes it.
     public var unit: String
+    /// The pests the line is aimed at; empty when the plan names none.
     public var pests: [EntityID]
+    /// The application's date, if the plan gives one.
     public var date: PlanDate?
+    /// The application's growth stage, if the plan gives one.
     public var bbch: Int?
 
+    /// Creates a line.
     public init(application: Int, product: EntityID, dose: Double, unit: String, pests: [EntityID], date: PlanDate?, bbch: Int?) {
         self.application = application
         self.product = product
@@ -125,7 +150,9 @@ public struct PlanLine: Sendable, Hashable {
 
 /// What the catalog says about a plan's products on its culture.
 public struct PlanFacts: Sendable {
+    /// The plan's culture.
     public var culture: EntityRef
+    /// The expected harvest, for the pre-harvest intervals.
     public var harvest: PlanDate?
     /// Product cards (ingredients with their groups, registration).
     public var products: [EntityID: Product]
@@ -136,6 +163,7 @@ public struct PlanFacts: Sendable {
     /// Names of the pests the plan names, for messages.
     public var pestNames: [EntityID: String]
 
+    /// Creates the facts.
     public init(
         culture: EntityRef, harvest: PlanDate?, products: [EntityID: Product], uses: [EntityID: [Use]],
         limits: [GroupLimit], pestNames: [EntityID: String] = [:]

@@ -4,13 +4,18 @@ import Foundation
 /// the area, and the applications. Products, pests and the culture are ids or names; the CLI
 /// resolves them. See `Database/examples/` for a JSON and a CSV plan.
 public struct SeasonPlan: Sendable, Hashable, Codable {
+    /// The culture, by id or by name in any catalog language.
     public var culture: String
+    /// The sowing date, if known; harvest may not precede it.
     public var sowing: PlanDate?
+    /// The expected harvest, which the pre-harvest intervals are checked against.
     public var harvest: PlanDate?
     /// Hectares.
     public var area: Double?
+    /// The applications in the plan's order.
     public var applications: [Application]
 
+    /// Creates a plan.
     public init(culture: String, sowing: PlanDate? = nil, harvest: PlanDate? = nil, area: Double? = nil, applications: [Application]) {
         self.culture = culture
         self.sowing = sowing
@@ -21,14 +26,22 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
     /// One pass of the sprayer (or one seed treatment): a product and its tank partners.
     public struct Application: Sendable, Hashable, Codable {
+        /// The day of the application, if planned by date.
         public var date: PlanDate?
+        /// The growth stage (BBCH 0-99) of the application, if planned by stage.
         public var bbch: Int?
+        /// The product, by id or by name.
         public var product: String
+        /// The dose, in `unit`.
         public var dose: Double
+        /// The dose's unit ("l/ha", "g/t", ...).
         public var unit: String
+        /// The pests the application is aimed at, by id or by name; may be empty.
         public var pests: [String]
+        /// Other products in the same tank.
         public var partners: [Partner]
 
+        /// Creates an application.
         public init(
             date: PlanDate? = nil, bbch: Int? = nil, product: String, dose: Double, unit: String,
             pests: [String] = [], partners: [Partner] = []
@@ -44,6 +57,7 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey { case date, bbch, product, dose, unit, pests, partners }
 
+        /// Decodes an application; `pests` and `partners` may be left out.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             date = try c.decodeIfPresent(PlanDate.self, forKey: .date)
@@ -58,11 +72,16 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
     /// A tank partner: another product in the same pass.
     public struct Partner: Sendable, Hashable, Codable {
+        /// The product, by id or by name.
         public var product: String
+        /// The dose, in `unit`.
         public var dose: Double
+        /// The dose's unit.
         public var unit: String
+        /// The pests it is aimed at, by id or by name; may be empty.
         public var pests: [String]
 
+        /// Creates a tank partner.
         public init(product: String, dose: Double, unit: String, pests: [String] = []) {
             self.product = product
             self.dose = dose
@@ -72,6 +91,7 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
         enum CodingKeys: String, CodingKey { case product, dose, unit, pests }
 
+        /// Decodes a partner; `pests` may be left out.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             product = try c.decode(String.self, forKey: .product)
@@ -84,8 +104,11 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
 /// A plan file that cannot be read as a plan.
 public struct PlanFileError: UserFacingError, Equatable {
+    /// What is wrong, and where in the file.
     public var reason: String
+    /// Creates the error with its reason.
     public init(_ reason: String) { self.reason = reason }
+    /// The reason, prefixed with "plan: ".
     public var message: String { "plan: " + reason }
 }
 

@@ -2,12 +2,18 @@ import Foundation
 
 /// A product going into the tank: its dose per hectare and what the label says about it.
 public struct TankProduct: Sendable, Hashable {
+    /// The product's id.
     public var product: EntityID
+    /// The product's name, for messages.
     public var name: String
+    /// The dose per hectare, in `unit`.
     public var dose: Double
+    /// A dose unit per hectare ("l/ha", "ml/ha", "kg/ha", "g/ha").
     public var unit: String
+    /// The label's active ingredients and concentrations.
     public var ingredients: [ActiveIngredient]
 
+    /// Creates a tank product.
     public init(product: EntityID, name: String, dose: Double, unit: String, ingredients: [ActiveIngredient]) {
         self.product = product
         self.name = name
@@ -20,46 +26,77 @@ public struct TankProduct: Sendable, Hashable {
 /// The arithmetic of filling a sprayer: how many loads, how much of each product in a full
 /// load and in the last partial one, totals, and active substance.
 public struct TankPlan: Sendable, Hashable, Codable {
+    /// How much of one product goes into the tank.
     public struct ProductAmounts: Sendable, Hashable, Codable {
+        /// The product's id.
         public var productId: EntityID
+        /// The product's name.
         public var name: String
         /// The unit of the amounts below: the dose's unit without "/ha" ("l", "ml", "kg", "g").
         public var unit: String
+        /// Product in one full load.
         public var perFullLoad: Double
+        /// Product in the last, partial load; 0 when every load is full.
         public var lastLoad: Double
+        /// Product for the whole area.
         public var total: Double
+        /// Active substance applied over the whole area, per ingredient.
         public var substances: [SubstanceAmount]
+
+        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        enum CodingKeys: String, CodingKey { case productId, name, unit, perFullLoad, lastLoad, total, substances }
     }
 
+    /// Grams of one active substance over the whole area.
     public struct SubstanceAmount: Sendable, Hashable, Codable {
+        /// The active substance.
         public var substanceId: EntityID
+        /// The substance's name.
         public var name: String
         /// nil when the concentration does not convert (g/l in a product dosed in kg).
         public var grams: Double?
+
+        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        enum CodingKeys: String, CodingKey { case substanceId, name, grams }
     }
 
+    /// Hectares to treat.
     public var area: Double
+    /// Spray volume, l/ha.
     public var water: Double
+    /// The sprayer's tank, litres.
     public var tank: Double
+    /// Litres of spray for the whole area.
     public var totalWater: Double
     /// Loads in all, the last one partial when `lastLoadWater` is below the tank.
     public var loads: Int
+    /// Full tank loads.
     public var fullLoads: Int
     /// Litres of spray in the last, partial load; 0 when every load is full.
     public var lastLoadWater: Double
     /// Hectares one full load covers.
     public var areaPerFullLoad: Double
+    /// Each product's amounts, in the order given.
     public var products: [ProductAmounts]
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case area, water, tank, totalWater, loads, fullLoads, lastLoadWater, areaPerFullLoad, products }
 }
 
 /// A tank calculation that cannot be made with the numbers given.
 public struct TankError: UserFacingError, Equatable {
+    /// What is wrong with the numbers.
     public var reason: String
+    /// Creates the error with its reason.
     public init(_ reason: String) { self.reason = reason }
+    /// The reason, as the user reads it.
     public var message: String { reason }
 }
 
 extension TankPlan {
+    /// More tank loads than this is a typing error, not a field.
+    public static let maximumLoads: Double = 1_000_000_000
+
     /// Computes the loads for `area` hectares at `water` l/ha with a `tank`-litre sprayer.
     ///
     /// - Throws: `TankError` for a number that is not positive and finite, or a dose that is
@@ -72,6 +109,10 @@ extension TankPlan {
         let totalWater = area * water
         // A few millilitres short of a full tank still count as a full load.
         let exactLoads = totalWater / tank
+        // Far beyond any field, and Int() below would trap on an infinite count (1e300 × 1e300).
+        guard exactLoads < Self.maximumLoads else {
+            throw TankError("--area \(area.plainText) × --water \(water.plainText) needs more than \(Self.maximumLoads.plainText) loads of --tank \(tank.plainText)")
+        }
         let fullLoads = Int((exactLoads + 1e-9).rounded(.down))
         var lastLoadWater = totalWater - Double(fullLoads) * tank
         if lastLoadWater < 1e-6 * tank { lastLoadWater = 0 }

@@ -12,6 +12,7 @@ public enum UseSort: String, Sendable, Codable, CaseIterable, Hashable {
 
 /// Criteria of a use comparison; ids are resolved by the caller.
 public struct UseQuery: Sendable, Hashable, Codable {
+    /// Only uses registered against this pest.
     public var pest: EntityID?
     /// Matches uses registered on this culture or on any group it belongs to.
     public var culture: EntityID?
@@ -21,10 +22,12 @@ public struct UseQuery: Sendable, Hashable, Codable {
     public var substance: EntityID?
     /// Only products with a substance in this mode-of-action group.
     public var group: GroupCode?
+    /// The order of the rows.
     public var sort: UseSort
     /// Registrations expiring before this ISO 8601 date (YYYY-MM-DD) are marked expired.
     public var asOf: String
 
+    /// Creates a query; only `asOf` is required, every other criterion is optional.
     public init(
         pest: EntityID? = nil, culture: EntityID? = nil, stage: Int? = nil, substance: EntityID? = nil,
         group: GroupCode? = nil, sort: UseSort = .name, asOf: String
@@ -42,9 +45,12 @@ public struct UseQuery: Sendable, Hashable, Codable {
 /// A mode-of-action group as the user types it: "FRAC 3", "irac:4A", or a bare "11" that
 /// matches that code in any scheme.
 public struct GroupCode: Sendable, Hashable, Codable {
+    /// "FRAC", "IRAC" or "HRAC" in capitals; nil matches the code in any scheme.
     public var scheme: String?
+    /// The group's code in capitals ("3", "4A", "M5").
     public var group: String
 
+    /// Creates a group from a scheme and a code already in capitals.
     public init(scheme: String?, group: String) {
         self.scheme = scheme
         self.group = group
@@ -73,10 +79,14 @@ public struct GroupCode: Sendable, Hashable, Codable {
 
 /// A numeric range as the comparison prints it in JSON: `{"min": 1.5, "max": 2, "unit": "l/ha"}`.
 public struct AmountRange: Sendable, Hashable, Codable {
+    /// The lower end; nil for an "up to" dose.
     public var min: Double?
+    /// The upper end; equal to `min` for a single number.
     public var max: Double?
+    /// The unit as registered ("l/ha", "g/t").
     public var unit: String?
 
+    /// Creates a range from its ends and unit.
     public init(min: Double?, max: Double?, unit: String?) {
         self.min = min
         self.max = max
@@ -90,17 +100,25 @@ public struct AmountRange: Sendable, Hashable, Codable {
 
     /// The range as labels print it.
     public var dose: Dose { Dose(from: min, to: max, unit: unit) }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case min, max, unit }
 }
 
 /// An active ingredient of a compared product, with its mode-of-action group.
 public struct UseIngredient: Sendable, Hashable, Codable {
+    /// The active substance.
     public var substanceId: EntityID
+    /// The substance's name in the requested locale.
     public var name: String
+    /// Its concentration in the product, in `unit`.
     public var concentration: Double?
+    /// Unit of the concentration ("g/l", "g/kg", "%").
     public var unit: String?
     /// "FRAC 3"; nil when the catalog gives no group.
     public var group: String?
 
+    /// Creates an ingredient row.
     public init(substanceId: EntityID, name: String, concentration: Double?, unit: String?, group: String?) {
         self.substanceId = substanceId
         self.name = name
@@ -108,6 +126,9 @@ public struct UseIngredient: Sendable, Hashable, Codable {
         self.unit = unit
         self.group = group
     }
+
+    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    enum CodingKeys: String, CodingKey { case substanceId, name, concentration, unit, group }
 }
 
 /// One row of `agro uses`: one product × one registered use, with everything an agronomist
@@ -117,26 +138,40 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     public var id: EntityID
     /// The product's name.
     public var name: String
+    /// The product the use belongs to.
     public var productId: EntityID
+    /// The product's registration number, if the catalog has one.
     public var registrationNumber: String?
+    /// The day the registration ends (YYYY-MM-DD), if known.
     public var registrationExpiry: String?
+    /// The product's active ingredients with their groups.
     public var ingredients: [UseIngredient]
     /// Mode-of-action group codes of the ingredients ("FRAC 3"), without repeats.
     public var groups: [String]
+    /// The registered dose.
     public var dose: AmountRange
+    /// The registered water volume (l/ha), if the label gives one.
     public var water: AmountRange?
+    /// Pre-harvest interval in days; nil when the label sets none.
     public var phiDays: Int?
+    /// Most applications per season the use allows.
     public var maxApplications: Int?
+    /// Least days between two applications.
     public var intervalDays: Int?
+    /// The growth-stage window the use is registered for.
     public var bbch: BBCHRange?
+    /// Where the use applies (field, greenhouse, storage), in the requested locale.
     public var area: String?
+    /// The cultures (or culture groups) the use is registered on.
     public var cultures: [EntityRef]
+    /// The pests the use is registered against.
     public var pests: [EntityRef]
     /// The registration expired before the query's date.
     public var expired: Bool
     /// The use's BBCH window does not contain the query's stage.
     public var outsideStage: Bool
 
+    /// Creates a row; the store fills every field from one use.
     public init(
         id: EntityID, name: String, productId: EntityID, registrationNumber: String?, registrationExpiry: String?,
         ingredients: [UseIngredient], groups: [String], dose: AmountRange, water: AmountRange?, phiDays: Int?,
