@@ -187,4 +187,83 @@ final class JSONContractTests: XCTestCase {
         XCTAssertEqual(Set(info.keys), ["path", "size", "info"])
         check(check(info["info"], Self.catalogInfo, "catalog info")["locales"], Self.localeChain, "catalog info locales")
     }
+
+    // MARK: - Decisions (issue 12's keys: productId, registrationNumber, dose {min,max,unit},
+    // phiDays, maxApplications, bbch {from,to}, groups)
+
+    static let useRow = Shape(
+        allowed: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
+                  "phiDays", "maxApplications", "intervalDays", "bbch", "area", "cultures", "pests", "expired", "outsideStage"],
+        // A comparison row keeps every column: the keys are always there, null where the catalog has nothing.
+        required: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
+                   "phiDays", "maxApplications", "intervalDays", "bbch", "area", "cultures", "pests", "expired", "outsideStage"])
+    static let useIngredient = Shape(
+        allowed: ["substanceId", "name", "concentration", "unit", "group"], required: ["substanceId", "name"])
+    static let doseRange = Shape(allowed: ["min", "max", "unit"], required: ["unit"])
+    static let planReport = Shape(
+        allowed: ["culture", "findings", "totals", "violations", "passed"], required: ["findings", "totals", "violations", "passed"])
+    static let finding = Shape(
+        allowed: ["application", "rule", "severity", "message", "source"], required: ["rule", "severity", "message"])
+    static let substanceTotal = Shape(
+        allowed: ["substanceId", "name", "gramsPerHectare", "applications", "seedTreatments"],
+        required: ["substanceId", "name", "applications"])
+    static let tankDocument = Shape(allowed: ["plan", "warnings"], required: ["plan", "warnings"])
+    static let tankPlan = Shape(
+        allowed: ["area", "water", "tank", "totalWater", "loads", "fullLoads", "lastLoadWater", "areaPerFullLoad", "products"],
+        required: ["area", "water", "tank", "totalWater", "loads", "fullLoads", "lastLoadWater", "areaPerFullLoad", "products"])
+    static let tankProduct = Shape(
+        allowed: ["productId", "name", "unit", "perFullLoad", "lastLoad", "total", "substances"],
+        required: ["productId", "name", "unit", "perFullLoad", "lastLoad", "total", "substances"])
+    static let tankSubstance = Shape(allowed: ["substanceId", "name", "grams"], required: ["substanceId", "name"])
+
+    /// A spray use from the sources with a pest, a culture and a pre-harvest interval.
+    private func sampleUse() throws -> (product: String, culture: String, pest: String, dose: Double, unit: String) {
+        let use = try XCTUnwrap(try Self.entries("uses.json").first {
+            // A spray (dose per hectare), which `agro tank` also takes.
+            $0["phi"] != nil && ($0["unit"] as? String)?.hasSuffix("/ha") == true
+                && ($0["cultures"] as? [String])?.isEmpty == false && ($0["pests"] as? [Any])?.isEmpty == false
+        })
+        let culture = try XCTUnwrap((use["cultures"] as? [String])?.first)
+        let pests = try XCTUnwrap(use["pests"] as? [Any])
+        let pest = try XCTUnwrap((pests.first as? String) ?? ((pests.first as? [String: Any])?["pest"] as? String))
+        // The registered dose: its lower end, or the dose itself.
+        let dose = try XCTUnwrap((use["dose"] as? [Double])?.first ?? (use["dose"] as? Double))
+        return (try XCTUnwrap(use["product"] as? String), culture, pest, dose, try XCTUnwrap(use["unit"] as? String))
+    }
+
+    func testUses() throws {
+        let sample = try sampleUse()
+        var sawPHI = false
+        try list(["uses", "--pest", sample.pest, "--culture", sample.culture], Self.useRow) { row in
+            check(row["dose"], Self.doseRange, "uses.dose")
+            if let water = row["water"], !(water is NSNull) { check(water, Self.doseRange, "uses.water") }
+            if let bbch = row["bbch"], !(bbch is NSNull) { check(bbch, Self.bbch, "uses.bbch") }
+            checkEach(row["ingredients"], Self.useIngredient, "uses.ingredients")
+            checkEach(row["cultures"], Self.ref, "uses.cultures")
+            checkEach(row["pests"], Self.ref, "uses.pests")
+            XCTAssertNotNil(row["groups"] as? [String], "uses.groups is a list of codes")
+            sawPHI = sawPHI || row["phiDays"] is NSNumber
+        }
+        XCTAssertTrue(sawPHI, "a use against \(sample.pest) on \(sample.culture) has phiDays")
+    }
+
+    func testPlanCheckAndTank() throws {
+        // The failing example plan: findings and totals both present; exit status 20.
+        let plan = CLIRunner.root.appendingPathComponent("Database/examples/winter-wheat-kz-fails.json").path
+        let result = try cli.run(["plan", "check", plan, "--format", "json", "--lang", "en"])
+        XCTAssertEqual(result.status, 20, result.stderr)
+        let report = check(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)), Self.planReport, "plan check")
+        checkEach(report["findings"], Self.finding, "plan check findings")
+        checkEach(report["totals"], Self.substanceTotal, "plan check totals")
+
+        let sample = try sampleUse()
+        let tank = check(
+            try cli.json(["tank", "--product", sample.product, "--dose", "\(sample.dose)", "--unit", sample.unit, "--area", "10", "--water", "200",
+                          "--tank", "3000", "--lang", "en"]),
+            Self.tankDocument, "tank")
+        let loads = check(tank["plan"], Self.tankPlan, "tank.plan")
+        checkEach(loads["products"], Self.tankProduct, "tank.plan.products") { product in
+            checkEach(product["substances"], Self.tankSubstance, "tank.plan.products.substances")
+        }
+    }
 }
