@@ -6,7 +6,8 @@ import Foundation
 /// The plan breaks at least one rule; its findings are already printed.
 struct PlanViolations: CommandError {
     var count: Int
-    var message: String { count == 1 ? "the plan has 1 violation" : "the plan has \(count) violations" }
+    /// "the plan has 4 violations", in the interface language.
+    var message: String
     var exitStatus: ExitStatus { .planViolations }
 }
 
@@ -46,7 +47,11 @@ struct PlanCheckCommand: ParsableCommand {
         }
         let plan = try SeasonPlan.parse(data, fileName: file)
         let catalog = try environment.openCatalog()
-        let (resolved, report) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        // Every output carries the findings in the interface language.
+        var report = checked
+        let wording = FindingWording(strings: environment.strings)
+        for index in report.findings.indices { report.findings[index].message = wording.text(report.findings[index]) }
         switch environment.format {
         case .json:
             try environment.printJSON(Document(culture: resolved.culture, report: report))
@@ -61,7 +66,9 @@ struct PlanCheckCommand: ParsableCommand {
         case .table:
             environment.print(Self.lines(resolved, report: report, environment: environment))
         }
-        if !report.passed { throw PlanViolations(count: report.violations) }
+        if !report.passed {
+            throw PlanViolations(count: report.violations, message: environment.strings.plural("plan.violations", report.violations))
+        }
     }
 
     struct Document: Encodable {
