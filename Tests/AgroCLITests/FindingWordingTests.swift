@@ -67,6 +67,24 @@ final class FindingWordingTests: XCTestCase {
         }
     }
 
+    func testSourcesInEnglishAreTheLibrarysAndInRussianTheirOwn() throws {
+        let english = FindingWording(strings: Localizer(language: "en", directory: Self.localizable))
+        let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
+        let sources: [PlanFindingSource] = [
+            .uses([PlanUseSource(use: "u-1", product: "Alpha", registration: "KZ-1"), PlanUseSource(use: "u-2", product: "Beta", registration: nil)]),
+            .catalogUses(product: "Alpha"), .registration("KZ-1"), .label, .guidance, .catalogSubstance("sulphur"),
+        ]
+        for source in sources {
+            XCTAssertEqual(english.source(source), source.text)
+            let text = russian.source(source)
+            XCTAssertNotEqual(text, source.text)
+            XCTAssertFalse(text.contains("finding.") || text.contains("{"), text)
+        }
+        // The catalog's own words stay as the catalog gives them.
+        XCTAssertEqual(russian.source(.content("FRAC QoI Working Group")), "FRAC QoI Working Group")
+        XCTAssertEqual(english.source(.guidance), PlanCheck.resistanceGuidance)
+    }
+
     func testRussianNumbersAndPluralForms() throws {
         let ru = try table("ru")
         let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
@@ -118,5 +136,8 @@ final class FindingWordingTests: XCTestCase {
         let table = try cli.run(["plan", "check", plan, "--lang", "ru"], extraEnvironment: ["COLUMNS": "200"])
         XCTAssertEqual(table.status, 20, table.stderr)
         XCTAssertTrue(table.stdout.contains(expected[0]), table.stdout)
+        // The plan's area (120 ha in the file) and the label source, from ru.json.
+        XCTAssertTrue(table.stdout.contains(" · " + (try fill(ru, "plan.area", ["120"])) + " · "), table.stdout)
+        XCTAssertTrue(table.stdout.contains(try fill(ru, "plan.source", [fill(ru, "finding.source.label", [])])), table.stdout)
     }
 }

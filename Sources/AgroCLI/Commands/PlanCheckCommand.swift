@@ -51,7 +51,10 @@ struct PlanCheckCommand: ParsableCommand {
         // Every output carries the findings in the interface language.
         var report = checked
         let wording = FindingWording(strings: environment.strings)
-        for index in report.findings.indices { report.findings[index].message = wording.text(report.findings[index]) }
+        for index in report.findings.indices {
+            report.findings[index].message = wording.text(report.findings[index])
+            report.findings[index].source = wording.source(report.findings[index])
+        }
         switch environment.format {
         case .json:
             try environment.printJSON(Document(culture: resolved.culture, report: report))
@@ -89,7 +92,7 @@ struct PlanCheckCommand: ParsableCommand {
         let width = environment.output.size.columns
         let plan = resolved.plan
         var header = s("plan.title", resolved.culture.name)
-        if let area = plan.area { header += " · \(area.plainText) ha" }
+        if let area = plan.area { header += " · " + s("plan.area", s.number(area)) }
         if let sowing = plan.sowing { header += " · " + s("plan.sowing", sowing) }
         if let harvest = plan.harvest { header += " · " + s("plan.harvest", harvest) }
         var lines = [environment.bold(header), ""]
@@ -113,7 +116,7 @@ struct PlanCheckCommand: ParsableCommand {
             if let bbch = application.bbch { when.append("BBCH \(bbch)") }
             let products = ([(application.product, application.dose, application.unit)]
                 + application.partners.map { ($0.product, $0.dose, $0.unit) })
-                .map { "\($0.0) \($0.1.plainText) \($0.2)" }.joined(separator: " + ")
+                .map { "\($0.0) " + s.label(Dose(from: $0.1, to: nil, unit: $0.2)) }.joined(separator: " + ")
             lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
                                        width: width, indent: "  ", hanging: "   ")
             let findings = report.findings.filter { $0.application == number }

@@ -14,6 +14,33 @@ package struct FindingWording: Sendable {
         return text(kind)
     }
 
+    /// Where `finding`'s limit comes from, in the interface language; the catalog's own words
+    /// (group limits) as the catalog gives them, a finding without a typed source as it is.
+    package func source(_ finding: PlanFinding) -> String {
+        guard let origin = finding.origin else { return finding.source }
+        return source(origin)
+    }
+
+    /// The wording of one source.
+    package func source(_ origin: PlanFindingSource) -> String {
+        let s = strings
+        switch origin {
+        case let .uses(uses):
+            return uses.map { use in
+                if let registration = use.registration {
+                    return s("finding.source.useRegistered", use.use, use.product, registration)
+                }
+                return s("finding.source.use", use.use, use.product)
+            }.joined(separator: "; ")
+        case let .catalogUses(product): return s("finding.source.catalogUses", product)
+        case let .registration(number): return s("finding.source.registration", number)
+        case .label: return s("finding.source.label")
+        case .guidance: return s("finding.source.guidance")
+        case let .content(text): return text
+        case let .catalogSubstance(id): return s("finding.source.catalogSubstance", id)
+        }
+    }
+
     /// One exhaustive switch: a kind added to the library does not compile until it is worded here.
     package func text(_ kind: PlanFindingKind) -> String {
         let s = strings

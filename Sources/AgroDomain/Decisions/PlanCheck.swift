@@ -41,6 +41,8 @@ public struct PlanFinding: Sendable, Hashable, Codable {
     /// What was found, with its values typed; nil for a finding made from a message alone
     /// (or decoded from JSON).
     public var kind: PlanFindingKind? = nil
+    /// Where the limit comes from, typed; nil as `kind` is.
+    public var origin: PlanFindingSource? = nil
     /// Where the rule's limit comes from: the use and registration, or the guidance.
     public var source: String
 
@@ -54,9 +56,10 @@ public struct PlanFinding: Sendable, Hashable, Codable {
     }
 
     /// Creates a finding whose message is `kind`'s English wording.
-    public init(application: Int?, rule: PlanRule, severity: FindingSeverity, kind: PlanFindingKind, source: String) {
-        self.init(application: application, rule: rule, severity: severity, message: kind.message, source: source)
+    public init(application: Int?, rule: PlanRule, severity: FindingSeverity, kind: PlanFindingKind, source: PlanFindingSource) {
+        self.init(application: application, rule: rule, severity: severity, message: kind.message, source: source.text)
         self.kind = kind
+        self.origin = source
     }
 
     enum CodingKeys: String, CodingKey { case application, rule, severity, message, source }
@@ -220,7 +223,7 @@ public enum PlanCheck {
                 seedTreatments: total.seedTreatments)
             findings.append(PlanFinding(
                 application: nil, rule: .substanceTotal, severity: .info, kind: kind,
-                source: "dose × concentration on the product's label"))
+                source: .label))
         }
         let order: (PlanFinding) -> Int = { $0.application ?? Int.max }
         findings = findings.enumerated().sorted { a, b in
@@ -231,9 +234,8 @@ public enum PlanCheck {
 
     private static func name(_ product: EntityID, _ facts: PlanFacts) -> String { facts.products[product]?.name ?? product }
 
-    static func useSource(_ use: Use, _ facts: PlanFacts) -> String {
-        let registration = facts.products[use.product.id]?.registrationNumber.map { ", registration \($0)" } ?? ""
-        return "use \(use.id) of \(use.product.name)\(registration)"
+    static func useSource(_ use: Use, _ facts: PlanFacts) -> PlanUseSource {
+        PlanUseSource(use: use.id, product: use.product.name, registration: facts.products[use.product.id]?.registrationNumber)
     }
 
     /// The uses that cover this line (culture through its groups, a named pest), and the
@@ -246,21 +248,21 @@ public enum PlanCheck {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
                 kind: .registrationExpired(product: productName, expiry: expiry, date: date),
-                source: "registration \(product?.registrationNumber ?? line.product)"))
+                source: .registration(product?.registrationNumber ?? line.product)))
         }
         let onCulture = facts.uses[line.product] ?? []
         guard !onCulture.isEmpty else {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
                 kind: .notRegisteredOnCulture(product: productName, culture: facts.culture.name),
-                source: "catalog uses of \(productName)"))
+                source: .catalogUses(product: productName)))
             return ([], findings)
         }
         guard !line.pests.isEmpty else {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .info,
                 kind: .noPestNamed(product: productName, culture: facts.culture.name),
-                source: "catalog uses of \(productName)"))
+                source: .catalogUses(product: productName)))
             return (onCulture, findings)
         }
         let wanted = Set(line.pests)
@@ -270,7 +272,7 @@ public enum PlanCheck {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
                 kind: .notRegisteredAgainstPests(product: productName, culture: facts.culture.name, pests: pests),
-                source: onCulture.map { useSource($0, facts) }.joined(separator: "; ")))
+                source: .uses(onCulture.map { useSource($0, facts) })))
         }
         return (covering, findings)
     }
@@ -302,13 +304,13 @@ public enum PlanCheck {
             return [PlanFinding(
                 application: line.application, rule: .dose, severity: .warning,
                 kind: .doseNotComparable(product: name(line.product, facts), dose: given, registeredUnits: units),
-                source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+                source: .uses(uses.map { useSource($0, facts) }))]
         }
         let comparable = uses.enumerated().filter { results[$0.offset] == false }.map(\.element)
         return [PlanFinding(
             application: line.application, rule: .dose, severity: .error,
             kind: .doseOutsideRange(product: name(line.product, facts), dose: given, registered: comparable.map(\.dose)),
-            source: comparable.map { useSource($0, facts) }.joined(separator: "; "))]
+            source: .uses(comparable.map { useSource($0, facts) }))]
     }
 
     static func stage(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
@@ -318,7 +320,7 @@ public enum PlanCheck {
         return [PlanFinding(
             application: line.application, rule: .stage, severity: .error,
             kind: .stageOutsideWindow(product: name(line.product, facts), bbch: bbch, windows: windows),
-            source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+            source: .uses(uses.map { useSource($0, facts) }))]
     }
 
     static func preHarvest(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
@@ -332,7 +334,7 @@ public enum PlanCheck {
         return [PlanFinding(
             application: line.application, rule: .preHarvestInterval, severity: .error,
             kind: .preHarvestInterval(product: name(line.product, facts), days: days, harvest: harvest, required: phi),
-            source: useSource(use, facts))]
+            source: .uses([useSource(use, facts)]))]
     }
 
     /// Applications per product and per substance, and the interval between applications.
@@ -353,7 +355,7 @@ public enum PlanCheck {
                 findings.append(PlanFinding(
                     application: line.application, rule: .applications, severity: .error,
                     kind: .productApplications(product: name(line.product, facts), count: count, limit: limit),
-                    source: useSource(use, facts)))
+                    source: .uses([useSource(use, facts)])))
             }
             if let last = previous.last, let before = lines[last].date, let date = line.date {
                 let uses = applicable[index] ?? []
@@ -366,7 +368,7 @@ public enum PlanCheck {
                         kind: .interval(
                             product: name(line.product, facts), days: date.day - before.day, previous: lines[last].application,
                             required: minimum),
-                        source: useSource(use, facts)))
+                        source: .uses([useSource(use, facts)])))
                 }
             }
         }
@@ -390,7 +392,7 @@ public enum PlanCheck {
             findings.append(PlanFinding(
                 application: line.application, rule: .applications, severity: .error,
                 kind: .substanceApplications(substance: names[substance] ?? substance, count: limit + 1, limit: limit),
-                source: useSource(use, facts)))
+                source: .uses([useSource(use, facts)])))
         }
         return findings
     }
@@ -440,12 +442,12 @@ public enum PlanCheck {
                     findings.append(PlanFinding(
                         application: ofScheme[run[limit]].application, rule: .resistance, severity: .error,
                         kind: .consecutiveOverLimit(group: group, applications: numbers, limit: limit),
-                        source: source))
+                        source: .content(source)))
                 } else {
                     findings.append(PlanFinding(
                         application: ofScheme[run[1]].application, rule: .resistance, severity: .warning,
                         kind: .consecutive(group: group, applications: numbers),
-                        source: resistanceGuidance))
+                        source: .guidance))
                 }
             }
             for position in ofScheme.indices {
@@ -456,7 +458,7 @@ public enum PlanCheck {
                 findings.append(PlanFinding(
                     application: ofScheme[positions[maxApplications]].application, rule: .resistance, severity: .error,
                     kind: .groupApplications(group: group, count: maxApplications + 1, limit: maxApplications),
-                    source: source))
+                    source: .content(source)))
             }
             let share = Double(positions.count) / Double(max(ofScheme.count, 1))
             let percent = Int((share * 100).rounded())
@@ -467,20 +469,20 @@ public enum PlanCheck {
                         kind: .groupShareOverLimit(
                             group: group, count: positions.count, total: ofScheme.count, percent: percent,
                             limitPercent: Int((maxShare * 100).rounded())),
-                        source: source))
+                        source: .content(source)))
                 }
             } else if ofScheme.count >= 3, share > 0.5 {
                 findings.append(PlanFinding(
                     application: nil, rule: .resistance, severity: .warning,
                     kind: .groupShareHigh(group: group, count: positions.count, total: ofScheme.count, percent: percent),
-                    source: resistanceGuidance))
+                    source: .guidance))
             }
         }
         for (id, substance) in unknown.sorted(by: { $0.key < $1.key }) {
             findings.append(PlanFinding(
                 application: nil, rule: .resistance, severity: .info,
                 kind: .unknownGroup(substance: substance, id: id),
-                source: "catalog substance \(id)"))
+                source: .catalogSubstance(id)))
         }
         return findings
     }

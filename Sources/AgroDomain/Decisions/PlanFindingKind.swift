@@ -88,3 +88,55 @@ public enum PlanFindingKind: Sendable, Hashable {
         }
     }
 }
+
+/// One use a finding's limit comes from.
+public struct PlanUseSource: Sendable, Hashable {
+    /// The use's id.
+    public var use: EntityID
+    /// The product's name.
+    public var product: String
+    /// The product's registration number, if the catalog has one.
+    public var registration: String?
+
+    /// Creates the reference.
+    public init(use: EntityID, product: String, registration: String?) {
+        self.use = use
+        self.product = product
+        self.registration = registration
+    }
+}
+
+/// Where a finding's limit comes from, typed so that an interface can word it; `text` is the
+/// English wording `PlanFinding.source` carries.
+public enum PlanFindingSource: Sendable, Hashable {
+    /// The registered uses (one or several).
+    case uses([PlanUseSource])
+    /// All the catalog's uses of a product (named).
+    case catalogUses(product: String)
+    /// A registration, by its number (or the product's id when it has none).
+    case registration(String)
+    /// Dose × concentration on the product's label.
+    case label
+    /// The general FRAC/IRAC/HRAC resistance-management guidance.
+    case guidance
+    /// A source the catalog's content states in its own words (group limits).
+    case content(String)
+    /// The catalog's entry for a substance.
+    case catalogSubstance(EntityID)
+
+    /// The source in English.
+    public var text: String {
+        switch self {
+        case let .uses(uses):
+            return uses.map { source in
+                "use \(source.use) of \(source.product)" + (source.registration.map { ", registration \($0)" } ?? "")
+            }.joined(separator: "; ")
+        case let .catalogUses(product): return "catalog uses of \(product)"
+        case let .registration(number): return "registration \(number)"
+        case .label: return "dose × concentration on the product's label"
+        case .guidance: return PlanCheck.resistanceGuidance
+        case let .content(text): return text
+        case let .catalogSubstance(id): return "catalog substance \(id)"
+        }
+    }
+}
