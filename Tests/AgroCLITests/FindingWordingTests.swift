@@ -85,6 +85,24 @@ final class FindingWordingTests: XCTestCase {
         XCTAssertEqual(english.source(.guidance), PlanCheck.resistanceGuidance)
     }
 
+    /// A tank's bad numbers and a bad plan file in the language of the command line.
+    func testTankAndPlanFileErrorsInRussian() throws {
+        let ru = try table("ru")
+        let tank = try cli.run(["tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "0",
+                                "--water", "200", "--tank", "3000", "--lang", "ru"])
+        XCTAssertEqual(tank.status, 64)
+        XCTAssertEqual(tank.stderr, "agro: " + (try fill(ru, "error.TankError.notPositive", ["--area", "0"])) + "\n")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("agro-findings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = folder.appendingPathComponent("plan.csv")
+        try Data("culture,product,dose\nwinter-wheat,x,1\n".utf8).write(to: plan)
+        let result = try cli.run(["plan", "check", plan.path, "--lang", "ru"])
+        XCTAssertEqual(result.status, 64)
+        let reason = try fill(ru, "error.PlanFileError.missingColumn", ["unit"])
+        XCTAssertEqual(result.stderr, "agro: " + (try fill(ru, "error.PlanFileError", [reason])) + "\n")
+    }
+
     func testRussianNumbersAndPluralForms() throws {
         let ru = try table("ru")
         let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
