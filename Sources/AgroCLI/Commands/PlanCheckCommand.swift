@@ -6,7 +6,8 @@ import Foundation
 /// The plan breaks at least one rule; its findings are already printed.
 struct PlanViolations: CommandError {
     var count: Int
-    var message: String { count == 1 ? "the plan has 1 violation" : "the plan has \(count) violations" }
+    /// "the plan has 4 violations", in the interface language.
+    var message: String
     var exitStatus: ExitStatus { .planViolations }
 }
 
@@ -46,7 +47,14 @@ struct PlanCheckCommand: ParsableCommand {
         }
         let plan = try SeasonPlan.parse(data, fileName: file)
         let catalog = try environment.openCatalog()
-        let (resolved, report) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        // Every output carries the findings in the interface language.
+        var report = checked
+        let wording = FindingWording(strings: environment.strings)
+        for index in report.findings.indices {
+            report.findings[index].message = wording.text(report.findings[index])
+            report.findings[index].source = wording.source(report.findings[index])
+        }
         switch environment.format {
         case .json:
             try environment.printJSON(Document(culture: resolved.culture, report: report))
@@ -61,7 +69,9 @@ struct PlanCheckCommand: ParsableCommand {
         case .table:
             environment.print(Self.lines(resolved, report: report, environment: environment))
         }
-        if !report.passed { throw PlanViolations(count: report.violations) }
+        if !report.passed {
+            throw PlanViolations(count: report.violations, message: environment.strings.plural("plan.violations", report.violations))
+        }
     }
 
     struct Document: Encodable {
@@ -82,7 +92,7 @@ struct PlanCheckCommand: ParsableCommand {
         let width = environment.output.size.columns
         let plan = resolved.plan
         var header = s("plan.title", resolved.culture.name)
-        if let area = plan.area { header += " · \(area.plainText) ha" }
+        if let area = plan.area { header += " · " + s("plan.area", s.number(area)) }
         if let sowing = plan.sowing { header += " · " + s("plan.sowing", sowing) }
         if let harvest = plan.harvest { header += " · " + s("plan.harvest", harvest) }
         var lines = [environment.bold(header), ""]
@@ -106,7 +116,7 @@ struct PlanCheckCommand: ParsableCommand {
             if let bbch = application.bbch { when.append("BBCH \(bbch)") }
             let products = ([(application.product, application.dose, application.unit)]
                 + application.partners.map { ($0.product, $0.dose, $0.unit) })
-                .map { "\($0.0) \($0.1.plainText) \($0.2)" }.joined(separator: " + ")
+                .map { "\($0.0) " + s.label(Dose(from: $0.1, to: nil, unit: $0.2)) }.joined(separator: " + ")
             lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
                                        width: width, indent: "  ", hanging: "   ")
             let findings = report.findings.filter { $0.application == number }

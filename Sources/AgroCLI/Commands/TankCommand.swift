@@ -26,12 +26,12 @@ struct TankCommand: ParsableCommand {
 
     /// Bad numbers get one line and status 64 (not the usage text).
     func check() throws {
-        if product.isEmpty { throw CatalogError.invalidArgument("give at least one --product") }
-        if dose.count != product.count { throw CatalogError.invalidArgument("give one --dose per --product") }
-        if unit.count > 1 && unit.count != product.count { throw CatalogError.invalidArgument("give one --unit, or one per --product") }
+        if product.isEmpty { throw TankError(.noProduct) }
+        if dose.count != product.count { throw TankError(.doseCountMismatch) }
+        if unit.count > 1 && unit.count != product.count { throw TankError(.unitCountMismatch) }
         for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] + dose.map({ ("--dose", $0) })
         where !(value.isFinite && value > 0) {
-            throw CatalogError.invalidArgument("\(name) must be a positive number, not \(value.plainText)")
+            throw TankError(.notPositive(option: name, value: value))
         }
     }
 
@@ -54,9 +54,10 @@ struct TankCommand: ParsableCommand {
             let uses = try catalog.uses(UseFilter(product: id, culture: cultureID), locale: locale)
             let fits = uses.map { PlanCheck.doseFits(dose[index], unit: doseUnit, use: $0) }
             if !fits.isEmpty, !fits.contains(true), fits.contains(false) {
-                let ranges = Set(uses.enumerated().filter { fits[$0.offset] == false }.map { $0.element.dose.label }).sorted()
-                throw CatalogError.invalidArgument(
-                    "--dose \(dose[index].plainText) \(doseUnit) of \(card.name) is outside the registered \(ranges.joined(separator: " or "))")
+                // One of each range, in the order of their labels.
+                let ranges = Dictionary(uses.enumerated().filter { fits[$0.offset] == false }.map { ($0.element.dose.label, $0.element.dose) },
+                                        uniquingKeysWith: { a, _ in a }).sorted { $0.key < $1.key }.map(\.value)
+                throw TankError(.doseOutsideRange(product: card.name, dose: dose[index], unit: doseUnit, registered: ranges))
             }
             if let expiry = card.registrationExpiry, expiry < ProductCommand.today {
                 warnings.append(environment.strings("tank.expired", card.name, expiry))

@@ -39,9 +39,9 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as CatalogSelectionError: return Self.report(error, strings)
         case let error as UserStoreError: return Self.report(error, strings)
         case let error as CatalogWriterError: return Self.report(error, strings)
-        // The decision rules word their reasons themselves (numbers and file positions); bad usage.
-        case let error as TankError: return ErrorReport(.usage, error.message)
-        case let error as PlanFileError: return ErrorReport(.usage, error.message)
+        // A tank's numbers and a plan file are bad usage.
+        case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings))
+        case let error as PlanFileError: return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
         default: return nil
         }
     }
@@ -67,6 +67,46 @@ package struct CatalogErrorWording: ErrorWording {
         case let .invalidArgument(text):
             // Worded by the command that throws it.
             return ErrorReport(.usage, text)
+        }
+    }
+
+    static func text(_ kind: TankError.Kind, _ s: Localizer) -> String {
+        switch kind {
+        case let .notPositive(option, value): return s("error.TankError.notPositive", option, s.number(value))
+        case .noProduct: return s("error.TankError.noProduct")
+        case let .tooManyLoads(area, water, tank):
+            return s("error.TankError.tooManyLoads", s.number(area), s.number(water), s.number(TankPlan.maximumLoads), s.number(tank))
+        case let .doseNotPositive(product, dose): return s("error.TankError.doseNotPositive", product, s.number(dose))
+        case let .notPerHectare(unit): return s("error.TankError.notPerHectare", unit)
+        case .doseCountMismatch: return s("error.TankError.doseCountMismatch")
+        case .unitCountMismatch: return s("error.TankError.unitCountMismatch")
+        case let .doseOutsideRange(product, dose, unit, registered):
+            return s("error.TankError.doseOutsideRange", s.label(Dose(from: dose, to: nil, unit: unit)), product,
+                     registered.map(s.label).joined(separator: " \(s("finding.or")) "))
+        }
+    }
+
+    static func text(_ kind: PlanFileError.Kind, _ s: Localizer) -> String {
+        func at(_ path: [String]) -> String { path.isEmpty ? "" : s("error.PlanFileError.at", path.joined(separator: " ")) }
+        switch kind {
+        case .invalidJSON: return s("error.PlanFileError.invalidJSON")
+        case let .malformed(detail, path): return s("error.PlanFileError.malformed", detail, at(path))
+        case let .missingKey(key, path): return s("error.PlanFileError.missingKey", key, at(path))
+        case let .wrongType(path): return s("error.PlanFileError.wrongType", at(path))
+        case let .missingValue(path): return s("error.PlanFileError.missingValue", at(path))
+        case let .notAPlan(detail): return s("error.PlanFileError.notAPlan", detail)
+        case .emptyCulture: return s("error.PlanFileError.emptyCulture")
+        case .areaNotPositive: return s("error.PlanFileError.areaNotPositive")
+        case .noApplications: return s("error.PlanFileError.noApplications")
+        case let .harvestBeforeSowing(harvest, sowing): return s("error.PlanFileError.harvestBeforeSowing", harvest, sowing)
+        case let .doseNotPositive(application): return s("error.PlanFileError.doseNotPositive", application)
+        case let .stageOutOfRange(application, bbch): return s("error.PlanFileError.stageOutOfRange", application, bbch)
+        case .emptyFile: return s("error.PlanFileError.emptyFile")
+        case let .missingColumn(column): return s("error.PlanFileError.missingColumn", column)
+        case let .notANumber(line, column, text): return s("error.PlanFileError.notANumber", line, column, text)
+        case let .notADate(line, column, text): return s("error.PlanFileError.notADate", line, column, text)
+        case let .missingField(line, column): return s("error.PlanFileError.missingField", line, column)
+        case let .notAStage(line, text): return s("error.PlanFileError.notAStage", line, text)
         }
     }
 

@@ -45,6 +45,17 @@ extension Localizer {
         return text.replacingOccurrences(of: ".", with: separator)
     }
 
+    /// A dose or concentration as labels print it: its numbers and range as `range` writes
+    /// them, its unit translated when Localizable has it ("0,75–1 л/га", "0.75-1 l/ha").
+    package func label(_ dose: Dose) -> String {
+        let amount = range(dose.from, dose.to)
+        guard !amount.isEmpty else { return "" }
+        guard let unit = dose.unit, !unit.isEmpty else { return amount }
+        let key = "unit.\(unit)"
+        let localized = self(key)
+        return amount + " " + (localized == key ? unit : localized)
+    }
+
     /// A range "0,75–1" (Russian) or "0.75-1" (English): the separator is `number.range`.
     package func range(_ from: Double?, _ to: Double?) -> String {
         switch (from, to) {

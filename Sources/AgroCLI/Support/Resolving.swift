@@ -12,14 +12,7 @@ package extension Environment {
     /// A dose or concentration as labels print it, in the interface language: its numbers
     /// and range as `Localizer.range` writes them, its unit translated when Localizable has it
     /// ("0,75–1 л/га" in Russian, "0.75-1 l/ha" in English).
-    func label(_ dose: Dose) -> String {
-        let amount = strings.range(dose.from, dose.to)
-        guard !amount.isEmpty else { return "" }
-        guard let unit = dose.unit, !unit.isEmpty else { return amount }
-        let key = "unit.\(unit)"
-        let localized = strings(key)
-        return amount + " " + (localized == key ? unit : localized)
-    }
+    func label(_ dose: Dose) -> String { strings.label(dose) }
 
     /// A registration number, marked when the registration has expired (as the card marks it).
     func registration(_ number: String?, expiry: String?) -> String {

@@ -36,8 +36,13 @@ public struct PlanFinding: Sendable, Hashable, Codable {
     public var rule: PlanRule
     /// Whether the finding fails the plan.
     public var severity: FindingSeverity
-    /// What was found, in one line.
+    /// What was found, in one line, in English (an interface words `kind` in its language).
     public var message: String
+    /// What was found, with its values typed; nil for a finding made from a message alone
+    /// (or decoded from JSON).
+    public var kind: PlanFindingKind? = nil
+    /// Where the limit comes from, typed; nil as `kind` is.
+    public var origin: PlanFindingSource? = nil
     /// Where the rule's limit comes from: the use and registration, or the guidance.
     public var source: String
 
@@ -48,6 +53,13 @@ public struct PlanFinding: Sendable, Hashable, Codable {
         self.severity = severity
         self.message = message
         self.source = source
+    }
+
+    /// Creates a finding whose message is `kind`'s English wording.
+    public init(application: Int?, rule: PlanRule, severity: FindingSeverity, kind: PlanFindingKind, source: PlanFindingSource) {
+        self.init(application: application, rule: rule, severity: severity, message: kind.message, source: source.text)
+        self.kind = kind
+        self.origin = source
     }
 
     enum CodingKeys: String, CodingKey { case application, rule, severity, message, source }
@@ -206,13 +218,12 @@ public enum PlanCheck {
         findings += resistance(ordered, facts: facts)
         let totals = substanceTotals(ordered, facts: facts)
         for total in totals {
-            let amount = total.gramsPerHectare.map { "\((($0 * 100).rounded() / 100).plainText) g/ha" }
-                ?? "not computable (dose or concentration units do not convert)"
-            var message = "\(total.name): \(amount) over \(total.applications) application(s)"
-            if total.seedTreatments > 0 { message += ", plus \(total.seedTreatments) seed treatment(s) per tonne of seed not counted" }
+            let kind = PlanFindingKind.substanceTotal(
+                substance: total.name, gramsPerHectare: total.gramsPerHectare, applications: total.applications,
+                seedTreatments: total.seedTreatments)
             findings.append(PlanFinding(
-                application: nil, rule: .substanceTotal, severity: .info, message: message,
-                source: "dose × concentration on the product's label"))
+                application: nil, rule: .substanceTotal, severity: .info, kind: kind,
+                source: .label))
         }
         let order: (PlanFinding) -> Int = { $0.application ?? Int.max }
         findings = findings.enumerated().sorted { a, b in
@@ -223,9 +234,8 @@ public enum PlanCheck {
 
     private static func name(_ product: EntityID, _ facts: PlanFacts) -> String { facts.products[product]?.name ?? product }
 
-    static func useSource(_ use: Use, _ facts: PlanFacts) -> String {
-        let registration = facts.products[use.product.id]?.registrationNumber.map { ", registration \($0)" } ?? ""
-        return "use \(use.id) of \(use.product.name)\(registration)"
+    static func useSource(_ use: Use, _ facts: PlanFacts) -> PlanUseSource {
+        PlanUseSource(use: use.id, product: use.product.name, registration: facts.products[use.product.id]?.registrationNumber)
     }
 
     /// The uses that cover this line (culture through its groups, a named pest), and the
@@ -237,32 +247,32 @@ public enum PlanCheck {
         if let expiry = product?.registrationExpiry, let expires = PlanDate(expiry), let date = line.date, date > expires {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
-                message: "\(productName): registration expired on \(expiry), before \(date)",
-                source: "registration \(product?.registrationNumber ?? line.product)"))
+                kind: .registrationExpired(product: productName, expiry: expiry, date: date),
+                source: .registration(product?.registrationNumber ?? line.product)))
         }
         let onCulture = facts.uses[line.product] ?? []
         guard !onCulture.isEmpty else {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
-                message: "\(productName) is not registered on \(facts.culture.name) or a group it belongs to",
-                source: "catalog uses of \(productName)"))
+                kind: .notRegisteredOnCulture(product: productName, culture: facts.culture.name),
+                source: .catalogUses(product: productName)))
             return ([], findings)
         }
         guard !line.pests.isEmpty else {
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .info,
-                message: "no pest named: \(productName) checked against all its uses on \(facts.culture.name)",
-                source: "catalog uses of \(productName)"))
+                kind: .noPestNamed(product: productName, culture: facts.culture.name),
+                source: .catalogUses(product: productName)))
             return (onCulture, findings)
         }
         let wanted = Set(line.pests)
         let covering = onCulture.filter { use in use.pests.contains { wanted.contains($0.pest.id) } }
         if covering.isEmpty {
-            let pests = line.pests.map { facts.pestNames[$0] ?? $0 }.joined(separator: ", ")
+            let pests = line.pests.map { facts.pestNames[$0] ?? $0 }
             findings.append(PlanFinding(
                 application: line.application, rule: .registration, severity: .error,
-                message: "\(productName) is registered on \(facts.culture.name) but not against \(pests)",
-                source: onCulture.map { useSource($0, facts) }.joined(separator: "; ")))
+                kind: .notRegisteredAgainstPests(product: productName, culture: facts.culture.name, pests: pests),
+                source: .uses(onCulture.map { useSource($0, facts) })))
         }
         return (covering, findings)
     }
@@ -288,30 +298,29 @@ public enum PlanCheck {
     static func dose(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
         let results = uses.map { doseFits(line.dose, unit: line.unit, use: $0) }
         if results.contains(true) { return [] }
-        let given = "\(line.dose.plainText) \(line.unit)"
+        let given = Dose(from: line.dose, to: nil, unit: line.unit)
         if results.allSatisfy({ $0 == nil }) {
-            let units = Set(uses.compactMap(\.dose.unit)).sorted().joined(separator: ", ")
+            let units = Set(uses.compactMap(\.dose.unit)).sorted()
             return [PlanFinding(
                 application: line.application, rule: .dose, severity: .warning,
-                message: "\(name(line.product, facts)): \(given) cannot be compared with the registered unit (\(units))",
-                source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+                kind: .doseNotComparable(product: name(line.product, facts), dose: given, registeredUnits: units),
+                source: .uses(uses.map { useSource($0, facts) }))]
         }
         let comparable = uses.enumerated().filter { results[$0.offset] == false }.map(\.element)
-        let ranges = comparable.map(\.dose.label).joined(separator: " or ")
         return [PlanFinding(
             application: line.application, rule: .dose, severity: .error,
-            message: "\(name(line.product, facts)): \(given) is outside the registered \(ranges)",
-            source: comparable.map { useSource($0, facts) }.joined(separator: "; "))]
+            kind: .doseOutsideRange(product: name(line.product, facts), dose: given, registered: comparable.map(\.dose)),
+            source: .uses(comparable.map { useSource($0, facts) }))]
     }
 
     static func stage(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
         guard let bbch = line.bbch else { return [] }
         if uses.contains(where: { $0.bbch?.contains(bbch) ?? true }) { return [] }
-        let windows = uses.compactMap { $0.bbch?.label }.joined(separator: " or ")
+        let windows = uses.compactMap(\.bbch)
         return [PlanFinding(
             application: line.application, rule: .stage, severity: .error,
-            message: "\(name(line.product, facts)): BBCH \(bbch) is outside the registered window \(windows)",
-            source: uses.map { useSource($0, facts) }.joined(separator: "; "))]
+            kind: .stageOutsideWindow(product: name(line.product, facts), bbch: bbch, windows: windows),
+            source: .uses(uses.map { useSource($0, facts) }))]
     }
 
     static func preHarvest(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
@@ -324,8 +333,8 @@ public enum PlanCheck {
         let use = uses.first { $0.preHarvestIntervalDays == phi } ?? uses[0]
         return [PlanFinding(
             application: line.application, rule: .preHarvestInterval, severity: .error,
-            message: "\(name(line.product, facts)): applied \(days) days before the expected harvest on \(harvest); the pre-harvest interval is \(phi) days",
-            source: useSource(use, facts))]
+            kind: .preHarvestInterval(product: name(line.product, facts), days: days, harvest: harvest, required: phi),
+            source: .uses([useSource(use, facts)]))]
     }
 
     /// Applications per product and per substance, and the interval between applications.
@@ -345,8 +354,8 @@ public enum PlanCheck {
             if let (limit, use) = allowance(index), count > limit {
                 findings.append(PlanFinding(
                     application: line.application, rule: .applications, severity: .error,
-                    message: "\(name(line.product, facts)): application \(count) of the season; the label allows \(limit)",
-                    source: useSource(use, facts)))
+                    kind: .productApplications(product: name(line.product, facts), count: count, limit: limit),
+                    source: .uses([useSource(use, facts)])))
             }
             if let last = previous.last, let before = lines[last].date, let date = line.date {
                 let uses = applicable[index] ?? []
@@ -356,8 +365,10 @@ public enum PlanCheck {
                     let use = uses.first { $0.applicationIntervalDays == minimum } ?? uses[0]
                     findings.append(PlanFinding(
                         application: line.application, rule: .interval, severity: .error,
-                        message: "\(name(line.product, facts)): \(date.day - before.day) days after application \(lines[last].application); at least \(minimum) days are required",
-                        source: useSource(use, facts)))
+                        kind: .interval(
+                            product: name(line.product, facts), days: date.day - before.day, previous: lines[last].application,
+                            required: minimum),
+                        source: .uses([useSource(use, facts)])))
                 }
             }
         }
@@ -380,8 +391,8 @@ public enum PlanCheck {
             let line = lines[indices[limit]]
             findings.append(PlanFinding(
                 application: line.application, rule: .applications, severity: .error,
-                message: "\(names[substance] ?? substance): application \(limit + 1) of the substance this season; no label of a product containing it allows more than \(limit)",
-                source: useSource(use, facts)))
+                kind: .substanceApplications(substance: names[substance] ?? substance, count: limit + 1, limit: limit),
+                source: .uses([useSource(use, facts)])))
         }
         return findings
     }
@@ -425,18 +436,18 @@ public enum PlanCheck {
             func closeRun() {
                 defer { run = [] }
                 guard run.count >= 2 else { return }
-                let numbers = run.map { String(ofScheme[$0].application) }.joined(separator: ", ")
+                let numbers = run.map { ofScheme[$0].application }
                 if let (limit, source) = maxConsecutive {
                     guard run.count > limit else { return }
                     findings.append(PlanFinding(
                         application: ofScheme[run[limit]].application, rule: .resistance, severity: .error,
-                        message: "\(group.label) in \(run.count) consecutive \(group.scheme) applications (\(numbers)); at most \(limit) in a row",
-                        source: source))
+                        kind: .consecutiveOverLimit(group: group, applications: numbers, limit: limit),
+                        source: .content(source)))
                 } else {
                     findings.append(PlanFinding(
                         application: ofScheme[run[1]].application, rule: .resistance, severity: .warning,
-                        message: "\(group.label) in consecutive \(group.scheme) applications (\(numbers)): alternate with another mode of action",
-                        source: resistanceGuidance))
+                        kind: .consecutive(group: group, applications: numbers),
+                        source: .guidance))
                 }
             }
             for position in ofScheme.indices {
@@ -446,8 +457,8 @@ public enum PlanCheck {
             if let (maxApplications, source) = strictest(\.maxApplications), positions.count > maxApplications {
                 findings.append(PlanFinding(
                     application: ofScheme[positions[maxApplications]].application, rule: .resistance, severity: .error,
-                    message: "\(group.label): application \(maxApplications + 1) of the group this season; at most \(maxApplications)",
-                    source: source))
+                    kind: .groupApplications(group: group, count: maxApplications + 1, limit: maxApplications),
+                    source: .content(source)))
             }
             let share = Double(positions.count) / Double(max(ofScheme.count, 1))
             let percent = Int((share * 100).rounded())
@@ -455,21 +466,23 @@ public enum PlanCheck {
                 if share > maxShare + 1e-9 {
                     findings.append(PlanFinding(
                         application: nil, rule: .resistance, severity: .error,
-                        message: "\(group.label) in \(positions.count) of \(ofScheme.count) \(group.scheme) applications (\(percent) %); at most \(Int((maxShare * 100).rounded())) %",
-                        source: source))
+                        kind: .groupShareOverLimit(
+                            group: group, count: positions.count, total: ofScheme.count, percent: percent,
+                            limitPercent: Int((maxShare * 100).rounded())),
+                        source: .content(source)))
                 }
             } else if ofScheme.count >= 3, share > 0.5 {
                 findings.append(PlanFinding(
                     application: nil, rule: .resistance, severity: .warning,
-                    message: "\(group.label) in \(positions.count) of \(ofScheme.count) \(group.scheme) applications (\(percent) %): no group should carry more than half of them",
-                    source: resistanceGuidance))
+                    kind: .groupShareHigh(group: group, count: positions.count, total: ofScheme.count, percent: percent),
+                    source: .guidance))
             }
         }
         for (id, substance) in unknown.sorted(by: { $0.key < $1.key }) {
             findings.append(PlanFinding(
                 application: nil, rule: .resistance, severity: .info,
-                message: "\(substance) (\(id)) has no mode-of-action group in the catalog: the resistance rules cannot count it",
-                source: "catalog substance \(id)"))
+                kind: .unknownGroup(substance: substance, id: id),
+                source: .catalogSubstance(id)))
         }
         return findings
     }

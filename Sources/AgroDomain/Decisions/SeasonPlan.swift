@@ -104,10 +104,77 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
 
 /// A plan file that cannot be read as a plan.
 public struct PlanFileError: UserFacingError, Equatable {
+    /// What can be wrong with a plan file, with the values typed for an interface to word.
+    /// `path` is where in the JSON ("applications 2 dose": keys, and positions from 1).
+    public enum Kind: Sendable, Equatable {
+        /// The file is not JSON at all.
+        case invalidJSON
+        /// The JSON decoder's own description (English, from Foundation) at `path`.
+        case malformed(detail: String, path: [String])
+        /// A required key is missing.
+        case missingKey(String, path: [String])
+        /// A value has the wrong type.
+        case wrongType(path: [String])
+        /// A required value is null.
+        case missingValue(path: [String])
+        /// Any other decoding failure.
+        case notAPlan(String)
+        /// The culture is empty.
+        case emptyCulture
+        /// The area is not a positive number.
+        case areaNotPositive
+        /// No applications.
+        case noApplications
+        /// The harvest date lies before the sowing date.
+        case harvestBeforeSowing(harvest: PlanDate, sowing: PlanDate)
+        /// An application's (or partner's) dose is not positive.
+        case doseNotPositive(application: Int)
+        /// An application's BBCH code is outside 0-99.
+        case stageOutOfRange(application: Int, bbch: Int)
+        /// The CSV file has no lines.
+        case emptyFile
+        /// The CSV header lacks a required column.
+        case missingColumn(String)
+        /// A CSV field is not a number.
+        case notANumber(line: Int, column: String, text: String)
+        /// A CSV field is not a date.
+        case notADate(line: Int, column: String, text: String)
+        /// A CSV line lacks a required field.
+        case missingField(line: Int, column: String)
+        /// A CSV `bbch` field is not a whole number.
+        case notAStage(line: Int, text: String)
+    }
+
     /// What is wrong, and where in the file.
-    public var reason: String
-    /// Creates the error with its reason.
-    public init(_ reason: String) { self.reason = reason }
+    public var kind: Kind
+    /// Creates the error.
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// What is wrong, and where in the file, in English.
+    public var reason: String {
+        func at(_ path: [String]) -> String { path.isEmpty ? "" : " at " + path.joined(separator: " ") }
+        switch kind {
+        case .invalidJSON: return "not valid JSON"
+        case let .malformed(detail, path): return detail + at(path)
+        case let .missingKey(key, path): return "missing \"\(key)\"" + at(path)
+        case let .wrongType(path): return "wrong type" + at(path)
+        case let .missingValue(path): return "missing value" + at(path)
+        case let .notAPlan(detail): return "not a plan: \(detail)"
+        case .emptyCulture: return "the culture is empty"
+        case .areaNotPositive: return "area must be a positive number of hectares"
+        case .noApplications: return "the plan has no applications"
+        case let .harvestBeforeSowing(harvest, sowing): return "harvest \(harvest) is before sowing \(sowing)"
+        case let .doseNotPositive(application): return "application \(application): the dose must be a positive number"
+        case let .stageOutOfRange(application, bbch): return "application \(application): BBCH \(bbch) is not a stage (0-99)"
+        case .emptyFile: return "the file is empty"
+        case let .missingColumn(column): return "CSV header lacks the column \"\(column)\""
+        case let .notANumber(line, column, text): return "line \(line): \(column) \"\(text)\" is not a number"
+        case let .notADate(line, column, text): return "line \(line): \(column) \"\(text)\" is not a date YYYY-MM-DD"
+        case let .missingField(line, column): return "line \(line): no \(column)"
+        case let .notAStage(line, text): return "line \(line): bbch \"\(text)\" is not a stage"
+        }
+    }
+
     /// The reason, prefixed with "plan: ".
     public var message: String { "plan: " + reason }
 }
@@ -130,13 +197,13 @@ extension SeasonPlan {
             } catch let DecodingError.dataCorrupted(context) {
                 throw PlanFileError(Self.describe(context))
             } catch let DecodingError.keyNotFound(key, context) {
-                throw PlanFileError("missing \"\(key.stringValue)\"" + Self.location(context.codingPath))
+                throw PlanFileError(.missingKey(key.stringValue, path: Self.location(context.codingPath)))
             } catch let DecodingError.typeMismatch(_, context) {
-                throw PlanFileError("wrong type" + Self.location(context.codingPath))
+                throw PlanFileError(.wrongType(path: Self.location(context.codingPath)))
             } catch let DecodingError.valueNotFound(_, context) {
-                throw PlanFileError("missing value" + Self.location(context.codingPath))
+                throw PlanFileError(.missingValue(path: Self.location(context.codingPath)))
             } catch {
-                throw PlanFileError("not a plan: \(error)")
+                throw PlanFileError(.notAPlan("\(error)"))
             }
         }
         try plan.validate()
@@ -145,40 +212,37 @@ extension SeasonPlan {
 
     /// Numbers the checks cannot use fail here, one line each.
     func validate() throws {
-        guard !culture.trimmingCharacters(in: .whitespaces).isEmpty else { throw PlanFileError("the culture is empty") }
-        if let area, !(area.isFinite && area > 0) { throw PlanFileError("area must be a positive number of hectares") }
-        guard !applications.isEmpty else { throw PlanFileError("the plan has no applications") }
-        if let sowing, let harvest, harvest < sowing { throw PlanFileError("harvest \(harvest) is before sowing \(sowing)") }
+        guard !culture.trimmingCharacters(in: .whitespaces).isEmpty else { throw PlanFileError(.emptyCulture) }
+        if let area, !(area.isFinite && area > 0) { throw PlanFileError(.areaNotPositive) }
+        guard !applications.isEmpty else { throw PlanFileError(.noApplications) }
+        if let sowing, let harvest, harvest < sowing { throw PlanFileError(.harvestBeforeSowing(harvest: harvest, sowing: sowing)) }
         for (index, application) in applications.enumerated() {
             let doses = [application.dose] + application.partners.map(\.dose)
             guard doses.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-                throw PlanFileError("application \(index + 1): the dose must be a positive number")
+                throw PlanFileError(.doseNotPositive(application: index + 1))
             }
             if let bbch = application.bbch, !(0...99).contains(bbch) {
-                throw PlanFileError("application \(index + 1): BBCH \(bbch) is not a stage (0-99)")
+                throw PlanFileError(.stageOutOfRange(application: index + 1, bbch: bbch))
             }
         }
     }
 
-    private static func describe(_ context: DecodingError.Context) -> String {
-        if context.codingPath.isEmpty { return "not valid JSON" }
-        return context.debugDescription + location(context.codingPath)
+    private static func describe(_ context: DecodingError.Context) -> PlanFileError.Kind {
+        if context.codingPath.isEmpty { return .invalidJSON }
+        return .malformed(detail: context.debugDescription, path: location(context.codingPath))
     }
 
-    private static func location(_ path: [any CodingKey]) -> String {
-        var words: [String] = []
-        for key in path {
-            if let index = key.intValue { words.append("\(index + 1)") } else { words.append(key.stringValue) }
-        }
-        return words.isEmpty ? "" : " at " + words.joined(separator: " ")
+    /// Keys by name, array positions from 1.
+    private static func location(_ path: [any CodingKey]) -> [String] {
+        path.map { key in key.intValue.map { "\($0 + 1)" } ?? key.stringValue }
     }
 
     static func parseCSV(_ text: String) throws -> SeasonPlan {
         let records = CSVReader.records(text).filter { !$0.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty } }
-        guard let header = records.first else { throw PlanFileError("the file is empty") }
+        guard let header = records.first else { throw PlanFileError(.emptyFile) }
         let columns = header.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         for required in ["culture", "product", "dose", "unit"] where !columns.contains(required) {
-            throw PlanFileError("CSV header lacks the column \"\(required)\"")
+            throw PlanFileError(.missingColumn(required))
         }
         var culture = "", sowing: PlanDate?, harvest: PlanDate?, area: Double?
         var applications: [SeasonPlan.Application] = []
@@ -193,13 +257,13 @@ extension SeasonPlan {
             func number(_ name: String) throws -> Double? {
                 guard let text = field(name) else { return nil }
                 guard let value = Double(text.replacingOccurrences(of: ",", with: ".")) else {
-                    throw PlanFileError("line \(line): \(name) \"\(text)\" is not a number")
+                    throw PlanFileError(.notANumber(line: line, column: name, text: text))
                 }
                 return value
             }
             func date(_ name: String) throws -> PlanDate? {
                 guard let text = field(name) else { return nil }
-                guard let value = PlanDate(text) else { throw PlanFileError("line \(line): \(name) \"\(text)\" is not a date YYYY-MM-DD") }
+                guard let value = PlanDate(text) else { throw PlanFileError(.notADate(line: line, column: name, text: text)) }
                 return value
             }
             if offset == 0 {
@@ -208,9 +272,9 @@ extension SeasonPlan {
                 harvest = try date("harvest")
                 area = try number("area")
             }
-            guard let product = field("product") else { throw PlanFileError("line \(line): no product") }
-            guard let dose = try number("dose") else { throw PlanFileError("line \(line): no dose") }
-            guard let unit = field("unit") else { throw PlanFileError("line \(line): no unit") }
+            guard let product = field("product") else { throw PlanFileError(.missingField(line: line, column: "product")) }
+            guard let dose = try number("dose") else { throw PlanFileError(.missingField(line: line, column: "dose")) }
+            guard let unit = field("unit") else { throw PlanFileError(.missingField(line: line, column: "unit")) }
             let pests = (field("pests") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             let number = field("application")
             if let number, number == lastNumber, !applications.isEmpty {
@@ -220,7 +284,7 @@ extension SeasonPlan {
             lastNumber = number
             var bbch: Int?
             if let text = field("bbch") {
-                guard let value = Int(text) else { throw PlanFileError("line \(line): bbch \"\(text)\" is not a stage") }
+                guard let value = Int(text) else { throw PlanFileError(.notAStage(line: line, text: text)) }
                 bbch = value
             }
             applications.append(Application(date: try date("date"), bbch: bbch, product: product, dose: dose, unit: unit, pests: pests))

@@ -85,10 +85,47 @@ public struct TankPlan: Sendable, Hashable, Codable {
 
 /// A tank calculation that cannot be made with the numbers given.
 public struct TankError: UserFacingError, Equatable {
+    /// What can be wrong with a tank's numbers, with the values typed for an interface to word.
+    public enum Kind: Sendable, Equatable {
+        /// `--area`, `--water` or `--tank` is not a positive finite number.
+        case notPositive(option: String, value: Double)
+        /// No `--product` given.
+        case noProduct
+        /// Area × water needs more than `TankPlan.maximumLoads` loads of the tank.
+        case tooManyLoads(area: Double, water: Double, tank: Double)
+        /// A product's dose is not a positive finite number.
+        case doseNotPositive(product: String, dose: Double)
+        /// The dose's unit is not per hectare.
+        case notPerHectare(unit: String)
+        /// The command line gives a number of `--dose` other than of `--product`.
+        case doseCountMismatch
+        /// The command line gives several `--unit`, not one per `--product`.
+        case unitCountMismatch
+        /// A dose outside every registered range it can be compared with.
+        case doseOutsideRange(product: String, dose: Double, unit: String, registered: [Dose])
+    }
+
     /// What is wrong with the numbers.
-    public var reason: String
-    /// Creates the error with its reason.
-    public init(_ reason: String) { self.reason = reason }
+    public var kind: Kind
+    /// Creates the error.
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// What is wrong, in English.
+    public var reason: String {
+        switch kind {
+        case let .notPositive(option, value): return "\(option) must be a positive number, not \(value.plainText)"
+        case .noProduct: return "give at least one --product"
+        case let .tooManyLoads(area, water, tank):
+            return "--area \(area.plainText) × --water \(water.plainText) needs more than \(TankPlan.maximumLoads.plainText) loads of --tank \(tank.plainText)"
+        case let .doseNotPositive(product, dose): return "--dose of \(product) must be a positive number, not \(dose.plainText)"
+        case let .notPerHectare(unit): return "--unit \(unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)"
+        case .doseCountMismatch: return "give one --dose per --product"
+        case .unitCountMismatch: return "give one --unit, or one per --product"
+        case let .doseOutsideRange(product, dose, unit, registered):
+            return "--dose \(dose.plainText) \(unit) of \(product) is outside the registered \(registered.map(\.label).joined(separator: " or "))"
+        }
+    }
+
     /// The reason, as the user reads it.
     public var message: String { reason }
 }
@@ -103,15 +140,15 @@ extension TankPlan {
     ///   not per hectare.
     public static func compute(area: Double, water: Double, tank: Double, products: [TankProduct]) throws -> TankPlan {
         for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] where !(value.isFinite && value > 0) {
-            throw TankError("\(name) must be a positive number, not \(value.plainText)")
+            throw TankError(.notPositive(option: name, value: value))
         }
-        guard !products.isEmpty else { throw TankError("give at least one --product") }
+        guard !products.isEmpty else { throw TankError(.noProduct) }
         let totalWater = area * water
         // A few millilitres short of a full tank still count as a full load.
         let exactLoads = totalWater / tank
         // Far beyond any field, and Int() below would trap on an infinite count (1e300 × 1e300).
         guard exactLoads < Self.maximumLoads else {
-            throw TankError("--area \(area.plainText) × --water \(water.plainText) needs more than \(Self.maximumLoads.plainText) loads of --tank \(tank.plainText)")
+            throw TankError(.tooManyLoads(area: area, water: water, tank: tank))
         }
         let fullLoads = Int((exactLoads + 1e-9).rounded(.down))
         var lastLoadWater = totalWater - Double(fullLoads) * tank
@@ -121,10 +158,10 @@ extension TankPlan {
         var amounts: [ProductAmounts] = []
         for product in products {
             guard product.dose.isFinite, product.dose > 0 else {
-                throw TankError("--dose of \(product.name) must be a positive number, not \(product.dose.plainText)")
+                throw TankError(.doseNotPositive(product: product.name, dose: product.dose))
             }
             guard let unit = DoseUnit(product.unit), unit.basis == .hectare else {
-                throw TankError("--unit \(product.unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)")
+                throw TankError(.notPerHectare(unit: product.unit))
             }
             let totalBase = product.dose * area * unit.factor
             let substances = product.ingredients.map { ingredient in
