@@ -108,6 +108,17 @@ final class DecisionCommandsTests: XCTestCase {
         XCTAssertEqual(result.stdout, "")
     }
 
+    func testAnOversizedPlanIsRefusedUnread() throws {
+        // 4 MiB is the documented limit of a plan file; one byte more, on a file and on stdin.
+        let big = cli.home.appendingPathComponent("big.json")
+        try Data(repeating: 0x20, count: 4 * 1_048_576 + 1).write(to: big)
+        let fromFile = try cli.run(["plan", "check", big.path])
+        XCTAssertEqual(fromFile.status, 64)
+        XCTAssertEqual(fromFile.stderr, "agro: \(big.path) is larger than 4 MiB: a season plan is far smaller\n")
+        let fromInput = try cli.run(["plan", "check", "-"], input: String(repeating: " ", count: 4 * 1_048_576 + 1))
+        XCTAssertEqual(fromInput.status, 64, fromInput.stderr)
+    }
+
     func testTankArithmeticAndIncompatibilityWarning() throws {
         // 120 ha × 200 l/ha = 24,000 l = 8 loads of 3,000 l (15 ha each). Fenoxaprop product at
         // 0.8 l/ha: 12 l per load, 96 l; 2,4-D ester at 0.7 l/ha: 10.5 l per load, 84 l;

@@ -34,16 +34,18 @@ struct PlanCheckCommand: ParsableCommand {
 
     @Argument(help: "The plan file (.json or .csv); - reads standard input.") var file: String
 
+    /// The largest plan file read.
+    static let maximumPlanBytes = 4 * 1_048_576
+
     func run() throws {
         let environment = try Environment(global)
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: file) else {
-                throw UnreadablePlan(path: file)
-            }
-            data = contents
+        let input = file == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: file)
+        // A season plan is a few kilobytes; a larger input is a mistake, not a plan to read whole.
+        guard let input, let data = try? input.read(upToCount: Self.maximumPlanBytes + 1) ?? Data() else {
+            throw UnreadablePlan(path: file)
+        }
+        guard data.count <= Self.maximumPlanBytes else {
+            throw CatalogError.invalidArgument(environment.strings("plan.tooLarge", file, Self.maximumPlanBytes / 1_048_576))
         }
         let plan = try SeasonPlan.parse(data, fileName: file)
         let catalog = try environment.openCatalog()

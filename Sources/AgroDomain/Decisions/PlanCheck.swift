@@ -468,7 +468,8 @@ public enum PlanCheck {
                         application: nil, rule: .resistance, severity: .error,
                         kind: .groupShareOverLimit(
                             group: group, count: positions.count, total: ofScheme.count, percent: percent,
-                            limitPercent: Int((maxShare * 100).rounded())),
+                            // A catalog opened with --catalog may hold any number here.
+                            limitPercent: Int((min(max(maxShare, 0), 1) * 100).rounded())),
                         source: .content(source)))
                 }
             } else if ofScheme.count >= 3, share > 0.5 {
