@@ -33,8 +33,13 @@ if [ ! -x "$work/venv/bin/datasette" ]; then
   python3 -m venv "$work/venv"
   "$work/venv/bin/pip" install -q datasette
 fi
-swift build -c release --product agro-full
-agro="$(swift build -c release --show-bin-path)/agro-full"
+# AGRO_BENCH_SCRATCH: a build folder of its own (swift build --scratch-path), e.g. to keep the
+# release build apart from the debug one the tests use.
+scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
+swift build -c release --product agro-full "${scratch[@]}"
+agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
+# Outside the repository the program would not find Assets/web beside it.
+[ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
 if [ -z "$catalog" ]; then
   catalog="$work/ch.sqlite"
   [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"

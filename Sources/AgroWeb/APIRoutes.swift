@@ -26,10 +26,10 @@ enum APIRoutes {
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
         let api = router.group("api/v1")
         api.get("catalog") { request, context in
-            answer(request, context, app) { _, _ in app.catalog.info }
+            await answer(request, context, app) { _, _ in app.catalog.info }
         }
         api.get("products") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let filter = try CatalogDocuments.productFilter(
                     pest: web.query("pest"), culture: web.query("culture"), substance: web.query("substance"),
                     category: web.query("category"), company: web.query("company"), letter: web.query("letter"),
@@ -42,57 +42,57 @@ enum APIRoutes {
             }
         }
         api.get("product/:id") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let id = try resolve(context, "id", .product, app, environment)
                 return try CatalogDocuments.product(id: id, catalog: app.catalog, environment: environment)
             }
         }
         api.get("substances") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 PageDocument(try app.catalog.substances(page: try web.page(), locale: environment.language))
             }
         }
         api.get("substance/:id") { request, context in
-            answer(request, context, app) { _, environment in
+            await answer(request, context, app) { _, environment in
                 let id = try resolve(context, "id", .substance, app, environment)
                 return try CatalogDocuments.substance(id: id, catalog: app.catalog, environment: environment)
             }
         }
         api.get("cultures") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let nodes = try app.catalog.cultures(locale: environment.language)
                 return PageDocument(Page(slicing: CatalogDocuments.cultureList(nodes), try web.page()))
             }
         }
         api.get("culture/:id") { request, context in
-            answer(request, context, app) { _, environment in
+            await answer(request, context, app) { _, environment in
                 let id = try resolve(context, "id", .culture, app, environment)
                 return try CatalogDocuments.culture(id: id, catalog: app.catalog, environment: environment)
             }
         }
         api.get("pests") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let filter = try CatalogDocuments.pestFilter(
                     culture: web.query("culture"), kind: web.query("kind"), catalog: app.catalog, environment: environment)
                 return PageDocument(try app.catalog.pests(filter, page: try web.page(), locale: environment.language))
             }
         }
         api.get("pest/:id") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let id = try resolve(context, "id", .pest, app, environment)
                 let culture = try environment.resolve(web.query("culture"), .culture, in: app.catalog)
                 return try CatalogDocuments.pest(id: id, cultureID: culture, catalog: app.catalog, environment: environment)
             }
         }
         api.get("scheme/:culture") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 try CatalogDocuments.schemes(
                     culture: try parameter(context, "culture"), stage: try web.integer("stage", minimum: 0, maximum: 99),
                     catalog: app.catalog, environment: environment)
             }
         }
         api.get("uses") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 let query = try CatalogDocuments.useQuery(
                     pest: web.query("pest"), culture: web.query("culture"),
                     stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
@@ -101,7 +101,7 @@ enum APIRoutes {
             }
         }
         api.get("search") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 guard let text = web.query("q") else { throw CatalogError.invalidArgument("q (the words to search for) is needed") }
                 let kinds = try web.query("kind").map { text -> Set<EntityKind> in
                     guard let kind = EntityKind(rawValue: text) else {
@@ -113,18 +113,18 @@ enum APIRoutes {
             }
         }
         api.get("regions") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 PageDocument(Page(slicing: try app.catalog.regions(locale: environment.language), try web.page()))
             }
         }
         api.get("contacts/:region") { request, context in
-            answer(request, context, app) { _, environment in
+            await answer(request, context, app) { _, environment in
                 let id = try resolve(context, "region", .region, app, environment)
                 return try CatalogDocuments.contacts(regionID: id, catalog: app.catalog, environment: environment)
             }
         }
         api.get("contacts") { request, context in
-            answer(request, context, app) { web, environment in
+            await answer(request, context, app) { web, environment in
                 guard let near = web.query("near") else {
                     throw CatalogError.invalidArgument("near=LAT,LON is needed, or a region: /api/v1/contacts/KZ-AKM")
                 }
@@ -134,12 +134,12 @@ enum APIRoutes {
             }
         }
         api.get("news") { request, context in
-            answer(request, context, app, cached: false) { web, environment in
+            await answer(request, context, app, cached: false) { web, environment in
                 PageDocument(Page(slicing: try news(web, environment, app), try web.page()))
             }
         }
         api.get("news/:id") { request, context in
-            answer(request, context, app, cached: false) { _, environment in
+            await answer(request, context, app, cached: false) { _, environment in
                 try newsItem(id: try parameter(context, "id"), environment, app)
             }
         }
@@ -237,19 +237,25 @@ enum APIRoutes {
     // MARK: - Answering
 
     /// Runs `body` for the request in its language and answers with its JSON, or with the
-    /// error as JSON.
+    /// error as JSON. A cached answer is sent at once; anything else (queries, encoding) runs
+    /// as `BlockingWork`.
     /// `cached`: whether the answer depends on the catalog alone (see `ResponseCache`).
     static func answer<T: Encodable>(
         _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
-        _ body: (WebRequest, AgroCLI.Environment) throws -> T
-    ) -> Response {
+        _ body: @escaping @Sendable (WebRequest, AgroCLI.Environment) throws -> T
+    ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(language: web.language(cookies: false))
-        do {
-            guard cached else { return json(try AgroCLI.Environment.json(try body(web, environment))) }
-            let key = environment.language + " " + request.uri.description
-            return json(try app.cache.answer(key, catalog: app.catalog) { try AgroCLI.Environment.json(try body(web, environment)) })
-        } catch {
+        let key = environment.language + " " + request.uri.description
+        if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
+        let outcome = await BlockingWork.run { () -> Result<String, any Error> in
+            Result { try AgroCLI.Environment.json(try body(web, environment)) }
+        }
+        switch outcome {
+        case let .success(text):
+            if cached { app.cache.keep(text, for: key, catalog: app.catalog) }
+            return json(text)
+        case let .failure(error):
             return failure(error, app: app, environment: environment)
         }
     }

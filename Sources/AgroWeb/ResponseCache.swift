@@ -16,11 +16,11 @@ final class ResponseCache: @unchecked Sendable {
     /// - Parameter limit: bytes of answers kept; 0 turns the cache off.
     init(limit: Int) { self.limit = limit }
 
-    /// The cached answer for `key` on `catalog`'s current catalog, else `make()`'s, kept.
-    func answer(_ key: String, catalog: LiveCatalog, make: () throws -> String) rethrows -> String {
-        guard limit > 0 else { return try make() }
+    /// The cached answer for `key` on `catalog`'s current catalog, if any.
+    func cached(_ key: String, catalog: LiveCatalog) -> String? {
+        guard limit > 0 else { return nil }
         let current = ObjectIdentifier(catalog.catalog)
-        let cached: String? = lock.withLock {
+        return lock.withLock {
             if generation != current {
                 generation = current
                 entries = [:]
@@ -28,8 +28,12 @@ final class ResponseCache: @unchecked Sendable {
             }
             return entries[key]
         }
-        if let cached { return cached }
-        let made = try make()
+    }
+
+    /// Keeps `made` as the answer for `key` on `catalog`'s current catalog.
+    func keep(_ made: String, for key: String, catalog: LiveCatalog) {
+        guard limit > 0 else { return }
+        let current = ObjectIdentifier(catalog.catalog)
         lock.withLock {
             guard generation == current, made.utf8.count <= limit else { return }
             if bytes + made.utf8.count > limit {
@@ -38,6 +42,5 @@ final class ResponseCache: @unchecked Sendable {
             }
             if entries.updateValue(made, forKey: key) == nil { bytes += made.utf8.count }
         }
-        return made
     }
 }

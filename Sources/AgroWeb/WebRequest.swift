@@ -4,7 +4,7 @@ import Foundation
 import Hummingbird
 
 /// What a request asks for beyond its path: language, page, query parameters.
-struct WebRequest {
+struct WebRequest: Sendable {
     let request: Request
     let app: WebApp
 
