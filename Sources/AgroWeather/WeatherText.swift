@@ -264,9 +264,6 @@ public enum WeatherText {
 
     static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
 
-    /// "7.5 km", "312 km".
-    static func distance(_ km: Double) -> String { kilometres(km) + " km" }
-
     /// "7.5", "312": kilometres with a decimal only where it matters; the number alone, for
     /// callers that put it into a localized unit text.
     public static func kilometres(_ km: Double) -> String {
