@@ -23,7 +23,7 @@ enum TextChart {
 
     static func render(
         title: String, values: [Double?], extra: [Double?]? = nil, columns: [[Int]], height: Int, labelWidth: Int,
-        style: Style, floor: Double? = nil
+        style: Style, floor: Double? = nil, wording w: WeatherWording = .english
     ) -> String {
         // A folded column shows the mean for lines and the maximum for bars (peaks matter for rain).
         func folded(_ series: [Double?], _ indices: [Int]) -> Double? {
@@ -34,7 +34,7 @@ enum TextChart {
         let main = columns.map { folded(values, $0) }
         let second = extra.map { series in columns.map { folded(series, $0) } }
         let all = (main + (second ?? [])).compactMap { $0 }
-        guard var low = all.min(), var high = all.max() else { return "\(title): no data" }
+        guard var low = all.min(), var high = all.max() else { return w("chart.noData", "{0}: no data", title) }
         if let floor { low = min(low, floor) }
         if high - low < 1e-9 { high = low + 1 }
         let rows = max(2, height)
@@ -61,9 +61,9 @@ enum TextChart {
         for r in stride(from: rows - 1, through: 0, by: -1) {
             let label: String
             if r == rows - 1 {
-                label = WeatherText.one(high)
+                label = w.number(WeatherText.one(high))
             } else if r == 0 {
-                label = WeatherText.one(low)
+                label = w.number(WeatherText.one(low))
             } else {
                 label = ""
             }

@@ -11,64 +11,74 @@ public enum WeatherText {
     /// Absent values are left out, not shown as zero.
     public static func current(
         _ weather: CurrentWeather, units: WeatherUnits, region: RegionDistance? = nil,
-        representative: RepresentativeDistance? = nil, source: AnswerSource? = nil, warning: String? = nil
+        representative: RepresentativeDistance? = nil, source: AnswerSource? = nil, warning: String? = nil,
+        wording w: WeatherWording = .english
     ) -> String {
         var lines: [String] = []
-        if let warning { lines.append("warning: \(warning)") }
+        if let warning { lines.append(w("current.warning", "warning: {0}", warning)) }
+        let one = { w.number(Self.one($0)) }, amount = { w.number(Self.amount($0)) }
         let offset = weather.timezone
         let clock = LocalClock(offset: offset)
         var title = [weather.name, weather.sys?.country].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: ", ")
         if let point = weather.coord?.coordinates {
+            // Coordinates keep the decimal point: with a decimal comma the pair would read as four numbers.
             title += (title.isEmpty ? "" : " ") + "(\(degrees(point.latitude)), \(degrees(point.longitude)))"
         }
-        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + "observed \(clock.dateTime(date)) \(zoneName(offset))" }
+        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + w("current.observed", "observed {0} {1}", clock.dateTime(date), zoneName(offset)) }
         if !title.isEmpty { lines.append(title) }
-        if case let .cache(age)? = source { lines.append("(cached answer, \(formatAge(age)) old)") }
+        if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", formatAge(age))) }
         if let description = weather.condition?.description ?? weather.condition?.main {
             lines.append(capitalizedFirst(description))
         }
         var rows: [(String, String)] = []
+        let representativeLabel = w("current.representative", "Representative")
         let t = units.temperatureSymbol
         if let main = weather.main {
             var text = main.temp.map { "\(one($0)) \(t)" } ?? ""
-            if let feels = main.feelsLike { text += (text.isEmpty ? "" : " ") + "(feels like \(one(feels)) \(t))" }
-            if let low = main.tempMin, let high = main.tempMax { text += ", min \(one(low)), max \(one(high))" }
-            if !text.isEmpty { rows.append(("Temperature", text)) }
-            if let humidity = main.humidity { rows.append(("Humidity", "\(whole(humidity)) %")) }
-            if let pressure = main.pressure { rows.append(("Pressure", "\(whole(pressure)) hPa")) }
+            if let feels = main.feelsLike { text += (text.isEmpty ? "" : " ") + w("current.feelsLike", "(feels like {0} {1})", one(feels), t) }
+            if let low = main.tempMin, let high = main.tempMax { text += w("current.minMax", ", min {0}, max {1}", one(low), one(high)) }
+            if !text.isEmpty { rows.append((w("current.temperature", "Temperature"), text)) }
+            if let humidity = main.humidity { rows.append((w("current.humidity", "Humidity"), "\(whole(humidity)) %")) }
+            if let pressure = main.pressure { rows.append((w("current.pressure", "Pressure"), w("current.hPa", "{0} hPa", whole(pressure)))) }
         }
         if let wind = weather.wind, let speed = wind.speed {
-            var text = "\(one(speed)) \(units.speedSymbol)"
-            if let deg = wind.deg { text += " from \(compass(deg)) (\(whole(deg))°)" }
-            if let gust = wind.gust { text += ", gusts \(one(gust)) \(units.speedSymbol)" }
-            rows.append(("Wind", text))
+            let speedSymbol = w.speed(units)
+            var text = "\(one(speed)) \(speedSymbol)"
+            if let deg = wind.deg { text += w("current.windFrom", " from {0} ({1}°)", w.compass(deg), whole(deg)) }
+            if let gust = wind.gust { text += w("current.gusts", ", gusts {0} {1}", one(gust), speedSymbol) }
+            rows.append((w("current.wind", "Wind"), text))
         }
-        if let clouds = weather.clouds?.all { rows.append(("Clouds", "\(whole(clouds)) %")) }
+        if let clouds = weather.clouds?.all { rows.append((w("current.clouds", "Clouds"), "\(whole(clouds)) %")) }
         if let visibility = weather.visibility {
-            rows.append(("Visibility", visibility >= 1000 ? "\(one(visibility / 1000)) km" : "\(whole(visibility)) m"))
+            rows.append((w("current.visibility", "Visibility"), visibility >= 1000
+                ? w("current.km", "{0} km", one(visibility / 1000)) : w("current.metres", "{0} m", whole(visibility))))
         }
-        for (label, block) in [("Rain", weather.rain), ("Snow", weather.snow)] {
+        for (label, block) in [(w("current.rain", "Rain"), weather.rain), (w("current.snow", "Snow"), weather.snow)] {
             guard let block else { continue }
             var parts: [String] = []
-            if let hour = block.oneHour { parts.append("\(amount(hour)) mm in the last hour") }
-            if let three = block.threeHours { parts.append("\(amount(three)) mm in the last 3 hours") }
+            if let hour = block.oneHour { parts.append(w("current.lastHour", "{0} mm in the last hour", amount(hour))) }
+            if let three = block.threeHours { parts.append(w("current.last3Hours", "{0} mm in the last 3 hours", amount(three))) }
             if !parts.isEmpty { rows.append((label, parts.joined(separator: ", "))) }
         }
         if let sunrise = weather.sys?.sunrise, let sunset = weather.sys?.sunset {
             let rise = clock.time(Date(timeIntervalSince1970: TimeInterval(sunrise)))
             let set = clock.time(Date(timeIntervalSince1970: TimeInterval(sunset)))
-            rows.append(("Sun", "rises \(rise), sets \(set) (\(zoneName(offset)))"))
+            rows.append((w("current.sun", "Sun"), w("current.sunTimes", "rises {0}, sets {1} ({2})", rise, set, zoneName(offset))))
         }
         if let region {
-            rows.append(("Region", "\(region.region.name) (\(region.region.id)), \(distance(region.distanceKm)) from its centre"))
+            rows.append((w("current.region", "Region"), w(
+                "current.regionText", "{0} ({1}), {2} from its centre", region.region.name, region.region.id,
+                w("current.km", "{0} km", w.number(kilometres(region.distanceKm))))))
         }
         if let representative {
             var text = contact(representative.representative)
-            if let km = representative.distanceKm { text += " (\(distance(km)) away)" }
-            rows.append(("Representative", text))
+            if let km = representative.distanceKm {
+                text += w("current.away", " ({0} away)", w("current.km", "{0} km", w.number(kilometres(km))))
+            }
+            rows.append((representativeLabel, text))
         }
         // One label width for every answer, so outputs line up from run to run.
-        let labelWidth = max(TerminalWidth.width(of: "Representative"), rows.map { TerminalWidth.width(of: $0.0) }.max() ?? 0)
+        let labelWidth = max(TerminalWidth.width(of: representativeLabel), rows.map { TerminalWidth.width(of: $0.0) }.max() ?? 0)
         lines += rows.map { TerminalWidth.padded($0.0, to: labelWidth) + "  " + $0.1 }
         return lines.joined(separator: "\n")
     }
@@ -78,11 +88,18 @@ public enum WeatherText {
     /// The forecast as a table, one row per slot, with a blank line between days. The
     /// conditions column is cut to fit `width`; when fewer than 8 columns are left it is
     /// dropped. The numeric columns need about 92 columns and are never cut.
-    public static func forecastTable(_ forecast: Forecast, units: WeatherUnits, width: Int = 100) -> String {
+    public static func forecastTable(
+        _ forecast: Forecast, units: WeatherUnits, width: Int = 100, wording w: WeatherWording = .english
+    ) -> String {
+        let one = { w.number(Self.one($0)) }, amount = { w.number(Self.amount($0)) }
         let offset = forecast.city?.timezone
         let clock = LocalClock(offset: offset)
-        let speed = units.speedSymbol
-        var header = ["Time", "Temp \(units.temperatureSymbol)", "Feels", "Wind \(speed)", "Gust", "Dir", "Rain mm", "Snow mm", "PoP %", "Hum %", "Cloud %"]
+        let speed = w.speed(units)
+        var header = [
+            w("table.time", "Time"), w("table.temp", "Temp {0}", units.temperatureSymbol), w("table.feels", "Feels"),
+            w("table.wind", "Wind {0}", speed), w("table.gust", "Gust"), w("table.direction", "Dir"), w("table.rain", "Rain mm"),
+            w("table.snow", "Snow mm"), w("table.pop", "PoP %"), w("table.humidity", "Hum %"), w("table.clouds", "Cloud %"),
+        ]
         // Sorted once: the rows and the day breaks below walk the same order.
         let slots = forecast.list.sorted { $0.dt < $1.dt }
         var rows: [[String]] = slots.map { slot in
@@ -92,7 +109,7 @@ public enum WeatherText {
                 slot.main?.feelsLike.map(one) ?? "-",
                 slot.wind?.speed.map(one) ?? "-",
                 slot.wind?.gust.map(one) ?? "-",
-                slot.wind?.deg.map(compass) ?? "-",
+                slot.wind?.deg.map(w.compass) ?? "-",
                 (slot.rain?.threeHours).map(amount) ?? "",
                 (slot.snow?.threeHours).map(amount) ?? "",
                 slot.pop.map { whole($0 * 100) } ?? "-",
@@ -101,7 +118,7 @@ public enum WeatherText {
                 slot.condition?.description ?? "",
             ]
         }
-        header.append("Conditions")
+        header.append(w("table.conditions", "Conditions"))
         let fixed = header.indices.dropLast().map { column in
             max(TerminalWidth.width(of: header[column]), rows.map { TerminalWidth.width(of: $0[column]) }.max() ?? 0)
         }
@@ -134,11 +151,11 @@ public enum WeatherText {
             previousDay = day
             output.append(line(row))
         }
-        var title = "Forecast"
-        if let name = forecast.city?.name, !name.isEmpty { title += " for \(name)" }
-        title += ", times in \(zoneName(offset))"
+        var title = w("table.title", "Forecast")
+        if let name = forecast.city?.name, !name.isEmpty { title += w("table.for", " for {0}", name) }
+        title += w("table.timesIn", ", times in {0}", zoneName(offset))
         output += TerminalWidth.wrapped(
-            "Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation.", width: max(40, width))
+            w("table.note", "Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation."), width: max(40, width))
         return ([title] + output).joined(separator: "\n")
     }
 
@@ -146,9 +163,11 @@ public enum WeatherText {
 
     /// Temperature, wind (and gusts) and precipitation over the forecast as three text charts
     /// sharing one time axis, fitted to `width` columns.
-    public static func forecastChart(_ forecast: Forecast, units: WeatherUnits, width: Int = 80, height: Int = 6) -> String {
+    public static func forecastChart(
+        _ forecast: Forecast, units: WeatherUnits, width: Int = 80, height: Int = 6, wording w: WeatherWording = .english
+    ) -> String {
         let slots = forecast.list.sorted { $0.dt < $1.dt }
-        guard !slots.isEmpty else { return "No forecast slots to chart." }
+        guard !slots.isEmpty else { return w("chart.empty", "No forecast slots to chart.") }
         let offset = forecast.city?.timezone
         let clock = LocalClock(offset: offset)
         let labelWidth = 8
@@ -156,45 +175,51 @@ public enum WeatherText {
         let columns = TextChart.columns(count: slots.count, width: plotWidth)
         let times = slots.map(\.date)
         let temperature = TextChart.render(
-            title: "Temperature, \(units.temperatureSymbol)", values: slots.map { $0.main?.temp }, columns: columns,
-            height: height, labelWidth: labelWidth, style: .line)
+            title: w("chart.temperature", "Temperature, {0}", units.temperatureSymbol), values: slots.map { $0.main?.temp }, columns: columns,
+            height: height, labelWidth: labelWidth, style: .line, wording: w)
         let wind = TextChart.render(
-            title: "Wind (*) and gusts (+), \(units.speedSymbol)", values: slots.map { $0.wind?.speed },
-            extra: slots.map { $0.wind?.gust }, columns: columns, height: height, labelWidth: labelWidth, style: .line, floor: 0)
+            title: w("chart.wind", "Wind (*) and gusts (+), {0}", w.speed(units)), values: slots.map { $0.wind?.speed },
+            extra: slots.map { $0.wind?.gust }, columns: columns, height: height, labelWidth: labelWidth, style: .line, floor: 0, wording: w)
         let rain = TextChart.render(
-            title: "Rain and snow, mm per 3 h", values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
-            columns: columns, height: max(3, height / 2), labelWidth: labelWidth, style: .bars, floor: 0)
+            title: w("chart.precipitation", "Rain and snow, mm per 3 h"), values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
+            columns: columns, height: max(3, height / 2), labelWidth: labelWidth, style: .bars, floor: 0, wording: w)
         let axis = TextChart.timeAxis(times: times, columns: columns, labelWidth: labelWidth) { clock.day($0) }
-        return [temperature, wind, rain, axis, "Days start at midnight, \(zoneName(offset))."].joined(separator: "\n")
+        return [temperature, wind, rain, axis, w("chart.days", "Days start at midnight, {0}.", zoneName(offset))].joined(separator: "\n")
     }
 
     // MARK: - Spray report
 
     /// Windows first (good ones longest first), then every slot with its verdict and reasons.
     /// - Parameter timeZoneOffset: the forecast city's UTC offset, seconds.
-    public static func sprayReport(_ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil) -> String {
+    public static func sprayReport(
+        _ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil, wording w: WeatherWording = .english
+    ) -> String {
         var lines: [String] = []
         let clock = LocalClock(offset: timeZoneOffset)
-        let rainfast = "rain-fast period \(SprayAdvisor.f(report.rainfastHours)) h"
-            + (report.rainfastIsDefault ? " (default: the catalog gives none for this product)" : "")
+        let f = { w.number(SprayAdvisor.f($0)) }
+        let rainfast = w("spray.rainfast", "rain-fast period {0} h", f(report.rainfastHours))
+            + (report.rainfastIsDefault ? w("spray.rainfastDefault", " (default: the catalog gives none for this product)") : "")
+        let product = productName.map { w("spray.for", " for {0}", $0) } ?? ""
         lines += TerminalWidth.wrapped(
-            "Spray windows\(productName.map { " for \($0)" } ?? ""), \(rainfast); times in \(zoneName(timeZoneOffset))",
+            w("spray.title", "Spray windows{0}, {1}; times in {2}", product, rainfast, zoneName(timeZoneOffset)),
             width: max(20, width))
         if report.windows.isEmpty {
-            lines.append("  none: every slot of the forecast is to be avoided")
+            lines.append("  " + w("spray.none", "none: every slot of the forecast is to be avoided"))
         }
+        // The verdict column fits the longest verdict word, at least 8 as in English.
+        let verdictWidth = max(8, SprayVerdict.allCases.map { TerminalWidth.width(of: w.verdict($0)) }.max() ?? 0)
         for window in report.windows {
-            let hours = SprayAdvisor.f(window.duration / 3600)
-            lines.append("  \(TerminalWidth.padded(window.verdict.rawValue, to: 8)) \(clock.dayTime(window.start)) - "
-                         + "\(clock.dayTime(window.end))  \(hours) h")
+            let hours = f(window.duration / 3600)
+            lines.append("  \(TerminalWidth.padded(w.verdict(window.verdict), to: verdictWidth)) \(clock.dayTime(window.start)) - "
+                         + "\(clock.dayTime(window.end))  " + w("spray.hours", "{0} h", hours))
         }
         lines.append("")
-        lines.append("By slot:")
-        let indent = 2 + 12 + 2 + 8 + 1
+        lines.append(w("spray.bySlot", "By slot:"))
+        let indent = 2 + 12 + 2 + verdictWidth + 1
         for assessment in report.slots {
             let head = "  \(TerminalWidth.padded(clock.dayTime(assessment.slot.start), to: 12))  "
-                + "\(TerminalWidth.padded(assessment.verdict.rawValue, to: 8)) "
-            let reasons = assessment.reasons.map(\.text)
+                + "\(TerminalWidth.padded(w.verdict(assessment.verdict), to: verdictWidth)) "
+            let reasons = assessment.reasons.map { w.finding($0, report) }
             let wrapped = TerminalWidth.wrapped(reasons.joined(separator: "; "), width: max(20, width - indent))
             if wrapped.isEmpty {
                 lines.append(head.trimmingTrailingSpaces())
@@ -205,8 +230,8 @@ public enum WeatherText {
         }
         lines.append("")
         lines += TerminalWidth.wrapped(
-            "Forecast wind is for 10 m; judged at \(SprayAdvisor.f(report.rules.boomHeightMetres)) m boom height "
-                + "(× \(String(format: "%.2f", report.rules.windHeightFactor))). Check conditions on site before spraying.",
+            w("spray.footer", "Forecast wind is for 10 m; judged at {0} m boom height (× {1}). Check conditions on site before spraying.",
+              f(report.rules.boomHeightMetres), w.number(String(format: "%.2f", report.rules.windHeightFactor))),
             width: max(20, width))
         return lines.joined(separator: "\n")
     }
@@ -238,9 +263,6 @@ public enum WeatherText {
     static func amount(_ value: Double) -> String { trimmedDecimal(value, places: 2) }
 
     static func degrees(_ value: Double) -> String { String(format: "%.2f", value) }
-
-    /// "7.5 km", "312 km".
-    static func distance(_ km: Double) -> String { kilometres(km) + " km" }
 
     /// "7.5", "312": kilometres with a decimal only where it matters; the number alone, for
     /// callers that put it into a localized unit text.

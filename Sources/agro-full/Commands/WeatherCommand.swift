@@ -116,14 +116,16 @@ struct WeatherCommand: AsyncParsableCommand {
                 return
             }
             var lines = Self.placeLines(output, environment: environment)
+            let wording = WeatherWording.localized(environment.strings)
             if forecast {
-                lines += ["", WeatherText.forecastTable(answer.value, units: units, width: environment.tableWidth)]
-                lines += ["", WeatherText.forecastChart(answer.value, units: units, width: environment.output.size.columns)]
+                lines += ["", WeatherText.forecastTable(answer.value, units: units, width: environment.tableWidth, wording: wording)]
+                lines += ["", WeatherText.forecastChart(
+                    answer.value, units: units, width: environment.output.size.columns, wording: wording)]
             }
             if let report {
                 lines += ["", WeatherText.sprayReport(
                     report, timeZoneOffset: answer.value.city?.timezone, width: environment.output.size.columns,
-                    productName: productMatch?.name)]
+                    productName: productMatch?.name, wording: wording)]
             }
             environment.print(lines)
         } else {
@@ -136,7 +138,8 @@ struct WeatherCommand: AsyncParsableCommand {
                 return
             }
             environment.print(WeatherText.current(
-                answer.value, units: units, region: nearestRegion, representative: representative, source: answer.source))
+                answer.value, units: units, region: nearestRegion, representative: representative, source: answer.source,
+                wording: WeatherWording.localized(environment.strings)))
         }
     }
 
