@@ -62,6 +62,13 @@ class WeatherCLITestCase: XCTestCase {
         return runner
     }
 
+    /// Writes `json` as the runner's `config.json`.
+    func writeConfig(_ json: String, for runner: CLIRunner) throws {
+        let directory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"])).appendingPathComponent("agro")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: directory.appendingPathComponent("config.json"))
+    }
+
     /// Runs and checks that the key shows up nowhere in the output.
     @discardableResult
     func run(
@@ -258,9 +265,7 @@ final class WeatherCommandTests: WeatherCLITestCase {
               "deltaTLowAvoidBelowC": 0, "rainMarginalMm": 500, "rainAvoidMm": 1000,
               "precipitationProbabilityMarginal": 2, "precipitationProbabilityAvoid": 3}}}
             """
-        let configDirectory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"])).appendingPathComponent("agro")
-        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        try Data(config.utf8).write(to: configDirectory.appendingPathComponent("config.json"))
+        try writeConfig(config, for: runner)
 
         let text = try run(runner, ["weather", "--at", "-38.4,-71.58", "--spray"])
         XCTAssertEqual(text.status, 0, text.stderr)
@@ -507,10 +512,7 @@ final class WeatherFailureTests: WeatherCLITestCase {
     func testKeyFromTheConfigFile() throws {
         let server = try startServer()
         let runner = runner(server, key: nil)
-        let configDirectory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"])).appendingPathComponent("agro")
-        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        try Data("{\"weather\": {\"apiKey\": \"\(Self.apiKey)\", \"units\": \"imperial\"}}".utf8)
-            .write(to: configDirectory.appendingPathComponent("config.json"))
+        try writeConfig("{\"weather\": {\"apiKey\": \"\(Self.apiKey)\", \"units\": \"imperial\"}}", for: runner)
         let result = try run(runner, ["weather", "--at", "51,68.5"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(server.requests.last?.query["appid"], Self.apiKey)

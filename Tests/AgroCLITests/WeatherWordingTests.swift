@@ -105,9 +105,7 @@ final class WeatherWordingTests: WeatherCLITestCase {
               "deltaTLowAvoidBelowC": 0, "rainMarginalMm": 1, "rainAvoidMm": 3,
               "precipitationProbabilityMarginal": 0.5, "precipitationProbabilityAvoid": 0.9}}}
             """
-        let configDirectory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"])).appendingPathComponent("agro")
-        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        try Data(config.utf8).write(to: configDirectory.appendingPathComponent("config.json"))
+        try writeConfig(config, for: runner)
         let text = try run(runner, ["weather", "--at", "-38.4,-71.58", "--spray"])
         XCTAssertEqual(text.status, 0, text.stderr)
         let flat = Self.flat(text.stdout)
