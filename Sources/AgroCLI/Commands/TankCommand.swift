@@ -29,10 +29,8 @@ struct TankCommand: ParsableCommand {
         if product.isEmpty { throw TankError(.noProduct) }
         if dose.count != product.count { throw TankError(.doseCountMismatch) }
         if unit.count > 1 && unit.count != product.count { throw TankError(.unitCountMismatch) }
-        for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] + dose.map({ ("--dose", $0) })
-        where !(value.isFinite && value > 0) {
-            throw TankError(.notPositive(option: name, value: value))
-        }
+        try TankPlan.checkSizes(area: area, water: water, tank: tank)
+        for value in dose where !(value.isFinite && value > 0) { throw TankError(.notPositive(option: "--dose", value: value)) }
     }
 
     struct Document: Encodable {

@@ -134,14 +134,22 @@ extension TankPlan {
     /// More tank loads than this is a typing error, not a field.
     public static let maximumLoads: Double = 1_000_000_000
 
+    /// Checks that area, spray volume and tank volume are positive finite numbers, the first
+    /// thing `compute` does; callers use it to refuse bad numbers before any other work.
+    ///
+    /// - Throws: `TankError` naming the first option that is not.
+    public static func checkSizes(area: Double, water: Double, tank: Double) throws {
+        for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] where !(value.isFinite && value > 0) {
+            throw TankError(.notPositive(option: name, value: value))
+        }
+    }
+
     /// Computes the loads for `area` hectares at `water` l/ha with a `tank`-litre sprayer.
     ///
     /// - Throws: `TankError` for a number that is not positive and finite, or a dose that is
     ///   not per hectare.
     public static func compute(area: Double, water: Double, tank: Double, products: [TankProduct]) throws -> TankPlan {
-        for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] where !(value.isFinite && value > 0) {
-            throw TankError(.notPositive(option: name, value: value))
-        }
+        try checkSizes(area: area, water: water, tank: tank)
         guard !products.isEmpty else { throw TankError(.noProduct) }
         let totalWater = area * water
         // A few millilitres short of a full tank still count as a full load.
