@@ -21,15 +21,8 @@ extension SQLiteCatalog: SeasonPlanUseCase {
                     id: id, name: row["name"] ?? id, category: ProductCategory(rawValue: row["category"]) ?? .other,
                     registrationNumber: row.text("registration_number"), registrationExpiry: row.text("registration_expiry"))
             }
-            for row in try db.rows("""
-                SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
-                  \(texts.name("substance", owner: "pi.substance_id")) AS name
-                FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
-                WHERE pi.product_id IN \(ids) ORDER BY pi.product_id, pi.position
-                """) {
-                products[row["product_id"]]?.ingredients.append(ActiveIngredient(
-                    substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
-                    concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
+            for (id, ingredients) in try activeIngredients(db, productIDs: ids, texts: texts) {
+                products[id]?.ingredients = ingredients
             }
             let useRows = try db.rows("""
                 SELECT u.*, \(texts.name("product", owner: "u.product_id")) AS product_name FROM uses u

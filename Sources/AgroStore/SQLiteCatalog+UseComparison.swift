@@ -84,18 +84,29 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// Active ingredients with their mode-of-action group, per product id, in label order.
     func useIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [UseIngredient]] {
+        try activeIngredients(db, productIDs: productIDs, texts: texts).mapValues { ingredients in
+            ingredients.map {
+                UseIngredient(
+                    substanceId: $0.substance.id, name: $0.substance.name, concentration: $0.concentration, unit: $0.unit,
+                    group: $0.modeOfAction?.label)
+            }
+        }
+    }
+
+    /// Active ingredients with their mode of action, per product id, in label order: one
+    /// statement for all the products (the use comparison and the plan check read them so).
+    func activeIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
-        var result: [String: [UseIngredient]] = [:]
+        var result: [String: [ActiveIngredient]] = [:]
         for row in try db.rows("""
             SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
               \(texts.name("substance", owner: "pi.substance_id")) AS name
             FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
             WHERE pi.product_id IN \(productIDs) ORDER BY pi.product_id, pi.position
             """) {
-            result[row["product_id"], default: []].append(UseIngredient(
-                substanceId: row["substance_id"], name: row["name"] ?? row["substance_id"],
-                concentration: row["concentration"], unit: row.text("unit"),
-                group: Self.modeOfAction(row)?.label))
+            result[row["product_id"], default: []].append(ActiveIngredient(
+                substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
+                concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
         }
         return result
     }
