@@ -18,12 +18,17 @@ package enum CatalogDocuments {
             category: try environment.category(category),
             company: try environment.resolve(company, .company, in: catalog))
         if let letter {
-            guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
-                throw ValidationError("--letter takes one letter or digit")
-            }
+            try checkLetter(letter)
             filter.letter = letter
         }
         return filter
+    }
+
+    /// `--letter` (or `letter=`) is one letter or digit of the alphabet index.
+    package static func checkLetter(_ letter: String) throws {
+        guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
+            throw ValidationError("--letter takes one letter or digit")
+        }
     }
 
     /// The alphabet index (`agro products --letters`): the first letters of what `filter` finds.
@@ -36,6 +41,18 @@ package enum CatalogDocuments {
         pest: String?, culture: String?, stage: Int?, substance: String?, group: String?, sort: String?,
         catalog: some Catalog, environment: Environment
     ) throws -> UseQuery {
+        let (order, code) = try checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
+        return UseQuery(
+            pest: try environment.resolve(pest, .pest, in: catalog),
+            culture: try environment.resolve(culture, .culture, in: catalog),
+            stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
+            group: code, sort: order, asOf: ProductCommand.today)
+    }
+
+    /// The values of `agro uses` that need no catalog, checked: the sort order and the group code.
+    package static func checkUseOptions(
+        pest: String?, culture: String?, stage: Int?, group: String?, sort: String?
+    ) throws -> (UseSort, GroupCode?) {
         if pest == nil && culture == nil { throw ValidationError("give --pest, --culture or both") }
         if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
         guard let order = UseSort(rawValue: sort ?? "name") else { throw ValidationError("--sort takes name, dose or phi") }
@@ -43,11 +60,7 @@ package enum CatalogDocuments {
         if group != nil && code == nil {
             throw ValidationError("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
         }
-        return UseQuery(
-            pest: try environment.resolve(pest, .pest, in: catalog),
-            culture: try environment.resolve(culture, .culture, in: catalog),
-            stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
-            group: code, sort: order, asOf: ProductCommand.today)
+        return (order, code)
     }
 
     /// `agro product ID`: the product with its uses.

@@ -26,9 +26,7 @@ struct ProductsCommand: ParsableCommand {
     // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
     // the command a second time.
     func validate() throws {
-        if let letter, TextFolding.indexLetter(of: letter) == nil || letter.count != 1 {
-            throw ValidationError("--letter takes one letter or digit")
-        }
+        if let letter { try CatalogDocuments.checkLetter(letter) }
     }
 
     func run() throws {

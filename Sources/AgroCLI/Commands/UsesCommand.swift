@@ -25,12 +25,7 @@ struct UsesCommand: ParsableCommand {
     @Option(help: "Order: name, dose or phi.") var sort: String = "name"
 
     func validate() throws {
-        if pest == nil && culture == nil { throw ValidationError("give --pest, --culture or both") }
-        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
-        if UseSort(rawValue: sort) == nil { throw ValidationError("--sort takes name, dose or phi") }
-        if let group, GroupCode(parsing: group) == nil {
-            throw ValidationError("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
-        }
+        _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
     }
 
     func run() throws {
