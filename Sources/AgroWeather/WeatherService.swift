@@ -24,10 +24,12 @@ public struct OpenWeatherMapConfiguration: Sendable, Hashable {
 
     /// Scheme, host, port and optional path prefix; "/data/2.5/..." is appended.
     public var baseURL: URL
+    /// The API key sent as `appid` (never logged: see `KeyRedactor`).
     public var apiKey: String
     /// Seconds one request may take in all (connect, answer, body).
     public var timeout: TimeInterval
 
+    /// Settings for the service at `baseURL` with `apiKey`.
     public init(baseURL: URL = Self.defaultBaseURL, apiKey: String, timeout: TimeInterval = 15) {
         self.baseURL = baseURL
         self.apiKey = apiKey

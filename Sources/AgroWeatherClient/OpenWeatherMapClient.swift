@@ -8,20 +8,24 @@ import Foundation
 public final class OpenWeatherMapClient: WeatherService {
     /// The largest answer read: a 5-day forecast is about 16 KB.
     public static let maximumAnswerSize: Int64 = 4 << 20
+    /// Where and how to ask.
     public let configuration: OpenWeatherMapConfiguration
     private let client = HTTPClient()
     private let redactor: KeyRedactor
 
+    /// A client for `configuration`.
     public init(configuration: OpenWeatherMapConfiguration) {
         self.configuration = configuration
         redactor = KeyRedactor(key: configuration.apiKey)
     }
 
+    /// Fetches /data/2.5/weather for `point`.
     public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
         let data = try await fetch(.current, at: point, units: units, lang: lang)
         return try decode(CurrentWeather.self, from: data)
     }
 
+    /// Fetches /data/2.5/forecast (5 days, 3-hour slots) for `point`.
     public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
         let data = try await fetch(.forecast, at: point, units: units, lang: lang)
         return try decode(Forecast.self, from: data)
