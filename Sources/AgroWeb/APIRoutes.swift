@@ -102,10 +102,11 @@ enum APIRoutes {
         }
         api.get("search") { request, context in
             await answer(request, context, app) { web, environment in
-                guard let text = web.query("q") else { throw CatalogError.invalidArgument("q (the words to search for) is needed") }
+                guard let text = web.query("q") else { throw RequestError.missing(.q) }
                 let kinds = try web.query("kind").map { text -> Set<EntityKind> in
                     guard let kind = EntityKind(rawValue: text) else {
-                        throw CatalogError.invalidArgument("unknown kind \"\(text)\"; expected one of product, substance, culture, pest, news")
+                        let searched: [EntityKind] = [.product, .substance, .culture, .pest, .news]
+                        throw RequestError.unknownValue(.kind, value: text, valid: searched.map(\.rawValue))
                     }
                     return [kind]
                 }
@@ -126,7 +127,7 @@ enum APIRoutes {
         api.get("contacts") { request, context in
             await answer(request, context, app) { web, environment in
                 guard let near = web.query("near") else {
-                    throw CatalogError.invalidArgument("near=LAT,LON is needed, or a region: /api/v1/contacts/KZ-AKM")
+                    throw RequestError.oneNeeded(.contactsRegion, .near)
                 }
                 let point = try CoordinateParser.parse(near)
                 let sorted = try CatalogDocuments.nearest(to: point, catalog: app.catalog, environment: environment)
@@ -166,7 +167,9 @@ enum APIRoutes {
     /// The catalog's news and the cached feed entries, merged as `agro news` merges them.
     static func news(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> [NewsListItem] {
         let kind = try web.query("kind").map { text -> NewsKind in
-            guard let kind = NewsKind(rawValue: text) else { throw CatalogError.invalidArgument("kind must be news or article") }
+            guard let kind = NewsKind(rawValue: text) else {
+                throw RequestError.unknownValue(.kind, value: text, valid: NewsKind.allCases.map(\.rawValue))
+            }
             return kind
         }
         let summaries = try app.catalog.news(kind: kind, page: .all, locale: environment.language).items
@@ -200,7 +203,7 @@ enum APIRoutes {
         switch web.query("units") ?? "metric" {
         case "metric": units = .metric
         case "imperial": units = .imperial
-        default: throw CatalogError.invalidArgument("units must be metric or imperial")
+        default: throw RequestError.unknownValue(.units, value: web.query("units") ?? "", valid: ["metric", "imperial"])
         }
         let service = try app.weather()
         let region = NearestPlaces.region(nearestTo: point, in: regions)
@@ -228,9 +231,9 @@ enum APIRoutes {
             guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
             return region.centre
         case (_?, _?):
-            throw CatalogError.invalidArgument("give either at=LAT,LON or region=ID, not both")
+            throw RequestError.notBoth(.at, .region)
         case (nil, nil):
-            throw CatalogError.invalidArgument("a place is needed: at=LAT,LON (e.g. at=51.18,71.45) or region=ID")
+            throw RequestError.oneNeeded(.at, .region)
         }
     }
 
@@ -278,7 +281,7 @@ enum APIRoutes {
     /// A path parameter, percent-decoded.
     static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name), !raw.isEmpty else {
-            throw CatalogError.invalidArgument("\(name) is needed")
+            throw RequestError.missing(Parameter(rawValue: name) ?? .id)
         }
         return raw.removingPercentEncoding ?? raw
     }

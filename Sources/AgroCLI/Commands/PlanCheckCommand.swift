@@ -46,7 +46,7 @@ struct PlanCheckCommand: ParsableCommand {
             throw UnreadablePlan(path: file)
         }
         guard data.count <= Self.maximumPlanBytes else {
-            throw CatalogError.invalidArgument(environment.strings("plan.tooLarge", file, Self.maximumPlanBytes / 1_048_576))
+            throw RequestError.fileTooLarge(path: file, mebibytes: Self.maximumPlanBytes / 1_048_576)
         }
         let plan = try SeasonPlan.parse(data, fileName: file)
         let catalog = try environment.openCatalog()

@@ -25,12 +25,10 @@ struct UsesCommand: ParsableCommand {
     @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group: String?
     @Option(help: "Order: name, dose or phi.") var sort: String = "name"
 
-    func validate() throws {
-        try ValidationError.rethrowing { _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort) }
-    }
-
     func run() throws {
         let environment = try Environment(global)
+        // Checked before the catalog opens, worded in the interface language (RequestError).
+        _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
         let catalog = try environment.openCatalog()
         let query = try CatalogDocuments.useQuery(
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,

@@ -83,7 +83,7 @@ struct WeatherCommand: AsyncParsableCommand {
         let regions = try catalog.regions(locale: environment.language)
         let point = try place(regions: regions, catalog: catalog, language: environment.language)
         if product != nil && !spray {
-            throw CatalogError.invalidArgument("--product goes with --spray: agro weather --at LAT,LON --spray --product ID")
+            throw RequestError.needs(.product, .spray)
         }
         let productMatch = try product.map { try catalog.resolve($0, kind: .product, locale: environment.language) }
         let settings = try WeatherSettings.load(from: environment.paths.configFile)
@@ -158,10 +158,10 @@ struct WeatherCommand: AsyncParsableCommand {
             }
             return found.centre
         case (_?, _?):
-            throw CatalogError.invalidArgument("give either --at LAT,LON or --region ID, not both")
+            throw RequestError.notBoth(.at, .region)
         case (nil, nil):
             if !longitude.isEmpty { throw Self.unexpected(longitude) }
-            throw CatalogError.invalidArgument("a place is needed: --at LAT,LON (e.g. --at 51.18,71.45) or --region ID (e.g. --region KZ-AKM)")
+            throw RequestError.oneNeeded(.at, .region)
         }
     }
 
@@ -180,8 +180,8 @@ struct WeatherCommand: AsyncParsableCommand {
         }
     }
 
-    static func unexpected(_ words: [String]) -> CatalogError {
-        .invalidArgument("unexpected argument \"\(words.joined(separator: " "))\"; see agro weather --help")
+    static func unexpected(_ words: [String]) -> RequestError {
+        .unexpectedArguments(words, command: "agro weather")
     }
 
     /// The cached OpenWeatherMap client (`apiKey`: config.json's). Offline, no key is needed: the
