@@ -194,47 +194,21 @@ enum APIRoutes {
         return NewsItemDocument(item: item, text: text)
     }
 
-    /// `agro weather --at LAT,LON [--forecast] [--spray] --format json`, the key kept here.
+    /// `agro weather --at LAT,LON [--forecast] [--spray] [--product ID] --format json`, the key
+    /// kept here: the same `WeatherRequest` as the command and the page.
     static func weather(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) async throws -> String {
-        let language = environment.language
-        let regions = try app.catalog.regions(locale: language)
-        let point = try place(web, regions: regions, app: app, language: language)
-        let units: WeatherUnits
-        switch web.query("units") ?? "metric" {
-        case "metric": units = .metric
-        case "imperial": units = .imperial
-        default: throw RequestError.unknownValue(.units, value: web.query("units") ?? "", valid: ["metric", "imperial"])
-        }
-        let service = try app.weather()
-        let region = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try app.catalog.representatives(locale: language), regions: regions)
-        if web.flag("forecast") || web.flag("spray") {
-            let answer = try await service.forecastAnswer(at: point, units: units, lang: language)
-            let report = web.flag("spray") ? SprayAdvisor.report(forecast: answer.value, units: units, rules: app.sprayRules) : nil
-            return AgroPresentation.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
-                point: point, units: units, lang: language, answer: answer, region: region,
-                representative: representative, spray: report)))
-        }
-        let answer = try await service.currentAnswer(at: point, units: units, lang: language)
-        return AgroPresentation.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
-            point: point, units: units, lang: language, answer: answer, region: region, representative: representative)))
+        let request = try weatherRequest(web, current: false)
+        return try await request.answer(
+            catalog: app.catalog, environment: environment, service: try app.weather(), rules: app.sprayRules
+        ).json()
     }
 
-    /// The point of a weather request: `at=LAT,LON`, or the centre of `region=` (id or name).
-    static func place(_ web: WebRequest, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
-        switch (web.query("at"), web.query("region")) {
-        case let (at?, nil):
-            return try CoordinateParser.parse(at)
-        case let (nil, name?):
-            let id = try app.catalog.resolve(name, kind: .region, locale: language).id
-            guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
-            return region.centre
-        case (_?, _?):
-            throw RequestError.notBoth(.at, .region)
-        case (nil, nil):
-            throw RequestError.oneNeeded(.at, .region)
-        }
+    /// The weather request of an API call or the weather page: `at=LAT,LON` or `region=` (id or
+    /// name), `units=`, `forecast=`, `spray=`, `product=`.
+    static func weatherRequest(_ web: WebRequest, current: Bool) throws -> WeatherRequest {
+        try WeatherRequest(
+            at: web.query("at"), region: web.query("region"), units: web.query("units"), current: current,
+            forecast: web.flag("forecast"), spray: web.flag("spray"), product: web.query("product"))
     }
 
     // MARK: - Answering

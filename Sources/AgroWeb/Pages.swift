@@ -371,20 +371,20 @@ enum Pages {
         guard page.web.query("at") != nil || page.web.query("region") != nil else {
             return Rendered(template: "weather", title: page.t("web.weather"), values: values)
         }
-        let regions = try page.catalog.regions(locale: page.language)
-        let point = try APIRoutes.place(page.web, regions: regions, app: page.app, language: page.language)
-        let service = try page.app.weather()
-        let region = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try page.catalog.representatives(locale: page.language), regions: regions)
-        let current = try await service.currentAnswer(at: point, units: .metric, lang: page.language)
-        values["current"] = WeatherText.current(
-            current.value, units: .metric, region: region, representative: representative, source: current.source,
-            warning: current.warning)
-        if page.web.flag("spray") {
-            let forecast = try await service.forecastAnswer(at: point, units: .metric, lang: page.language)
-            let report = SprayAdvisor.report(forecast: forecast.value, units: .metric, rules: page.app.sprayRules)
-            values["report"] = WeatherText.sprayReport(report, timeZoneOffset: forecast.value.city?.timezone, width: 60)
+        // The API's request, with current conditions always shown; worded in the page's language.
+        let request = try APIRoutes.weatherRequest(page.web, current: true)
+        let result = try await request.answer(
+            catalog: page.catalog, environment: page.environment, service: try page.app.weather(), rules: page.app.sprayRules)
+        if let current = result.current {
+            values["current"] = WeatherText.current(
+                current.value, units: result.units, region: result.region, representative: result.representative,
+                source: current.source, warning: result.warning(page.environment.strings),
+                wording: WeatherWording.localized(page.environment.strings))
+        }
+        if let report = result.spray, let forecast = result.forecast {
+            values["report"] = WeatherText.sprayReport(
+                report, timeZoneOffset: forecast.value.city?.timezone, width: 60, productName: result.product?.name,
+                wording: WeatherWording.localized(page.environment.strings))
         }
         return Rendered(template: "weather", title: page.t("web.weather"), values: values)
     }
