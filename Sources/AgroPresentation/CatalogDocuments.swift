@@ -207,7 +207,11 @@ package struct CultureRow: Encodable, Sendable {
     package var depth: Int
     package var prefix: String
 
-    enum CodingKeys: String, CodingKey { case id, name, parentIDs, depth }
+    enum CodingKeys: String, CodingKey {
+        // "Id" as in every other JSON key (productId, substanceId).
+        case parentIDs = "parentIds"
+        case id, name, depth
+    }
 }
 
 /// `agro scheme` (and the API) for a culture that has no protection scheme.

@@ -37,7 +37,7 @@ struct UsesCommand: ParsableCommand {
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.compareUses(query, page: $0, locale: locale) },
-            open: { try ProductCommand.show(id: $0.productId, catalog: catalog, environment: environment) }
+            open: { try ProductCommand.show(id: $0.productID, catalog: catalog, environment: environment) }
         ).show(pages)
     }
 
@@ -61,7 +61,7 @@ struct UsesCommand: ParsableCommand {
                     .compactMap { $0 }.joined(separator: " / ")
             },
             Column(header: "BBCH") { $0.bbch.map { $0.from == $0.to ? "\($0.from)" : "\($0.from)-\($0.to)" } ?? "" },
-            Column(header: s("column.area")) { $0.area ?? "" },
+            Column(header: s("column.area")) { $0.applicationArea ?? "" },
             Column(header: s("column.mark")) { row in
                 [row.expired ? s("mark.expired") : nil, row.outsideStage ? s("mark.outsideStage") : nil]
                     .compactMap { $0 }.joined(separator: ", ")
