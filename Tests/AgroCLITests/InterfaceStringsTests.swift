@@ -40,15 +40,17 @@ final class InterfaceStringsTests: XCTestCase {
     /// The placeholders `{0}`, `{1}`, ... a string fills.
     private func placeholders(_ text: String) -> Set<String> {
         let pattern = try! NSRegularExpression(pattern: #"\{[0-9]+\}"#)
-        return Set(pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
-            Range($0.range, in: text).map { String(text[$0]) }
-        })
+        return Set(
+            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+                Range($0.range, in: text).map { String(text[$0]) }
+            })
     }
 
     /// The counted strings of English: `KEY` for every `KEY.one` and `KEY.other` pair.
     private func pluralKeys(_ english: [String: String]) -> Set<String> {
-        Set(english.keys.filter { $0.hasSuffix(".one") }.map { String($0.dropLast(".one".count)) }
-            .filter { english[$0 + ".other"] != nil })
+        Set(
+            english.keys.filter { $0.hasSuffix(".one") }.map { String($0.dropLast(".one".count)) }
+                .filter { english[$0 + ".other"] != nil })
     }
 
     func testEveryLiteralKeyHasAnEnglishString() throws {
@@ -103,8 +105,9 @@ final class InterfaceStringsTests: XCTestCase {
         // The localizer's counted strings: use.days, finding.days, plan.violations and more.
         XCTAssertGreaterThan(plurals.count, 10)
         for language in try languages() {
-            let categories = try XCTUnwrap(Self.pluralCategories[language],
-                                           "no CLDR plural categories for \(language) in this test: add them")
+            let categories = try XCTUnwrap(
+                Self.pluralCategories[language],
+                "no CLDR plural categories for \(language) in this test: add them")
             let strings = try table(language)
             for key in plurals.sorted() {
                 for category in categories.sorted() {
@@ -112,7 +115,9 @@ final class InterfaceStringsTests: XCTestCase {
                 }
                 // A form the language's rule never picks is dead text (e.g. "few" in Kazakh).
                 for category in ["zero", "one", "two", "few", "many", "other"] where !categories.contains(category) {
-                    XCTAssertNil(strings[key + "." + category], "\(language).json has \"\(key).\(category)\", a form \(language) does not use")
+                    XCTAssertNil(
+                        strings[key + "." + category],
+                        "\(language).json has \"\(key).\(category)\", a form \(language) does not use")
                 }
             }
         }
@@ -133,7 +138,8 @@ final class InterfaceStringsTests: XCTestCase {
                     expected = placeholders(english[base + ".other"]!)
                     let found = placeholders(text)
                     let allowed = key.hasSuffix(".one") ? [expected, expected.subtracting(["{0}"])] : [expected]
-                    XCTAssertTrue(allowed.contains(found), "\(language).json \"\(key)\": \(found.sorted()) but en has \(expected.sorted())")
+                    XCTAssertTrue(
+                        allowed.contains(found), "\(language).json \"\(key)\": \(found.sorted()) but en has \(expected.sorted())")
                     continue
                 }
                 guard let englishText = english[key] else {
@@ -187,8 +193,12 @@ final class InterfaceStringsTests: XCTestCase {
             try JSONSerialization.data(withJSONObject: object).write(to: directory.appendingPathComponent(file))
         }
         try write("en.json", ["a": "A {0}", "b": "B", "c": "C", "n.one": "{0} day", "n.other": "{0} days"])
-        try write("ru.json", ["a": "А {0}", "b": "Б", "n.one": "{0} день", "n.few": "{0} дня",
-                              "n.many": "{0} дней", "n.other": "{0} дня"])
+        try write(
+            "ru.json",
+            [
+                "a": "А {0}", "b": "Б", "n.one": "{0} день", "n.few": "{0} дня",
+                "n.many": "{0} дней", "n.other": "{0} дня",
+            ])
         try write("kk.json", ["a": "Ә {0}"])
         try write("fallbacks.json", ["kk": ["ru", "en"]])
         let strings = Localizer(language: "kk", directory: directory)
@@ -200,8 +210,9 @@ final class InterfaceStringsTests: XCTestCase {
         // Russian text, Russian rule: 5 takes "many".
         XCTAssertEqual(strings.plural("n", 5), "5 дней")
         // The real fallbacks: Kazakh names Russian then English for a key not yet translated.
-        let fallbacks = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: Self.localizable.appendingPathComponent("fallbacks.json"))) as? [String: [String]]
+        let fallbacks =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Self.localizable.appendingPathComponent("fallbacks.json"))) as? [String: [String]]
         XCTAssertEqual(fallbacks?["kk"], ["ru", "en"])
     }
 }

@@ -30,8 +30,9 @@ final class NewsLanguagesTests: XCTestCase {
                 guard let text = item[field] as? [String: String], let russian = text["ru"] else { continue }
                 let kazakh = try XCTUnwrap(text["kk"], "news.json \(id) has a Russian \(field) but no Kazakh one")
                 XCTAssertNotEqual(kazakh, russian, "news.json \(id) \(field): the Kazakh text is the Russian one")
-                XCTAssertNotNil(kazakh.range(of: "[әғқңөұүһі]", options: .regularExpression),
-                                "news.json \(id) \(field) does not read as Kazakh: \(kazakh)")
+                XCTAssertNotNil(
+                    kazakh.range(of: "[әғқңөұүһі]", options: .regularExpression),
+                    "news.json \(id) \(field) does not read as Kazakh: \(kazakh)")
             }
         }
     }
@@ -51,7 +52,8 @@ final class NewsLanguagesTests: XCTestCase {
             // Opening and closing tags by name, in order; then the addresses.
             let tag = #"</?[a-zA-Z][a-zA-Z0-9]*"#, address = #"(?:href|src)="[^"]*""#
             XCTAssertEqual(try all(tag, in: kazakh), try all(tag, in: russian), "news/\(id).kk.html: elements differ from ru")
-            XCTAssertEqual(try all(address, in: kazakh), try all(address, in: russian), "news/\(id).kk.html: links differ from ru")
+            XCTAssertEqual(
+                try all(address, in: kazakh), try all(address, in: russian), "news/\(id).kk.html: links differ from ru")
             XCTAssertNotNil(kazakh.range(of: "[әғқңөұүһі]", options: .regularExpression), "news/\(id).kk.html is not Kazakh")
         }
     }
