@@ -60,6 +60,28 @@ final class ProgramSplitTests: XCTestCase {
         XCTAssertTrue(other.stderr.hasPrefix("agro: cannot start \(folder.path)/agro-full"), other.stderr)
     }
 
+    /// `scripts/agro` builds agro-full only when agro says it would hand the command line over.
+    func testAgroSaysWhichCommandLinesItAnswersItself() throws {
+        let runner = CLIRunner()
+        let itself: [[String]] = [
+            ["products", "--pest", "x"], ["--lang", "ru", "search", "ржавч"], ["plan", "check", "plan.json"],
+            ["favorites", "list"],
+        ]
+        let handedOver: [[String]] = [
+            ["weather"], ["news", "refresh"], ["help"], ["--help"], ["products", "--bogus"], ["db", "status"],
+        ]
+        for arguments in itself {
+            let result = try runner.run(["--answers-itself"] + arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout + result.stderr, "", "\(arguments)")
+        }
+        for arguments in handedOver {
+            let result = try runner.run(["--answers-itself"] + arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout + result.stderr, "", "\(arguments)")
+        }
+    }
+
     /// Both programs report their build, and agro-full refuses a command line handed over by
     /// an agro of another build (scripts/install checks the first, the hand-over the second).
     func testBothProgramsComeFromOneBuild() throws {
