@@ -3,6 +3,7 @@ import AgroContent
 import AgroDomain
 import AgroImport
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroWeather
@@ -17,7 +18,7 @@ final class ErrorWordingTests: XCTestCase {
     private static let localizable = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Localizable")
-    private let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
+    private let wordings: [any ErrorWording] = [CatalogErrorWording(), ServiceErrorWording()]
 
     /// One value of every case (both variants of a case worded two ways), with its status as
     /// the README gives it.
@@ -189,9 +190,9 @@ final class ErrorWordingTests: XCTestCase {
         XCTAssertEqual(worded, rows.count - 2)
     }
 
-    func testKazakhFallsBackToRussian() {
+    func testKazakhHasItsOwnWording() {
         let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
-        XCTAssertEqual(message, "нет предыдущего каталога, к которому можно вернуться")
+        XCTAssertEqual(message, "қайтатын алдыңғы каталог жоқ")
     }
 
     /// Through the programs: the message in the language of the command line (flag, then the

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -57,7 +58,7 @@ struct TankCommand: ParsableCommand {
                                         uniquingKeysWith: { a, _ in a }).sorted { $0.key < $1.key }.map(\.value)
                 throw TankError(.doseOutsideRange(product: card.name, dose: dose[index], unit: doseUnit, registered: ranges))
             }
-            if let expiry = card.registrationExpiry, expiry < ProductCommand.today {
+            if let expiry = card.registrationExpiry, expiry < environment.today {
                 warnings.append(environment.strings("tank.expired", card.name, expiry))
             }
             products.append(TankProduct(product: id, name: card.name, dose: dose[index], unit: doseUnit, ingredients: card.ingredients))
