@@ -5,22 +5,8 @@ import XCTest
 /// each language with no raw key, expired registrations marked wherever the product appears,
 /// the uses page equal to `agro uses`, pickers instead of ids, the plan check and the tank
 /// through the API with the CLI's bytes. The bundled catalog, a real server on loopback.
-final class WebFieldPagesTests: XCTestCase {
-    static let catalog = WebProcess.root.appendingPathComponent("Database/catalog.sqlite").path
+final class WebFieldPagesTests: BundledCatalogWebTestCase {
     static let examples = WebProcess.root.appendingPathComponent("Database/examples")
-    var server: WebProcess!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        server = WebProcess()
-        try server.start(["--catalog", Self.catalog])
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
 
     /// The page's text as a person reads it: tags dropped, entities decoded, spaces collapsed.
     static func text(_ html: String) -> String {
