@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import HTTPTypes
 

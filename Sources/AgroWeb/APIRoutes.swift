@@ -1,7 +1,7 @@
-import AgroCLI
 import AgroDomain
 import AgroHTML
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroWeather
 import Foundation
@@ -165,7 +165,7 @@ enum APIRoutes {
     // MARK: - The documents that have no CLI command of their own
 
     /// The catalog's news and the cached feed entries, merged as `agro news` merges them.
-    static func news(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> [NewsListItem] {
+    static func news(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> [NewsListItem] {
         let kind = try web.query("kind").map { text -> NewsKind in
             guard let kind = NewsKind(rawValue: text) else { throw CatalogError.invalidArgument("kind must be news or article") }
             return kind
@@ -177,7 +177,7 @@ enum APIRoutes {
 
     /// One news item as `agro news show ID --format json --width 80` prints it, with its HTML
     /// made safe for a browser (`HTMLSanitizer`).
-    static func newsItem(id: String, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> NewsItemDocument {
+    static func newsItem(id: String, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> NewsItemDocument {
         var item: NewsItem
         if let found = try app.catalog.newsItem(id: id, locale: environment.language) {
             item = found
@@ -193,7 +193,7 @@ enum APIRoutes {
     }
 
     /// `agro weather --at LAT,LON [--forecast] [--spray] --format json`, the key kept here.
-    static func weather(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) async throws -> String {
+    static func weather(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) async throws -> String {
         let language = environment.language
         let regions = try app.catalog.regions(locale: language)
         let point = try place(web, regions: regions, app: app, language: language)
@@ -210,12 +210,12 @@ enum APIRoutes {
         if web.flag("forecast") || web.flag("spray") {
             let answer = try await service.forecastAnswer(at: point, units: units, lang: language)
             let report = web.flag("spray") ? SprayAdvisor.report(forecast: answer.value, units: units, rules: app.sprayRules) : nil
-            return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
+            return AgroPresentation.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
                 point: point, units: units, lang: language, answer: answer, region: region,
                 representative: representative, spray: report)))
         }
         let answer = try await service.currentAnswer(at: point, units: units, lang: language)
-        return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
+        return AgroPresentation.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
             point: point, units: units, lang: language, answer: answer, region: region, representative: representative)))
     }
 
@@ -247,14 +247,14 @@ enum APIRoutes {
     /// `cached`: whether the answer depends on the catalog alone (see `ResponseCache`).
     static func answer<T: Encodable>(
         _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
-        _ body: @escaping @Sendable (WebRequest, AgroCLI.Environment) throws -> T
+        _ body: @escaping @Sendable (WebRequest, AgroPresentation.Environment) throws -> T
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(language: web.language(cookies: false))
         let key = environment.language + " " + request.uri.description
         if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
-            Result { try AgroCLI.Environment.json(try body(web, environment)) }
+            Result { try AgroPresentation.Environment.json(try body(web, environment)) }
         }
         switch outcome {
         case let .success(text):
@@ -272,12 +272,12 @@ enum APIRoutes {
     }
 
     /// `error` as the CLI reports it, worded in the request's language.
-    static func failure(_ error: any Error, app: WebApp, environment: AgroCLI.Environment) -> Response {
+    static func failure(_ error: any Error, app: WebApp, environment: AgroPresentation.Environment) -> Response {
         failure(APIError(error, strings: environment.strings, wordings: app.wordings))
     }
 
     static func failure(_ error: APIError) -> Response {
-        json((try? AgroCLI.Environment.json(error)) ?? "{}\n", status: error.status)
+        json((try? AgroPresentation.Environment.json(error)) ?? "{}\n", status: error.status)
     }
 
     /// A path parameter, percent-decoded.
@@ -290,7 +290,7 @@ enum APIRoutes {
 
     /// A path parameter resolved as the CLI resolves its argument: id, else name.
     static func resolve(
-        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroCLI.Environment
+        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroPresentation.Environment
     ) throws -> EntityID {
         try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.language).id
     }

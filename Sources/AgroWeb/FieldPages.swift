@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import Foundation
 import Hummingbird
@@ -41,7 +41,7 @@ extension Pages {
 
     /// The expired mark for a registration ending on `expiry`, or "" while it runs.
     static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
-        guard let expiry, expiry < CatalogDocuments.today else { return "" }
+        guard let expiry, expiry < page.environment.today else { return "" }
         return page.t("web.expiredOn", expiry)
     }
 

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import Hummingbird
 
@@ -22,7 +22,7 @@ extension APIRoutes {
             let name = (request.headers[.contentType] ?? "").lowercased().contains("csv") ? "plan.csv" : "plan"
             let outcome = await BlockingWork.run { () -> Result<String, any Error> in
                 Result {
-                    try AgroCLI.Environment.json(
+                    try AgroPresentation.Environment.json(
                         try CatalogDocuments.planCheck(body, fileName: name, catalog: app.catalog, environment: environment))
                 }
             }

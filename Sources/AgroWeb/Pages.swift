@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import AgroWeather
 import Foundation
@@ -61,7 +61,7 @@ enum Pages {
     struct PageContext {
         let web: WebRequest
         let app: WebApp
-        let environment: AgroCLI.Environment
+        let environment: AgroPresentation.Environment
 
         init(request: Request, app: WebApp) {
             web = WebRequest(request: request, app: app)

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroWeather
 import Foundation
 
@@ -99,15 +99,8 @@ extension Pages {
         return trimmed
     }
 
-    /// The weather texts in the page's language: the `weather.` strings, the language's
-    /// decimal sign; spray findings in English until the shared wording reaches the web.
+    /// The weather texts in the page's language, as `agro weather` words them.
     static func weatherWording(_ page: PageContext) -> WeatherWording {
-        let s = page.environment.strings
-        return WeatherWording(
-            phrase: { key, english in
-                let full = "weather." + key, text = s(full)
-                return text == full ? english : text
-            },
-            number: { s.decimal($0) }, finding: { finding, _ in finding.text })
+        WeatherWording.localized(page.environment.strings)
     }
 }

@@ -3,6 +3,7 @@ import AgroContent
 import AgroDomain
 import AgroImport
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroWeather
@@ -17,7 +18,7 @@ final class ErrorWordingTests: XCTestCase {
     private static let localizable = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Localizable")
-    private let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
+    private let wordings: [any ErrorWording] = [CatalogErrorWording(), ServiceErrorWording()]
 
     /// One value of every case (both variants of a case worded two ways), with its status as
     /// the README gives it.

@@ -89,6 +89,14 @@ final class WebWeatherAndUpdateTests: XCTestCase {
             case "ru":
                 XCTAssertTrue(html.contains("Температура"), file: file, line: line)
                 XCTAssertTrue(["хорошо", "допустимо", "не опрыскивать"].contains { html.contains(">\($0)<") }, "Russian verdicts", file: file, line: line)
+                // Every reason a slot gives is worded in Russian, as `agro weather --spray --lang ru` words it.
+                let reasons = html.components(separatedBy: "<details class=\"slot").dropFirst()
+                    .flatMap { $0.components(separatedBy: "</details>")[0].components(separatedBy: "<li>").dropFirst() }
+                    .map { String($0.prefix { $0 != "<" }) }
+                XCTAssertFalse(reasons.isEmpty, file: file, line: line)
+                for reason in reasons {
+                    XCTAssertNotNil(reason.range(of: "[а-яё]", options: .regularExpression), "a Russian reason: \(reason)", file: file, line: line)
+                }
             case "en":
                 XCTAssertTrue(html.contains("Temperature"), file: file, line: line)
                 XCTAssertTrue(["good", "marginal", "avoid"].contains { html.contains(">\($0)<") }, file: file, line: line)

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -26,7 +27,7 @@ struct ProductsCommand: ParsableCommand {
     // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
     // the command a second time.
     func validate() throws {
-        if let letter { try CatalogDocuments.checkLetter(letter) }
+        try ValidationError.rethrowing { if let letter { try CatalogDocuments.checkLetter(letter) } }
     }
 
     func run() throws {
@@ -61,13 +62,4 @@ struct ProductsCommand: ParsableCommand {
             Column(header: s("column.id")) { $0.id },
         ]
     }
-}
-
-/// An entry of the alphabet index.
-package struct IndexLetter: Encodable, Sendable {
-    package var id: String
-    package var name: String
-
-    // JSON keys (README, "JSON keys"), apart from the property names.
-    enum CodingKeys: String, CodingKey { case id, name }
 }

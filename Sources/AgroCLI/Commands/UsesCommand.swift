@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -25,7 +26,7 @@ struct UsesCommand: ParsableCommand {
     @Option(help: "Order: name, dose or phi.") var sort: String = "name"
 
     func validate() throws {
-        _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
+        try ValidationError.rethrowing { _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort) }
     }
 
     func run() throws {

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import ArgumentParser
 import Foundation
 
@@ -53,10 +54,7 @@ package struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// How a command prints what it found.
-package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json, csv
-}
+extension OutputFormat: ExpressibleByArgument {}
 
 /// Pagination options of every list.
 package struct PageOptions: ParsableArguments {
@@ -74,5 +72,13 @@ package struct PageOptions: ParsableArguments {
     package func validate() throws {
         if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
         if let perPage, perPage < 1 { throw ValidationError("--per-page must be 1 or more") }
+    }
+}
+
+extension ValidationError {
+    /// Runs a check shared with `agro web` and reports its failure as swift-argument-parser
+    /// reports a usage error (with the command's usage).
+    static func rethrowing(_ check: () throws -> Void) throws {
+        do { try check() } catch let error as any UserFacingError { throw ValidationError(error.message) }
     }
 }

@@ -1,7 +1,9 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import AgroWeather
+import AgroWeatherClient
 import ArgumentParser
 import Foundation
 

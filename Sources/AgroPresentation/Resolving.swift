@@ -17,7 +17,7 @@ package extension Environment {
     /// A registration number, marked when the registration has expired (as the card marks it).
     func registration(_ number: String?, expiry: String?) -> String {
         guard let number else { return "" }
-        guard let expiry, expiry < ProductCommand.today else { return number }
+        guard let expiry, expiry < today else { return number }
         return "\(number) (\(strings("product.expired")))"
     }
 

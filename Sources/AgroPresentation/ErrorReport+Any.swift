@@ -1,5 +1,4 @@
 import AgroDomain
-import ArgumentParser
 import Foundation
 
 package extension ErrorReport {
@@ -14,8 +13,6 @@ package extension ErrorReport {
                 if let report = wording.report(error, strings: strings) { return report }
             }
             return ErrorReport(.failure, error.message)
-        case let error as ValidationError:
-            return ErrorReport(.usage, String(describing: error))
         default:
             return ErrorReport(.failure, String(describing: error))
         }
