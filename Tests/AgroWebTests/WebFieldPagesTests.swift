@@ -75,6 +75,22 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(Self.text(card).contains("Фазы (BBCH)"))
     }
 
+    /// The card offers the alternatives (`agro product ID --alternatives`) and lists them, in
+    /// the CLI's order, when asked.
+    func testTheProductCardListsItsAlternatives() throws {
+        let card = try page("/product/tebuconazole-250-ec")
+        XCTAssertTrue(card.contains("href=\"/product/tebuconazole-250-ec?alternatives=1#alternatives\""))
+        let html = try page("/product/tebuconazole-250-ec?alternatives=1&lang=ru")
+        let section = html.components(separatedBy: "<section id=\"alternatives\">").last?.components(separatedBy: "</section>").first ?? ""
+        let listed = section.components(separatedBy: "<li><a href=\"/product/").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let cli = try server.cli(["--catalog", Self.catalog, "product", "tebuconazole-250-ec", "--alternatives", "--lang", "ru", "--format", "json"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        let items = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
+        XCTAssertFalse(items.isEmpty)
+        XCTAssertEqual(listed, Array(items.compactMap { $0["id"] as? String }.prefix(30)))
+        XCTAssertTrue(Self.text(section).contains("другой механизм действия"), "the relation in Russian")
+    }
+
     /// The registrations `Database/content/products.json` says have ended, read from the
     /// source (id, English and Russian name).
     func expiredProducts() throws -> [(id: String, en: String, ru: String)] {
