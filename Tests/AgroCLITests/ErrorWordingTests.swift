@@ -190,9 +190,9 @@ final class ErrorWordingTests: XCTestCase {
         XCTAssertEqual(worded, rows.count - 2)
     }
 
-    func testKazakhFallsBackToRussian() {
+    func testKazakhHasItsOwnWording() {
         let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
-        XCTAssertEqual(message, "нет предыдущего каталога, к которому можно вернуться")
+        XCTAssertEqual(message, "қайтатын алдыңғы каталог жоқ")
     }
 
     /// Through the programs: the message in the language of the command line (flag, then the
