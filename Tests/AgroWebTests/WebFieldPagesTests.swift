@@ -57,6 +57,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             withPHI += 1
             XCTAssertTrue(english.contains("Pre-harvest interval"), id)
             XCTAssertTrue(russian.contains("Срок ожидания"), id)
+            XCTAssertTrue(kazakh.contains("Күту мерзімі"), id)
             for phi in phis {
                 XCTAssertTrue(english.contains(phi == 1 ? "1 day" : "\(phi) days"), "\(id): PHI \(phi) in English")
                 XCTAssertTrue(russian.contains(Self.russianDays(phi)), "\(id): PHI \(phi) in Russian")
