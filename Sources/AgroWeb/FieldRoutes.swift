@@ -15,8 +15,8 @@ extension APIRoutes {
             do {
                 body = Data(try await request.body.collect(upTo: CatalogDocuments.maximumPlanBytes).readableBytesView)
             } catch {
-                return failure(CatalogError.invalidArgument(
-                    environment.strings("plan.tooLarge", "the request body", CatalogDocuments.maximumPlanBytes / 1_048_576)),
+                return failure(
+                    RequestError.fileTooLarge(path: "the request body", mebibytes: CatalogDocuments.maximumPlanBytes / 1_048_576),
                     app: app, environment: environment)
             }
             let name = (request.headers[.contentType] ?? "").lowercased().contains("csv") ? "plan.csv" : "plan"
