@@ -11,8 +11,9 @@ package enum ParameterSpelling: Sendable, Hashable {
 /// A parameter the command line and the web both take, under the names each front gives it.
 package enum Parameter: String, Sendable, Hashable, CaseIterable {
     case letter, pest, culture, stage, sort, group, category, kind, at, region, near, product, spray, units
-    case dose, unit, area, water, tank
     case q, page, perPage, format
+    /// `agro tank`'s numbers and unit (`/tank`, `/api/v1/tank`).
+    case dose, unit, area, water, tank
     /// A path's id (`/api/v1/product/ID`), `agro product ID`'s argument.
     case id
     /// `agro contacts REGION`, `/api/v1/contacts/REGION`: the region as a positional argument
