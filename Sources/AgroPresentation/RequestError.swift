@@ -11,6 +11,7 @@ package enum ParameterSpelling: Sendable, Hashable {
 /// A parameter the command line and the web both take, under the names each front gives it.
 package enum Parameter: String, Sendable, Hashable, CaseIterable {
     case letter, pest, culture, stage, sort, group, category, kind, at, region, near, product, spray, units
+    case dose, unit, area, water, tank
     case q, page, perPage, format
     /// A path's id (`/api/v1/product/ID`), `agro product ID`'s argument.
     case id
@@ -83,6 +84,10 @@ package enum RequestError: UserFacingError, Hashable {
     case notAList(command: String)
     /// A file larger than the command reads.
     case fileTooLarge(path: String, mebibytes: Int)
+    /// A value that is not a number (a decimal point or comma is fine).
+    case notANumber(Parameter, value: String)
+    /// A request body (a posted plan or form) larger than the server reads.
+    case bodyTooLarge(mebibytes: Int)
 
     /// English, with the command line's spelling (for logs and library users).
     package var message: String {
@@ -106,6 +111,8 @@ package enum RequestError: UserFacingError, Hashable {
         "format.csvNotList":
             "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
         "plan.tooLarge": "{0} is larger than {1} MiB: a season plan is far smaller",
+        "error.RequestError.notANumber": "{0} takes a number, not \"{1}\"",
+        "error.RequestError.bodyTooLarge": "what was sent is larger than {0} MiB: a season plan is far smaller",
     ]
 
     /// The words of this error: `word(key, arguments)` looks the key up in the interface
@@ -132,6 +139,8 @@ package enum RequestError: UserFacingError, Hashable {
             return word(key + "unexpectedArguments", [words.joined(separator: " "), command])
         case let .notAList(command): return word("format.csvNotList", [command])
         case let .fileTooLarge(path, mebibytes): return word("plan.tooLarge", [path, String(mebibytes)])
+        case let .notANumber(parameter, value): return word(key + "notANumber", [p(parameter), value])
+        case let .bodyTooLarge(mebibytes): return word(key + "bodyTooLarge", [String(mebibytes)])
         }
     }
 }

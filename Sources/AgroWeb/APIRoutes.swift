@@ -20,7 +20,7 @@ enum APIRoutes {
         "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
         "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
         "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
-        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json",
+        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json", "/api/v1/plan/check", "/api/v1/tank",
     ]
 
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
@@ -159,6 +159,7 @@ enum APIRoutes {
                 status: .ok, headers: [.contentType: file.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
+        registerDecisions(on: api, app: app)
         api.get("**") { request, _ in failure(APIError(notFound: request.uri.path)) }
     }
 
