@@ -109,7 +109,8 @@ package enum RequestError: UserFacingError, Hashable {
         "error.RequestError.belowMinimum": "{0} must be {2} or more, not \"{1}\"",
         "error.RequestError.outOfRange": "{0} must be from {2} to {3}, not \"{1}\"",
         "error.RequestError.unexpectedArguments": "unexpected argument \"{0}\"; see {1} --help",
-        "format.csvNotList": "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
+        "format.csvNotList":
+            "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
         "plan.tooLarge": "{0} is larger than {1} MiB: a season plan is far smaller",
         "error.RequestError.notANumber": "{0} takes a number, not \"{1}\"",
         "error.RequestError.bodyTooLarge": "what was sent is larger than {0} MiB: a season plan is far smaller",
