@@ -158,6 +158,20 @@ struct LocalizedSQL {
 extension SQLiteCatalog: CatalogInfoUseCase {
     /// Metadata of this catalog (the same as `info`).
     public func catalogInfo() throws -> CatalogInfo { info }
+
+    /// Metadata with the title and attribution in `locale`, falling back along the catalog's
+    /// chain (`info` carries them in the catalog's default locale).
+    public func catalogInfo(locale: String) throws -> CatalogInfo {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n") }
+        let byLocale = Dictionary(rows.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
+        let order = info.locales.chain(for: locale)
+        var localized = info
+        if let title = order.lazy.compactMap({ byLocale[$0]?["title"] as String? }).first { localized.title = title }
+        if let attribution = order.lazy.compactMap({ byLocale[$0]?["attribution"] as String? }).first {
+            localized.attribution = attribution
+        }
+        return localized
+    }
 }
 
 extension Database {

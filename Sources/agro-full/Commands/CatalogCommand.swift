@@ -60,7 +60,7 @@ struct CatalogInfoCommand: ParsableCommand {
         let environment = try Environment(global)
         try environment.refuseCSV("catalog info")
         let catalog = try environment.openCatalog()
-        let info = catalog.info
+        let info = try catalog.catalogInfo(locale: environment.language)
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
