@@ -57,6 +57,7 @@ struct FullErrorWording: ErrorWording {
             return ErrorReport(.updateRejected, s(key + "sizeMismatch", what, expected, actual))
         case let .decompression(reason): return ErrorReport(.updateRejected, s(key + "decompression", reason))
         case let .catalogRejected(reason): return ErrorReport(.updateRejected, s(key + "catalogRejected", reason))
+        case let .deltaFailed(reason): return ErrorReport(.updateRejected, s(key + "deltaFailed", reason))
         case .noPreviousCatalog: return ErrorReport(.noPreviousCatalog, s(key + "noPreviousCatalog"))
         case let .verificationFailed(path, reason):
             return ErrorReport(.verificationFailed, s(key + "verificationFailed", path, reason))
