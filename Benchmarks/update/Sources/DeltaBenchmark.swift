@@ -26,11 +26,13 @@ enum DeltaBenchmark {
     }
 
     static func run(root: String, runs: Int) async throws {
-        // agro-bench and agro-full make the inputs: those beside this program, else the debug builds
-        // (their speed does not enter the figures).
+        // agro-bench and agro-full make the inputs: those beside this program, else agro-bench of
+        // this package's debug build and agro-full of agro's (their speed does not enter the figures).
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
-        let tools = FileManager.default.isExecutableFile(atPath: beside + "/agro-full")
-            && FileManager.default.isExecutableFile(atPath: beside + "/agro-bench") ? beside : ".build/debug"
+        func tool(_ name: String, else fallback: String) -> String {
+            FileManager.default.isExecutableFile(atPath: beside + "/" + name) ? beside + "/" + name : fallback + "/" + name
+        }
+        let agroBench = tool("agro-bench", else: "Benchmarks/.build/debug"), agroFull = tool("agro-full", else: ".build/debug")
         let cache = ProcessInfo.processInfo.environment["AGRO_BENCH_CACHE"] ?? NSTemporaryDirectory() + "agro-delta-bench-cache"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
         var scenarios: [Scenario] = []
@@ -48,8 +50,8 @@ enum DeltaBenchmark {
         // (b) The 20x generated catalog and its next release with 1 % of the uses changed.
         let generated = cache + "/generated-x20.sqlite", mutated = cache + "/generated-x20-mutated.sqlite"
         if !FileManager.default.fileExists(atPath: mutated) {
-            try UpdateBenchmark.shell("'\(tools)/agro-bench' generate --factor 20 --out '\(generated)' > /dev/null")
-            try UpdateBenchmark.shell("'\(tools)/agro-bench' generate --factor 20 --mutate 0.01 --out '\(mutated)' > /dev/null")
+            try UpdateBenchmark.shell("'\(agroBench)' generate --factor 20 --out '\(generated)' > /dev/null")
+            try UpdateBenchmark.shell("'\(agroBench)' generate --factor 20 --mutate 0.01 --out '\(mutated)' > /dev/null")
         }
         scenarios.append(Scenario(name: "(b) 20x generated, 1 % of uses changed", old: generated, new: mutated))
 
@@ -60,7 +62,7 @@ enum DeltaBenchmark {
         if FileManager.default.fileExists(atPath: shared) {
             for (file, out) in [("Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip", ch2024), ("PublicationData_2026_02_03.xml.xz", ch2026)]
             where !FileManager.default.fileExists(atPath: out) {
-                try UpdateBenchmark.shell("'\(tools)/agro-full' catalog import srppp '\(shared)/\(file)' --out '\(out)' > /dev/null")
+                try UpdateBenchmark.shell("'\(agroFull)' catalog import srppp '\(shared)/\(file)' --out '\(out)' > /dev/null")
             }
             scenarios.append(Scenario(name: "(c) Swiss register 2024 -> 2026", old: ch2024, new: ch2026))
         } else {

@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroUpdate
 import AgroUpdateClient
 import ArgumentParser
@@ -101,7 +102,7 @@ final class ProgressDisplay: @unchecked Sendable {
     /// whatever the format, so JSON output stays one document.
     func fallback(_ progress: UpdateProgress) {
         guard case let .fallingBack(error, size) = progress else { return }
-        let reason = FullErrorWording.report(error, strings).message
+        let reason = ServiceErrorWording.text(error.errorCase, strings)
         lock.withLock {
             if barShown {
                 terminal.write("\n")
