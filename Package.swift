@@ -73,6 +73,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]),
         // sqlite3_db_config, which Swift cannot call (it is variadic).
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // SQLite's session extension (changesets, for catalog deltas), declared by sqlite3.h only
+        // under SQLITE_ENABLE_SESSION, and the canonical row stream of the content hash.
+        .target(name: "CSQLiteSession", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "AgroStore",
             dependencies: [
@@ -88,7 +91,7 @@ let package = Package(
         .target(
             name: "AgroUpdate",
             dependencies: [
-                "AgroDomain", "AgroStore", "CZlib",
+                "AgroDomain", "AgroStore", "CZlib", "CSQLiteSession",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
