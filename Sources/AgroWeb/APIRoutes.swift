@@ -202,7 +202,7 @@ enum APIRoutes {
         case "imperial": units = .imperial
         default: throw CatalogError.invalidArgument("units must be metric or imperial")
         }
-        let service = try app.weather()
+        let service = try app.weatherService(for: web.request)
         let region = NearestPlaces.region(nearestTo: point, in: regions)
         let representative = NearestPlaces.representative(
             nearestTo: point, in: try app.catalog.representatives(locale: language), regions: regions)
@@ -246,7 +246,7 @@ enum APIRoutes {
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(language: web.language(cookies: false))
-        let key = environment.language + " " + request.uri.description
+        let key = ResponseCache.key(language: environment.language, request: request)
         if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
             Result { try AgroCLI.Environment.json(try body(web, environment)) }

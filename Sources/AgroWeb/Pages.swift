@@ -163,7 +163,8 @@ enum Pages {
 
     /// Links to the previous and next pages, the other parameters kept.
     static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
-        let query = page.web.request.uri.queryParameters.filter { $0.key != "page" }
+        // Not lang: the cookie keeps a chosen language, and an unknown one is not echoed.
+        let query = page.web.request.uri.queryParameters.filter { $0.key != "page" && $0.key != "lang" }
             .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         var values: [String: Any] = [
@@ -215,7 +216,7 @@ enum Pages {
         withoutLetter.letter = nil
         let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
         let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
-        let others = web.request.uri.queryParameters.filter { $0.key != "letter" && $0.key != "page" }
+        let others = web.request.uri.queryParameters.filter { $0.key != "letter" && $0.key != "page" && $0.key != "lang" }
             .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
         let values: [String: Any] = [
             "pest": web.query("pest") ?? "", "culture": web.query("culture") ?? "",
@@ -373,7 +374,7 @@ enum Pages {
         }
         let regions = try page.catalog.regions(locale: page.language)
         let point = try APIRoutes.place(page.web, regions: regions, app: page.app, language: page.language)
-        let service = try page.app.weather()
+        let service = try page.app.weatherService(for: page.web.request)
         let region = NearestPlaces.region(nearestTo: point, in: regions)
         let representative = NearestPlaces.representative(
             nearestTo: point, in: try page.catalog.representatives(locale: page.language), regions: regions)

@@ -5,6 +5,8 @@ import AgroStore
 import AgroUpdate
 import AgroWeather
 import Foundation
+import HTTPTypes
+import Hummingbird
 import Mustache
 
 /// What the web server answers from, built once at start-up and shared by every request:
@@ -32,21 +34,35 @@ package final class WebApp: Sendable {
     private let localizers: LocalizerCache
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
+    /// What one client and all of them may ask for (README "Security", "The web server").
+    package let limits: WebLimits
+    /// Where catalog work and rendering run: bounded, with a bounded queue.
+    let pool: WorkPool
+    /// Weather calls that reach OpenWeatherMap with the server's key.
+    let weatherLimiter: RateLimiter
+    /// The server's methods per route, filled once the routes are registered (405 and Allow).
+    let routes = RouteTable()
+    /// Open connections (`WebLimits.maxConnections`).
+    let connections = ConnectionCounter()
 
     package init(
         catalog: LiveCatalog, environment: AgroCLI.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
         feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20,
-        wordings: [any ErrorWording] = [CatalogErrorWording()]
+        wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits()
     ) async throws {
         self.wordings = wordings
         cache = ResponseCache(limit: cacheBytes)
+        self.limits = limits
+        pool = WorkPool(workers: limits.workers, queueLimit: limits.queueLimit, queueTimeout: limits.queueTimeout)
+        weatherLimiter = RateLimiter(perClient: limits.weatherPerClient, total: limits.weatherTotal)
         self.catalog = catalog
         self.environment = environment
         self.weather = weather
         self.sprayRules = sprayRules
-        self.feeds = feeds
+        // A feed cache of several MB is parsed once a minute at most, not on every request.
+        self.feeds = Memo(seconds: 60, feeds).value
         self.feedItem = feedItem
         localizers = LocalizerCache(directory: environment.paths.localizable)
         let templateDirectory = resources.appendingPathComponent("templates")
@@ -61,6 +77,16 @@ package final class WebApp: Sendable {
         }
     }
 
+    /// The weather service for one request: its upstream calls count against the client's
+    /// and the server's rate limits (`WebLimits.weatherPerClient`, `weatherTotal`).
+    func weatherService(for request: Request) throws -> CachedWeatherService {
+        let base = try weather()
+        let client = request.headers[HTTPField.Name(GuardedHTTP1Channel.peerHeader)!] ?? "unknown"
+        return CachedWeatherService(
+            upstream: LimitedWeatherService(upstream: base.upstream, limiter: weatherLimiter, client: client),
+            cache: base.cache, offline: base.offline)
+    }
+
     /// The languages the interface offers (Localizable/ has them all).
     package static let interfaceLanguages = ["en", "ru", "kk"]
 
@@ -73,6 +99,26 @@ package final class WebApp: Sendable {
     package var languages: [String] {
         var seen = Set<String>()
         return (Self.interfaceLanguages + catalog.info.locales.locales).filter { seen.insert($0).inserted }
+    }
+}
+
+/// A value computed at most once every `seconds` (errors are not kept).
+final class Memo<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let seconds: Double
+    private let make: @Sendable () throws -> Value
+    private var kept: (value: Value, at: Date)?
+
+    init(seconds: Double, _ make: @escaping @Sendable () throws -> Value) {
+        self.seconds = seconds
+        self.make = make
+    }
+
+    func value() throws -> Value {
+        if let kept = lock.withLock({ kept }), Date().timeIntervalSince(kept.at) < seconds { return kept.value }
+        let made = try make()
+        lock.withLock { kept = (made, Date()) }
+        return made
     }
 }
 

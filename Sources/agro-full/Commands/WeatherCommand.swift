@@ -201,7 +201,7 @@ struct WeatherCommand: AsyncParsableCommand {
     /// stays the answer alone (and valid JSON with --format json).
     static func warn(_ warning: String?) {
         guard let warning else { return }
-        Terminal.standardError.line("agro: warning: " + warning)
+        Terminal.standardError.line("agro: warning: " + Terminal.oneLine(warning))
     }
 
     /// Where the answer came from and for which place: cache age, region, representative.

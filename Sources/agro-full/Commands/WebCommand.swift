@@ -34,6 +34,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
         "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
     var cacheMB = 64
+    @OptionGroup var limits: WebLimitOptions
 
     func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
@@ -67,7 +68,7 @@ struct WebCommand: AsyncParsableCommand {
             weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
             sprayRules: settings?.spray ?? SprayRules(),
             feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) }, cacheBytes: cacheMB << 20,
-            wordings: AgroFull.wordings)
+            wordings: AgroFull.wordings, limits: limits.values)
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
