@@ -48,6 +48,21 @@ final class WebHostileTests: XCTestCase {
         XCTAssertTrue(wide.body.contains("perPage must be 1...500"), wide.body)
     }
 
+    func testCatalogWorkPastItsDeadlineIsStopped() throws {
+        let server = WebProcess()
+        // A deadline no catalog read can meet.
+        try server.start(["--catalog", Self.catalog], web: ["--request-deadline", "0.000001", "--cache-mb", "0"])
+        defer { server.stop() }
+        let answer = try server.get("/api/v1/products")
+        XCTAssertEqual(answer.status, 503, answer.body)
+        XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooSlow")
+        XCTAssertNotNil(answer.headers["retry-after"])
+        let page = try server.get("/products")
+        XCTAssertEqual(page.status, 503)
+        XCTAssertTrue(page.body.contains("more catalog work than one request may do"), page.body)
+        XCTAssertEqual(try server.get("/static/app.css").status, 200)
+    }
+
     // MARK: - Bounded memory
 
     func testAKeyFloodStaysWithinTheCacheAndTheProcessCeiling() throws {
