@@ -25,7 +25,8 @@ package final class WebApp: Sendable {
     /// weather requests only, with the CLI's message and status.
     package let weather: @Sendable () throws -> CachedWeatherService
     package let sprayRules: SprayRules
-    /// Entries of the configured feeds from their cache, and one of them by id.
+    /// Entries of the configured feeds from their cache (parsed at most once a minute), and
+    /// one of them by id from the same list.
     package let feeds: @Sendable () throws -> [FeedItem]
     package let feedItem: @Sendable (String) throws -> FeedItem?
     /// How the program words and numbers errors (`ErrorWording`): the API answers with the
@@ -49,7 +50,7 @@ package final class WebApp: Sendable {
         catalog: LiveCatalog, environment: AgroCLI.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
-        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20,
+        cacheBytes: Int = 64 << 20,
         wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits()
     ) async throws {
         self.wordings = wordings
@@ -61,9 +62,12 @@ package final class WebApp: Sendable {
         self.environment = environment
         self.weather = weather
         self.sprayRules = sprayRules
-        // A feed cache of several MB is parsed once a minute at most, not on every request.
-        self.feeds = Memo(seconds: 60, feeds).value
-        self.feedItem = feedItem
+        // A feed cache of several MB is parsed once a minute at most, not on every request;
+        // an entry is looked up in that list (reading it from the feeds would parse every feed
+        // per request, for any id a client sends).
+        let entries = Memo(seconds: 60, feeds)
+        self.feeds = entries.value
+        self.feedItem = { id in try entries.value().first { $0.id == id } }
         localizers = LocalizerCache(directory: environment.paths.localizable)
         let templateDirectory = resources.appendingPathComponent("templates")
         do {

@@ -67,7 +67,7 @@ struct WebCommand: AsyncParsableCommand {
             catalog: live, environment: environment, resources: resources,
             weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
             sprayRules: settings?.spray ?? SprayRules(),
-            feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) }, cacheBytes: cacheMB << 20,
+            feeds: { try feeds.cachedItems().items }, cacheBytes: cacheMB << 20,
             wordings: AgroFull.wordings, limits: limits.values)
 
         LoggingSystem.bootstrap { label in
