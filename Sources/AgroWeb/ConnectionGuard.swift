@@ -90,6 +90,8 @@ final class ConnectionState: @unchecked Sendable {
     var phase = Phase.reading
     var headBytes = 0
     var closeAfterAnswer = false
+    /// Requests read and not yet answered (a pipelining client may send the next early).
+    var inFlight = 0
     var http10 = false
     private var timer: Scheduled<Void>?
 
@@ -162,6 +164,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
                 // Hummingbird closes after the answer only when it reads exactly this.
                 head.headers.replaceOrAdd(name: "connection", value: "close")
             }
+            state.inFlight += 1
             // The body (a plan upload) has its own window: three times the head's.
             state.phase = .body
             state.arm(seconds: state.limits.headerTimeout * 3)
@@ -190,7 +193,8 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
         case .end:
             context.write(data, promise: promise)
-            if !state.closeAfterAnswer, state.phase == .answering {
+            state.inFlight = max(0, state.inFlight - 1)
+            if !state.closeAfterAnswer, state.phase == .answering, state.inFlight == 0 {
                 state.phase = .idle
                 state.arm(seconds: state.limits.keepAliveTimeout)
             }

@@ -183,6 +183,12 @@ final class WebHostileTests: XCTestCase {
         let kept = try RawConnection(port: server.port)
         XCTAssertEqual(try kept.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200)
         XCTAssertEqual(try kept.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200)
+        // Two requests in one write (pipelining) get two answers, in order.
+        let piped = try RawConnection(port: server.port)
+        let first = try piped.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        let second = try piped.request("")
+        XCTAssertEqual(first.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertEqual(second.headers["content-type"], "text/css; charset=utf-8")
     }
 
     // MARK: - Fair under load
