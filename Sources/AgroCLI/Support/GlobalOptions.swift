@@ -72,10 +72,7 @@ package struct PageOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        // The range in full: "1 or more" read wrong for a value over the limit (1000001).
-        if let page, !(1...PageRequest.limit).contains(page) { throw ValidationError("--page must be 1...\(PageRequest.limit)") }
-        if let perPage, !(1...PageRequest.limit).contains(perPage) {
-            throw ValidationError("--per-page must be 1...\(PageRequest.limit)")
-        }
+        if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
+        if let perPage, perPage < 1 { throw ValidationError("--per-page must be 1 or more") }
     }
 }
