@@ -31,10 +31,16 @@ work="${AGRO_BENCH_DIR:-/tmp/agro-web-bench}"
 mkdir -p "$work"
 register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.xz}"
 command -v wrk >/dev/null || scripts/install-deps wrk
-scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
-swift build -c release --product agro-full "${scratch[@]}"
-agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
-[ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
+# AGRO_BIN: an agro-full release binary to use instead of building one (with AGRO_HOME
+# pointing at its Assets/ and Localizable/ when they are not beside it).
+if [ -n "${AGRO_BIN:-}" ]; then
+  agro="$AGRO_BIN"
+else
+  scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
+  swift build -c release --product agro-full "${scratch[@]}"
+  agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
+  [ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
+fi
 if [ -z "$catalog" ]; then
   catalog="$work/ch.sqlite"
   [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"

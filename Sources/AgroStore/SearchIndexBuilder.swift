@@ -134,8 +134,7 @@ public enum SearchQuery {
     /// Refuses a search text over `maximumWords` words or `maximumLength` characters.
     public static func checkSize(_ text: String) throws {
         guard text.count <= maximumLength, words(text).count <= maximumWords else {
-            throw CatalogError.invalidArgument(
-                "a search takes at most \(maximumWords) words and \(maximumLength) characters")
+            throw SearchQueryError(maximumWords: maximumWords, maximumLength: maximumLength)
         }
     }
 

@@ -31,7 +31,7 @@ final class CatalogDeadlineTests: StoreTestCase {
     func testASearchTakesAtMostTenWords() throws {
         let eleven = (1...11).map { "w\($0)" }.joined(separator: " ")
         XCTAssertThrowsError(try catalog.search(eleven, kinds: nil, page: .all, locale: "en")) { error in
-            XCTAssertEqual(error as? CatalogError, .invalidArgument("a search takes at most 10 words and 200 characters"))
+            XCTAssertEqual(error as? SearchQueryError, SearchQueryError(maximumWords: 10, maximumLength: 200))
         }
         XCTAssertThrowsError(try catalog.search(String(repeating: "x", count: 201), kinds: nil, page: .all, locale: "en"))
         XCTAssertNoThrow(try catalog.search((1...10).map { "w\($0)" }.joined(separator: " "), kinds: nil, page: .all, locale: "en"))
