@@ -35,9 +35,16 @@ if [ ! -x "$work/venv/bin/datasette" ]; then
 fi
 # AGRO_BENCH_SCRATCH: a build folder of its own (swift build --scratch-path), e.g. to keep the
 # release build apart from the debug one the tests use.
-scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
-swift build -c release --product agro-full "${scratch[@]}"
-agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
+# Without it, agro-full is built in the benchmarks package as Benchmarks/run.sh builds agro (same
+# flags, so the two scripts share one release build of the libraries), apart from the debug
+# build the tests use.
+if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
+  build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
+else
+  build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+fi
+swift build "${build[@]}" --product agro-full
+agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"
 # Outside the repository the program would not find Assets/web beside it.
 [ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
 if [ -z "$catalog" ]; then
@@ -148,6 +155,6 @@ for query in products search; do
   printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" "agro web" "$a_rps" "$a_p50" "$a_p99" "$a_err"
   printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" "(uncached)" "$u_rps" "$u_p50" "$u_p99" "$u_err"
   printf '%-9s %-10s %10s %9s %9s %7s\n' "$query" datasette "$d_rps" "$d_p50" "$d_p99" "$d_err"
-  python3 -c "import sys; a, u, d, p, q = map(float, sys.argv[1:6]); print(f'{sys.argv[6]}: throughput vs datasette {a / d:.2f}x, uncached {u / d:.2f}x (goal >= 3x); p99 {p:.2f} ms, uncached {q:.2f} ms (goal <= 10 ms)')" \
+  python3 -c "import sys; a, u, d, p, q = map(float, sys.argv[1:6]); print(f'{sys.argv[6]}: throughput vs datasette {a / d:.2f}x, uncached {u / d:.2f}x (goal >= 3x); p99 {p:.2f} ms, uncached {q:.2f} ms (goal, issue 20: uncached products <= 20 ms)')" \
     "$a_rps" "$u_rps" "$d_rps" "$a_p99" "$u_p99" "$query"
 done

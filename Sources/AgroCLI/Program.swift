@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroTerminal
 import ArgumentParser
 import Foundation

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import Foundation
 import HTTPTypes
@@ -31,7 +31,8 @@ struct APIError: Encodable, Sendable {
             self = limited
             return
         }
-        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings)
+        // The web's words name its query parameters (`letter=`), never the CLI's flags.
+        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings, spelling: .query)
         error = Body(report.message, report.status)
         if let failure = thrown as? CatalogError {
             switch failure {

@@ -42,7 +42,9 @@ final class ResponseCache: @unchecked Sendable {
         hasher.update(data: Data(language.utf8))
         hasher.update(data: [0])
         hasher.update(data: Data(request.uri.path.utf8))
-        for (name, value) in request.uri.queryParameters where name != "lang" && !value.isEmpty {
+        // Decoded as the routes decode them (`WebRequest.parameters`), so two queries the
+        // routes read differently never share a key.
+        for (name, value) in WebRequest.formDecoded(request.uri.query ?? "") where name != "lang" && !value.isEmpty {
             hasher.update(data: [0])
             hasher.update(data: Data(name.utf8))
             hasher.update(data: [0x3D])

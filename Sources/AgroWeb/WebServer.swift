@@ -1,3 +1,4 @@
+import AgroPresentation
 import AgroServer
 import Foundation
 import HTTPTypes
