@@ -125,9 +125,13 @@ public final class SQLiteCatalog: Sendable {
         LocalizedSQL(chain: info.locales.chain(for: locale))
     }
 
-    /// Runs a read, turning database failures into a user-facing error.
+    /// Runs a read, turning database failures into a user-facing error; within the
+    /// `CatalogDeadline` of the work, if one is set.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
+            if let deadline = CatalogDeadline.current {
+                return try database.read { db in try CatalogDeadline.watching(db, until: deadline, body) }
+            }
             return try database.read(body)
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")

@@ -124,6 +124,20 @@ public enum SearchQuery {
     }
 
     /// The words of `text`, folded.
+    /// At most this many words are searched: each becomes a prefix term that FTS5 expands over
+    /// the whole index, so the cost grows with their number (5,000 one-letter words took
+    /// minutes on the Swiss register).
+    public static let maximumWords = 10
+    /// At most this many characters of search text.
+    public static let maximumLength = 200
+
+    /// Refuses a search text over `maximumWords` words or `maximumLength` characters.
+    public static func checkSize(_ text: String) throws {
+        guard text.count <= maximumLength, words(text).count <= maximumWords else {
+            throw SearchQueryError(maximumWords: maximumWords, maximumLength: maximumLength)
+        }
+    }
+
     public static func words(_ text: String) -> [String] {
         fold(text).split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }

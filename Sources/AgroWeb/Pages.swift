@@ -176,7 +176,8 @@ enum Pages {
 
     /// Links to the previous and next pages, the other parameters kept.
     static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
-        let query = page.web.query(leaving: ["page"])
+        // Not lang: the cookie keeps a chosen language, and an unknown one is not echoed.
+        let query = page.web.query(leaving: ["page", "lang"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         var values: [String: Any] = [
             "info": page.t("list.footer", result.page, result.pageCount, result.total),
@@ -229,7 +230,7 @@ enum Pages {
         withoutLetter.letter = nil
         let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
         let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
-        let others = web.query(leaving: ["letter", "page"])
+        let others = web.query(leaving: ["letter", "page", "lang"])
         let values: [String: Any] = [
             "cultures": try culturePicker(page, selected: filter.culture),
             "pests": try pestPicker(page, culture: filter.culture, selected: filter.pest),
