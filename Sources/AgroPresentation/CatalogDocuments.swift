@@ -26,7 +26,7 @@ package enum CatalogDocuments {
     /// `--letter` (or `letter=`) is one letter or digit of the alphabet index.
     package static func checkLetter(_ letter: String) throws {
         guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
-            throw CatalogError.invalidArgument("--letter takes one letter or digit")
+            throw RequestError.notALetter(letter)
         }
     }
 
@@ -52,12 +52,14 @@ package enum CatalogDocuments {
     package static func checkUseOptions(
         pest: String?, culture: String?, stage: Int?, group: String?, sort: String?
     ) throws -> (UseSort, GroupCode?) {
-        if pest == nil && culture == nil { throw CatalogError.invalidArgument("give --pest, --culture or both") }
-        if let stage, !(0...99).contains(stage) { throw CatalogError.invalidArgument("--stage takes a BBCH stage from 0 to 99") }
-        guard let order = UseSort(rawValue: sort ?? "name") else { throw CatalogError.invalidArgument("--sort takes name, dose or phi") }
+        if pest == nil && culture == nil { throw RequestError.pestOrCultureNeeded }
+        if let stage, !(0...99).contains(stage) { throw RequestError.stageOutOfRange(stage) }
+        guard let order = UseSort(rawValue: sort ?? "name") else {
+            throw RequestError.unknownValue(.sort, value: sort ?? "", valid: UseSort.allCases.map(\.rawValue))
+        }
         let code = group.flatMap(GroupCode.init(parsing:))
         if group != nil && code == nil {
-            throw CatalogError.invalidArgument("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
+            throw RequestError.unknownGroup(group ?? "")
         }
         return (order, code)
     }
@@ -205,11 +207,15 @@ package struct CultureRow: Encodable, Sendable {
     package var depth: Int
     package var prefix: String
 
-    enum CodingKeys: String, CodingKey { case id, name, parentIDs, depth }
+    enum CodingKeys: String, CodingKey {
+        // "Id" as in every other JSON key (productId, substanceId).
+        case parentIDs = "parentIds"
+        case id, name, depth
+    }
 }
 
 /// `agro scheme` (and the API) for a culture that has no protection scheme.
-package enum SchemeError: CommandError {
+package enum SchemeError: UserFacingError, Equatable {
     case none(culture: String, available: [String])
 
     package var message: String {
@@ -218,6 +224,4 @@ package enum SchemeError: CommandError {
             return "no protection scheme for \(culture); schemes exist for: \(available.joined(separator: ", "))"
         }
     }
-
-    package var exitStatus: ExitStatus { .notFound }
 }

@@ -61,8 +61,7 @@ package extension Environment {
         }) {
             return category
         }
-        let valid = ProductCategory.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CatalogError.invalidArgument("unknown category \"\(text)\"; expected one of \(valid)")
+        throw RequestError.unknownValue(.category, value: text, valid: ProductCategory.allCases.map(\.rawValue))
     }
 
     /// Parses a pest kind typed by the user: its code or its name in the interface language.
@@ -72,7 +71,6 @@ package extension Environment {
         if let kind = PestKind.allCases.first(where: { $0.rawValue == folded || TextFolding.fold(name(of: $0)) == folded }) {
             return kind
         }
-        let valid = PestKind.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CatalogError.invalidArgument("unknown pest kind \"\(text)\"; expected one of \(valid)")
+        throw RequestError.unknownValue(.kind, value: text, valid: PestKind.allCases.map(\.rawValue))
     }
 }

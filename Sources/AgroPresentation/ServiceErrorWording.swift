@@ -13,7 +13,7 @@ import Foundation
 package struct ServiceErrorWording: ErrorWording {
     package init() {}
 
-    package func report(_ error: any Error, strings: Localizer) -> ErrorReport? {
+    package func report(_ error: any Error, strings: Localizer, spelling: ParameterSpelling) -> ErrorReport? {
         switch error {
         case let error as WeatherError: return Self.report(error, strings)
         case let error as any DescribedError: return Self.report(error.errorCase, strings)

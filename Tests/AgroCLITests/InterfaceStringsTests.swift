@@ -1,4 +1,3 @@
-import AgroCLI
 import AgroPresentation
 import Foundation
 import XCTest

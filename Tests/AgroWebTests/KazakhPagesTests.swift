@@ -37,7 +37,8 @@ final class KazakhPagesTests: XCTestCase {
         XCTAssertGreaterThan(russianOnly.count, 200)
         let pages = [
             "/", "/products", "/products?letter=P", "/product/p-evil", "/pest/pest-evil", "/cultures", "/regions",
-            "/regions?region=R-1", "/news", "/news/n-evil", "/favorites", "/weather",
+            "/regions?region=R-1", "/news", "/news/n-evil", "/favorites", "/weather", "/uses", "/uses?pest=pest-evil", "/plan",
+            "/tank",
         ]
         for target in pages {
             let answer = try server.get(target, headers: ["Accept-Language": "kk-KZ, kk;q=0.9"])

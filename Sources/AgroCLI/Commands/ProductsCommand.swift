@@ -26,12 +26,11 @@ struct ProductsCommand: ParsableCommand {
 
     // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
     // the command a second time.
-    func validate() throws {
-        try ValidationError.rethrowing { if let letter { try CatalogDocuments.checkLetter(letter) } }
-    }
-
     func run() throws {
         let environment = try Environment(global)
+        // Checked before the catalog opens, and worded in the interface language (a
+        // RequestError), as the web API words it.
+        if let letter { try CatalogDocuments.checkLetter(letter) }
         let catalog = try environment.openCatalog()
         let filter = try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,

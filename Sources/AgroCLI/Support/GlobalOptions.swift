@@ -74,11 +74,3 @@ package struct PageOptions: ParsableArguments {
         if let perPage, perPage < 1 { throw ValidationError("--per-page must be 1 or more") }
     }
 }
-
-extension ValidationError {
-    /// Runs a check shared with `agro web` and reports its failure as swift-argument-parser
-    /// reports a usage error (with the command's usage).
-    static func rethrowing(_ check: () throws -> Void) throws {
-        do { try check() } catch let error as any UserFacingError { throw ValidationError(error.message) }
-    }
-}
