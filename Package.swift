@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // The version Hummingbird resolves; `agro web` adds channel handlers (timeouts, limits).
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
@@ -73,6 +75,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]),
         // sqlite3_db_config, which Swift cannot call (it is variadic).
         .target(name: "CSQLiteConfig", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // SQLite's session extension (changesets, for catalog deltas), declared by sqlite3.h only
+        // under SQLITE_ENABLE_SESSION, and the canonical row stream of the content hash.
+        .target(name: "CSQLiteSession", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "AgroStore",
             dependencies: [
@@ -88,7 +93,7 @@ let package = Package(
         .target(
             name: "AgroUpdate",
             dependencies: [
-                "AgroDomain", "AgroStore", "CZlib",
+                "AgroDomain", "AgroStore", "CZlib", "CSQLiteSession",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
@@ -166,8 +171,12 @@ let package = Package(
             name: "AgroWeb",
             dependencies: [
                 "AgroPresentation", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
-                "AgroServer", "CLibXML2",
+                "AgroServer", "CLibXML2", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],

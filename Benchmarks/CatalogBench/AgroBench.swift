@@ -22,20 +22,25 @@ struct Generate: ParsableCommand {
     var factor: Int = 20
     @Option(help: "Catalog file to write (replaced).") var out: String
     @Option(help: "Content sources.") var content: String = "Database/content"
+    @Option(help: ArgumentHelp(
+        "Change the dose of this share of the uses (0.01: one in a hundred) and raise the version by one: the next release, for the delta benchmark.",
+        valueName: "share"))
+    var mutate: Double = 0
 
     func validate() throws {
         if factor < 1 { throw ValidationError("--factor must be 1 or more") }
+        if !(0...1).contains(mutate) { throw ValidationError("--mutate must be between 0 and 1") }
     }
 
     func run() throws {
-        let counts = try generate(content: content, factor: factor, out: out)
+        let counts = try generate(content: content, factor: factor, out: out, mutate: mutate)
         print("wrote \(out): " + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
     }
 }
 
-func generate(content directory: String, factor: Int, out: String) throws -> [String: Int] {
+func generate(content directory: String, factor: Int, out: String, mutate: Double = 0) throws -> [String: Int] {
     let content = try ContentBuilder(sourceDirectory: URL(fileURLWithPath: directory)).load()
-    return try CatalogGenerator(content: content, factor: factor).write(to: out)
+    return try CatalogGenerator(content: content, factor: factor, mutate: mutate).write(to: out)
 }
 
 /// Times the queries in process and as whole processes against sqlite3.

@@ -15,11 +15,15 @@ import Foundation
 struct CatalogGenerator {
     let content: CatalogContent
     let factor: Int
+    /// Share of the uses whose dose is raised by 10 % (evenly spread), the version raised by one:
+    /// the same catalog's next release.
+    var mutate: Double = 0
 
     func write(to path: String) throws -> [String: Int] {
         precondition(factor >= 1, "factor must be at least 1")
         var header = content.header
         header.identity += ".x\(factor)"
+        if mutate > 0 { header.version += 1 }
         let writer = try CatalogWriter(path: path, header: header)
         do {
             try content.companies.forEach(writer.add)
@@ -34,7 +38,9 @@ struct CatalogGenerator {
                 try content.cultures.map(c.culture).forEach(writer.add)
                 try content.pests.map(c.pest).forEach(writer.add)
                 try content.products.map(c.product).forEach(writer.add)
-                try content.uses.map(c.use).forEach(writer.add)
+                for (offset, use) in content.uses.map(c.use).enumerated() {
+                    try writer.add(isMutated(copy * content.uses.count + offset) ? mutated(use) : use)
+                }
                 try content.schemes.map(c.scheme).forEach(writer.add)
                 try content.news.map(c.news).forEach(writer.add)
             }
@@ -48,6 +54,20 @@ struct CatalogGenerator {
             counts[key, default: 0] *= factor
         }
         return counts
+    }
+
+    /// Whether the use at this position (over all copies) changes: every (1/mutate)-th one.
+    private func isMutated(_ position: Int) -> Bool {
+        guard mutate > 0 else { return false }
+        let step = max(1, Int((1 / mutate).rounded()))
+        return position % step == 0
+    }
+
+    private func mutated(_ use: CatalogRecord.Use) -> CatalogRecord.Use {
+        var use = use
+        use.dose.from = use.dose.from.map { ($0 * 1.1 * 1000).rounded() / 1000 }
+        use.dose.to = use.dose.to.map { ($0 * 1.1 * 1000).rounded() / 1000 }
+        return use
     }
 
     /// The renaming of one copy.

@@ -1,5 +1,6 @@
 import AgroDomain
 import AgroPresentation
+import AgroTerminal
 import ArgumentParser
 import Foundation
 
@@ -77,7 +78,8 @@ package enum Program {
 
     /// One line on stderr, prefixed with the program's name, and `status`.
     package static func fail(_ message: String, _ status: ExitStatus) -> Never {
-        Terminal.standardError.line("agro: " + message.split(separator: "\n").joined(separator: " "))
+        // One line whatever the message quotes (a CR/LF in a plan's product name forged a second).
+        Terminal.standardError.line("agro: " + TerminalText.oneLine(message))
         Foundation.exit(status.rawValue)
     }
 }

@@ -18,6 +18,7 @@ public struct ErrorCase: Sendable, Hashable {
     /// The case's values, in the order the wording takes them.
     public var arguments: [String]
 
+    /// The case `name` of the error type `type`, with its values in the wording's order.
     public init(_ type: String, _ name: String, _ arguments: [String] = []) {
         self.type = type
         self.name = name

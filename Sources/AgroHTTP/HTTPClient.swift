@@ -86,6 +86,8 @@ final class Transfer: @unchecked Sendable {
 
     /// Limits a server's header block: libcurl caps each line, not their number.
     static let maxHeaderBytes = 256 << 10
+    /// Redirects followed at most.
+    static let maximumRedirects = 5
 
     init(request: HTTPRequest, sink: any HTTPBodySink) {
         self.request = request
@@ -132,7 +134,7 @@ final class Transfer: @unchecked Sendable {
         _ = agro_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = agro_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, request.allowsInsecureRedirects ? "http,https" : "https")
         _ = agro_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
-        _ = agro_curl_set_long(curl, CURLOPT_MAXREDIRS, 5)
+        _ = agro_curl_set_long(curl, CURLOPT_MAXREDIRS, Self.maximumRedirects)
         // Signals are process-wide; timeouts must not use them in a threaded program.
         _ = agro_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = agro_curl_set_string(curl, CURLOPT_USERAGENT, request.userAgent)
@@ -240,8 +242,11 @@ final class Transfer: @unchecked Sendable {
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE:
             return .cannotConnect("TLS failure (\(text))")
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_TOO_MANY_REDIRECTS:
+        case CURLE_UNSUPPORTED_PROTOCOL:
             return .redirectRefused(text)
+        case CURLE_TOO_MANY_REDIRECTS:
+            // Not a refused target: callers word `redirectRefused` as "refusing plain http to URL".
+            return .broken("too many redirects (more than \(Self.maximumRedirects): a redirect loop)")
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR:
             return .broken("the connection broke off before the answer was complete (\(text))")
         case CURLE_BAD_CONTENT_ENCODING:

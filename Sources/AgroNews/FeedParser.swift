@@ -17,9 +17,15 @@ public enum FeedParser {
         // not at the very start, and many real feeds begin with a blank line.
         let start = data.firstIndex(where: { $0 == UInt8(ascii: "<") }) ?? data.endIndex
         let prefix = data[data.startIndex..<start]
-        let body = prefix.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0xBB })
+        var body = prefix.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0xBB })
             ? data[start...] : data[...]
         guard !body.isEmpty else { throw FeedError.notAFeed(url: url.absoluteString) }
+        // C0 controls other than tab and line breaks are not allowed in XML: one in a title put
+        // libxml2's recovery in a state where every later entity of the item was dropped. They
+        // carry no text, so they go before parsing (a byte under 0x20 is never part of a
+        // multi-byte UTF-8 character).
+        let isForbidden = { (byte: UInt8) in byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D }
+        if body.contains(where: isForbidden) { body = Data(body.filter { !isForbidden($0) }) }
         xmlInitParser()
         xmlSetStructuredErrorFunc(nil, { _, _ in })
         // No XML_PARSE_HUGE: it would lift libxml2's guards against entity expansion bombs, and

@@ -52,6 +52,8 @@ package struct CatalogErrorWording: ErrorWording {
         // A tank's numbers and a plan file are bad usage.
         case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings))
         case let error as PlanFileError: return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
+        case let error as SearchQueryError:
+            return ErrorReport(.usage, strings("error.SearchQueryError", error.maximumWords, error.maximumLength))
         default: return nil
         }
     }

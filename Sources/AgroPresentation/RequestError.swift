@@ -11,8 +11,9 @@ package enum ParameterSpelling: Sendable, Hashable {
 /// A parameter the command line and the web both take, under the names each front gives it.
 package enum Parameter: String, Sendable, Hashable, CaseIterable {
     case letter, pest, culture, stage, sort, group, category, kind, at, region, near, product, spray, units
-    case dose, unit, area, water, tank
     case q, page, perPage, format
+    /// `agro tank`'s numbers and unit (`/tank`, `/api/v1/tank`).
+    case dose, unit, area, water, tank
     /// A path's id (`/api/v1/product/ID`), `agro product ID`'s argument.
     case id
     /// `agro contacts REGION`, `/api/v1/contacts/REGION`: the region as a positional argument
@@ -108,7 +109,8 @@ package enum RequestError: UserFacingError, Hashable {
         "error.RequestError.belowMinimum": "{0} must be {2} or more, not \"{1}\"",
         "error.RequestError.outOfRange": "{0} must be from {2} to {3}, not \"{1}\"",
         "error.RequestError.unexpectedArguments": "unexpected argument \"{0}\"; see {1} --help",
-        "format.csvNotList": "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
+        "format.csvNotList":
+            "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
         "plan.tooLarge": "{0} is larger than {1} MiB: a season plan is far smaller",
         "error.RequestError.notANumber": "{0} takes a number, not \"{1}\"",
         "error.RequestError.bodyTooLarge": "what was sent is larger than {0} MiB: a season plan is far smaller",

@@ -57,6 +57,7 @@ package struct ServiceErrorWording: ErrorWording {
             "versionJump": .updateRejected, "schemaTooNew": .catalogTooNew,
             "truncated": .updateRejected, "tooLarge": .updateRejected, "checksumMismatch": .updateRejected,
             "sizeMismatch": .updateRejected, "decompression": .updateRejected, "catalogRejected": .updateRejected,
+            "deltaFailed": .updateRejected,
             "noPreviousCatalog": .noPreviousCatalog, "verificationFailed": .verificationFailed,
             "io": .cannotWrite, "busy": .cannotWrite,
             "notGreaterThanPublished": .usage, "publishIdentityMismatch": .usage,

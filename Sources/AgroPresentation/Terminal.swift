@@ -72,6 +72,11 @@ package struct Terminal: Sendable {
         TerminalText.sanitize(text)
     }
 
+    /// A one-line message (error, warning): line breaks become spaces (`TerminalText.oneLine`).
+    package static func oneLine(_ text: String) -> String {
+        TerminalText.oneLine(text)
+    }
+
     /// Content for one table cell or one line: as `sanitize`, and line breaks and tabs removed.
     package static func singleLine(_ text: String) -> String {
         TerminalText.sanitize(text, keepNewlines: false)

@@ -140,14 +140,21 @@ package struct WeatherResult: Sendable {
     /// current conditions; `product` beside them.
     package func json() throws -> String {
         if let forecast {
-            return Environment.json(data: try WeatherJSON.encode(WeatherDocument(output: WeatherOutput(
-                point: point, units: units, lang: language, answer: forecast, region: region,
-                representative: representative, spray: spray), product: product)))
+            return Environment.json(
+                data: try WeatherJSON.encode(
+                    WeatherDocument(
+                        output: WeatherOutput(
+                            point: point, units: units, lang: language, answer: forecast, region: region,
+                            representative: representative, spray: spray), product: product)))
         }
         guard let current else { return "{}\n" }
-        return Environment.json(data: try WeatherJSON.encode(WeatherDocument(output: WeatherOutput(
-            point: point, units: units, lang: language, answer: current, region: region, representative: representative),
-            product: nil)))
+        return Environment.json(
+            data: try WeatherJSON.encode(
+                WeatherDocument(
+                    output: WeatherOutput(
+                        point: point, units: units, lang: language, answer: current, region: region,
+                        representative: representative),
+                    product: nil)))
     }
 
     /// CSV: the spray verdicts, else the forecast's slots (current conditions are one record).
@@ -158,18 +165,16 @@ package struct WeatherResult: Sendable {
     }
 
     /// Text in the interface language: where the place is, then current conditions, the
-    /// forecast table and chart, and the spray report, whichever were asked for.
-    /// `warningInline`: the stand-in warning as a line of the text (a page) rather than left
-    /// to the caller (the CLI writes it on stderr).
-    package func text(
-        environment: Environment, forecastTable: Bool, width: Int, tableWidth: Int, warningInline: Bool = false
-    ) -> [String] {
+    /// forecast table and chart, and the spray report, whichever were asked for. The warning
+    /// of a stand-in answer is left to the caller (`warning(_:)`: the CLI writes it on stderr).
+    package func text(environment: Environment, forecastTable: Bool, width: Int, tableWidth: Int) -> [String] {
         let wording = WeatherWording.localized(environment.strings)
         var lines: [String] = []
         if let current {
-            lines.append(WeatherText.current(
-                current.value, units: units, region: region, representative: representative, source: current.source,
-                warning: warningInline ? warning(environment.strings) : nil, wording: wording))
+            lines.append(
+                WeatherText.current(
+                    current.value, units: units, region: region, representative: representative, source: current.source,
+                    wording: wording))
         } else {
             lines += placeLines(environment.strings)
         }
@@ -178,9 +183,12 @@ package struct WeatherResult: Sendable {
             lines += ["", WeatherText.forecastChart(forecast.value, units: units, width: width, wording: wording)]
         }
         if let spray, let forecast {
-            lines += ["", WeatherText.sprayReport(
-                spray, timeZoneOffset: forecast.value.city?.timezone, width: width, productName: product?.name,
-                wording: wording)]
+            lines += [
+                "",
+                WeatherText.sprayReport(
+                    spray, timeZoneOffset: forecast.value.city?.timezone, width: width, productName: product?.name,
+                    wording: wording),
+            ]
         }
         return lines
     }
@@ -190,15 +198,17 @@ package struct WeatherResult: Sendable {
         var lines: [String] = []
         if case let .cache(age)? = forecast?.source { lines.append(s("weather.cached", Self.age(age, s))) }
         if let region {
-            lines.append(s(
-                "weather.region", region.region.name, region.region.id,
-                s("weather.km", s.decimal(WeatherText.kilometres(region.distanceKm)))))
+            lines.append(
+                s(
+                    "weather.region", region.region.name, region.region.id,
+                    s("weather.km", s.decimal(WeatherText.kilometres(region.distanceKm)))))
         }
         if let nearest = representative {
             let reach = WeatherText.contact(nearest.representative)
-            lines.append(s(
-                "weather.representative", reach,
-                nearest.distanceKm.map { s("weather.km", s.decimal(WeatherText.kilometres($0))) } ?? "?"))
+            lines.append(
+                s(
+                    "weather.representative", reach,
+                    nearest.distanceKm.map { s("weather.km", s.decimal(WeatherText.kilometres($0))) } ?? "?"))
         }
         return lines
     }

@@ -20,6 +20,7 @@ public enum CatalogServer {
         let router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ConfinementMiddleware(root: directory))
+        router.add(middleware: RangeMiddleware(root: directory))
         router.add(
             middleware: FileMiddleware(
                 directory,
@@ -93,7 +94,9 @@ struct ConfinementMiddleware<Context: RequestContext>: RouterMiddleware {
     let root: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Self.allows(request.uri.path, root: root) else { return Response(status: .notFound) }
+        // `//catalogs` would be answered with a redirect to `//catalogs/`: a protocol-relative
+        // link to the host "catalogs". Such paths do not exist here.
+        guard !request.uri.path.hasPrefix("//"), Self.allows(request.uri.path, root: root) else { return Response(status: .notFound) }
         return try await next(request, context)
     }
 
@@ -114,5 +117,60 @@ struct ConfinementMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+}
+
+/// Byte ranges as RFC 9110 (section 14) has them, before `FileMiddleware` sees the request:
+/// a suffix range (`bytes=-500`, the last 500 bytes) becomes the explicit range it means;
+/// a range starting at or past the end answers 416 with `Content-Range: bytes */SIZE`; several
+/// ranges or a malformed header are ignored (the whole file, 200), as the RFC allows.
+struct RangeMiddleware<Context: RequestContext>: RouterMiddleware {
+    let root: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .get, let header = request.headers[.range] else { return try await next(request, context) }
+        let path = root + "/" + (request.uri.path.removingPercentEncoding ?? request.uri.path)
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = (attributes[.size] as? NSNumber)?.intValue
+        else { return try await next(request, context) }
+        var head = request.head
+        switch Self.resolve(header, size: size) {
+        case let .range(range): head.headerFields[.range] = "bytes=\(range.lowerBound)-\(range.upperBound)"
+        case .ignore: head.headerFields[.range] = nil
+        case .unsatisfiable:
+            return Response(status: .rangeNotSatisfiable, headers: [.contentRange: "bytes */\(size)", .contentLength: "0"])
+        }
+        return try await next(Request(head: head, body: request.body), context)
+    }
+
+    enum Resolution: Equatable {
+        case range(ClosedRange<Int>), ignore, unsatisfiable
+    }
+
+    /// What `header` asks of a file of `size` bytes.
+    static func resolve(_ header: String, size: Int) -> Resolution {
+        let value = header.trimmingCharacters(in: .whitespaces)
+        guard value.lowercased().hasPrefix("bytes="), !value.contains(",") else { return .ignore }
+        let spec = value.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard let dash = spec.firstIndex(of: "-") else { return .ignore }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        let digits = { (text: Substring) in !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+        if first.isEmpty {
+            // bytes=-N: the last N bytes (all of them when N is larger than the file).
+            guard digits(last), let count = Int(last) else { return .ignore }
+            guard count > 0, size > 0 else { return .unsatisfiable }
+            return .range(max(0, size - count)...(size - 1))
+        }
+        guard digits(first), let start = Int(first) else { return .ignore }
+        let end: Int
+        if last.isEmpty {
+            end = size - 1
+        } else {
+            guard digits(last), let asked = Int(last), asked >= start else { return .ignore }
+            end = min(asked, size - 1)
+        }
+        guard start < size else { return .unsatisfiable }
+        return .range(start...end)
     }
 }

@@ -47,6 +47,9 @@ public struct UpdateState: Sendable, Hashable, Codable {
     /// The highest catalog version ever installed, per identity: an older signed manifest is
     /// refused after a rollback or a fallback to the bundled catalog (absent in older files).
     public var highestInstalled: [String: Int]?
+    /// The content hash (AgroUpdate's `ContentHash`) of installed catalogs, by file name: what a
+    /// delta must apply to. Recorded at install; absent for catalogs installed before deltas.
+    public var contentHashes: [String: String]?
     /// Creates a state; every field starts empty.
     public init(lastCheck: Date? = nil, server: String? = nil, etag: String? = nil, highestInstalled: [String: Int]? = nil) {
         self.lastCheck = lastCheck

@@ -144,6 +144,9 @@ public final class LiveCatalog: @unchecked Sendable {
 extension LiveCatalog: CatalogInfoUseCase {
     /// The current catalog's identity, version and counts.
     public func catalogInfo() throws -> CatalogInfo { try read { try $0.catalogInfo() } }
+
+    /// The current catalog's metadata, its title and attribution in `locale`.
+    public func catalogInfo(locale: String) throws -> CatalogInfo { try read { try $0.catalogInfo(locale: locale) } }
 }
 
 extension LiveCatalog: ProductsUseCase {

@@ -38,9 +38,11 @@ extension SQLiteCatalog: CulturesUseCase {
                 SELECT parent_id AS id, \(texts.name("culture", owner: "parent_id")) AS name
                 FROM culture_parents WHERE culture_id = \(id) ORDER BY name
                 """)
+            // Qualified: inside the name subquery a bare culture_id is culture_i18n's own column,
+            // which named every member after the first culture of the table.
             let children = try related("""
-                SELECT culture_id AS id, \(texts.name("culture", owner: "culture_id")) AS name
-                FROM culture_parents WHERE parent_id = \(id) ORDER BY name
+                SELECT cp.culture_id AS id, \(texts.name("culture", owner: "cp.culture_id")) AS name
+                FROM culture_parents cp WHERE cp.parent_id = \(id) ORDER BY name
                 """)
             let stages = try db.rows("""
                 SELECT g.bbch_from, g.bbch_to, \(texts.name("growth_stage", owner: "g.id")) AS name

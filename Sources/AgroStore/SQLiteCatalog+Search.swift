@@ -6,6 +6,7 @@ extension SQLiteCatalog: SearchUseCase {
     /// Full-text search over names and descriptions in every locale, best matches first.
     public func search(_ text: String, kinds: Set<EntityKind>?, page: PageRequest, locale: String) throws -> Page<SearchHit> {
         let perPage = page.perPage
+        try SearchQuery.checkSize(text)
         // Every word must match; if that finds nothing, any word may.
         for all in [true, false] {
             guard let match = SearchQuery.match(text, all: all) else { break }

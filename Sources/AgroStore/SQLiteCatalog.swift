@@ -125,9 +125,13 @@ public final class SQLiteCatalog: Sendable {
         LocalizedSQL(chain: info.locales.chain(for: locale))
     }
 
-    /// Runs a read, turning database failures into a user-facing error.
+    /// Runs a read, turning database failures into a user-facing error; within the
+    /// `CatalogDeadline` of the work, if one is set.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
+            if let deadline = CatalogDeadline.current {
+                return try database.read { db in try CatalogDeadline.watching(db, until: deadline, body) }
+            }
             return try database.read(body)
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
@@ -158,6 +162,20 @@ struct LocalizedSQL {
 extension SQLiteCatalog: CatalogInfoUseCase {
     /// Metadata of this catalog (the same as `info`).
     public func catalogInfo() throws -> CatalogInfo { info }
+
+    /// Metadata with the title and attribution in `locale`, falling back along the catalog's
+    /// chain (`info` carries them in the catalog's default locale).
+    public func catalogInfo(locale: String) throws -> CatalogInfo {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n") }
+        let byLocale = Dictionary(rows.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
+        let order = info.locales.chain(for: locale)
+        var localized = info
+        if let title = order.lazy.compactMap({ byLocale[$0]?["title"] as String? }).first { localized.title = title }
+        if let attribution = order.lazy.compactMap({ byLocale[$0]?["attribution"] as String? }).first {
+            localized.attribution = attribution
+        }
+        return localized
+    }
 }
 
 extension Database {

@@ -45,7 +45,7 @@ struct SearchIndexBuilder {
         }
     }
 
-    private func indexTexts(_ db: Database) throws {
+    func indexTexts(_ db: Database) throws {
         // One query per kind; each yields id, locale, title, then the columns that make up the
         // body, in a stable order.
         let sources: [(kind: EntityKind, sql: String)] = [
@@ -124,6 +124,20 @@ public enum SearchQuery {
     }
 
     /// The words of `text`, folded.
+    /// At most this many words are searched: each becomes a prefix term that FTS5 expands over
+    /// the whole index, so the cost grows with their number (5,000 one-letter words took
+    /// minutes on the Swiss register).
+    public static let maximumWords = 10
+    /// At most this many characters of search text.
+    public static let maximumLength = 200
+
+    /// Refuses a search text over `maximumWords` words or `maximumLength` characters.
+    public static func checkSize(_ text: String) throws {
+        guard text.count <= maximumLength, words(text).count <= maximumWords else {
+            throw SearchQueryError(maximumWords: maximumWords, maximumLength: maximumLength)
+        }
+    }
+
     public static func words(_ text: String) -> [String] {
         fold(text).split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
@@ -134,5 +148,33 @@ public enum SearchQuery {
         let terms = words(text).map { "\"\($0)\"*" }
         guard !terms.isEmpty else { return nil }
         return terms.joined(separator: all ? " " : " OR ")
+    }
+}
+
+extension CatalogStore {
+    /// Rebuilds the full-text search index of the catalog file at `path` from its tables, in
+    /// one transaction: the index a fresh build would write (same rows, same rowids), for a
+    /// catalog whose tables were changed in place (a delta update). The index is a virtual
+    /// table that SQLite's changesets do not record.
+    ///
+    /// - Throws: `CatalogError` when the file cannot be opened or written.
+    public static func rebuildSearchIndex(at path: String) throws {
+        do {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            try queue.inTransaction { db in
+                // Dropping and re-creating is much faster than deleting every row (each delete
+                // updates the index), and numbers the rows from 1 again as a fresh build does.
+                guard let sql = try String.fetchOne(
+                    db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'search_index'")
+                else { return .commit }
+                try db.execute(sql: "DROP TABLE search_index")
+                try db.execute(sql: sql)
+                try SearchIndexBuilder().indexTexts(db)
+                return .commit
+            }
+        } catch let error as DatabaseError {
+            throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
     }
 }

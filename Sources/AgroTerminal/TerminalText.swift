@@ -34,6 +34,25 @@ public enum TerminalText {
         return String(result)
     }
 
+    /// `text` for a one-line message (an error or a warning quoting a file or a server): every
+    /// line break (LF, CR, CRLF, VT, FF, NEL, U+2028, U+2029) becomes one space before the
+    /// unsafe scalars go, so quoted text can never start a line of its own.
+    public static func oneLine(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var previousWasBreak = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029:
+                if !previousWasBreak { result.append(" ") }
+                previousWasBreak = true
+            default:
+                result.append(scalar)
+                previousWasBreak = false
+            }
+        }
+        return sanitize(String(result), keepNewlines: false)
+    }
+
     /// Whether a joiner next to `scalar` sits inside a word.
     private static func joins(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties

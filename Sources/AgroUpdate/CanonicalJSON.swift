@@ -3,14 +3,20 @@ import Foundation
 /// A JSON value, kept exactly as parsed so that a signature can be checked over what was
 /// received rather than over what this build's model of a manifest happens to know.
 public enum JSONValue: Sendable, Hashable, Codable {
+    /// JSON null.
     case null
+    /// true or false.
     case bool(Bool)
     /// Manifests hold integers only; a fraction or an exponent is rejected when parsing.
     case integer(Int64)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
+    /// Decodes any JSON value but non-integer numbers, which manifests never carry.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -31,6 +37,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Encodes the value as plain JSON (not canonical: see `canonicalBytes`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -4,16 +4,23 @@ import Foundation
 
 /// What `agro db verify` found.
 public struct VerificationReport: Sendable, Hashable {
+    /// The catalog file checked.
     public var path: String
+    /// Bundled or installed.
     public var source: CatalogSource
+    /// Its metadata.
     public var info: CatalogInfo
+    /// The sha256 of its bytes.
     public var sha256: String
+    /// Its size in bytes.
     public var size: Int64
 }
 
 /// What `agro db rollback` did.
 public struct RollbackResult: Sendable, Hashable {
+    /// The catalog current before the rollback.
     public var from: CatalogInfo
+    /// The catalog current after it.
     public var to: CatalogInfo
 }
 
@@ -122,10 +129,15 @@ extension CatalogStore {
         }
     }
 
-    /// Removes every download but `partial`: only the file the manifest names can resume.
-    package func removeOtherDownloads(keeping partial: String) {
+    /// Whether `current.sqlite` or `previous.sqlite` names the installed file `name`.
+    package func isLinked(fileName name: String) -> Bool {
+        FileSystem.readSymlink(currentLink) == name || FileSystem.readSymlink(previousLink) == name
+    }
+
+    /// Removes every download but `partials`: only the files the manifest names can resume.
+    package func removeOtherDownloads(keeping partials: Set<String>) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: downloadsDirectory)) ?? []
-        where downloadsDirectory + "/" + name != partial {
+        where !partials.contains(downloadsDirectory + "/" + name) {
             try? FileManager.default.removeItem(atPath: downloadsDirectory + "/" + name)
         }
     }

@@ -11,7 +11,7 @@ import Darwin
 /// The few POSIX calls atomic installation needs and Foundation does not offer.
 package enum FileSystem {
     /// Flushes a file's data and metadata to the disk.
-    static func fsync(file path: String) throws { try fsync(path, flags: O_RDONLY) }
+    package static func fsync(file path: String) throws { try fsync(path, flags: O_RDONLY) }
 
     /// Flushes a directory, so that renames and links in it survive a power cut.
     static func fsync(directory path: String) throws { try fsync(path, flags: O_RDONLY | O_DIRECTORY) }
@@ -44,12 +44,20 @@ package enum FileSystem {
 
     package static func size(_ path: String) -> Int64? { FileInfo.size(path) }
 
-    /// sha256 and size of a file, read in 1 MiB pieces.
-    static func digest(of path: String) throws -> Manifest.Digest {
+    /// sha256 and size of a file, read in 1 MiB pieces; with `destination`, the bytes are
+    /// also copied there as they are hashed (one read for both).
+    package static func digest(of path: String, copyingTo destination: String? = nil) throws -> Manifest.Digest {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw UpdateError.io(path: path, reason: "cannot read")
         }
         defer { try? handle.close() }
+        var output: FileHandle?
+        if let destination {
+            let descriptor = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            guard descriptor >= 0 else { throw UpdateError.io(path: destination, reason: errnoText()) }
+            output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        }
+        defer { try? output?.close() }
         var hasher = SHA256()
         var size: Int64 = 0
         while true {
@@ -60,6 +68,11 @@ package enum FileSystem {
             if data.isEmpty { break }
             hasher.update(data: data)
             size += Int64(data.count)
+            if let output, let destination {
+                do { try output.write(contentsOf: data) } catch {
+                    throw UpdateError.io(path: destination, reason: error.localizedDescription)
+                }
+            }
         }
         return Manifest.Digest(sha256: hasher.finalize().hexString, size: size)
     }

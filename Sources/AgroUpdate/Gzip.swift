@@ -7,13 +7,13 @@ import Foundation
 /// gzip rather than xz: zlib is on every system, inflating runs at several hundred MB/s (the
 /// update must stay close to a plain download), and any static server or CDN knows the type.
 /// SQLite files compress to about a third either way.
-enum Gzip {
+package enum Gzip {
     /// Compresses the file at `source` into `destination` (gzip, level 9), streaming.
     ///
     /// - Returns: the digests of the input and of the written output, hashed as the bytes
     ///   pass, so a publisher need not read either file again.
     @discardableResult
-    static func compress(file source: String, to destination: String) throws
+    package static func compress(file source: String, to destination: String) throws
         -> (uncompressed: Manifest.Digest, compressed: Manifest.Digest) {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw UpdateError.io(path: source, reason: "cannot read")
@@ -129,5 +129,40 @@ package final class GzipInflater {
             }
             if status == Z_BUF_ERROR && count == 0 { break }
         }
+    }
+}
+
+extension Gzip {
+    /// Inflates the gzip file at `path`, passing the output to `sink` in pieces, never more than
+    /// `limit` bytes.
+    ///
+    /// - Returns: the digests of the compressed and of the uncompressed bytes; the caller
+    ///   compares them with what it expects.
+    package static func decompress(
+        file path: String, limit: Int64, sink: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> (compressed: Manifest.Digest, uncompressed: Manifest.Digest) {
+        guard let input = FileHandle(forReadingAtPath: path) else { throw UpdateError.io(path: path, reason: "cannot read") }
+        defer { try? input.close() }
+        let inflater = try GzipInflater(limit: limit)
+        var compressedHash = SHA256(), uncompressedHash = SHA256()
+        var compressedSize: Int64 = 0
+        while true {
+            let chunk: Data
+            do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw UpdateError.io(path: path, reason: error.localizedDescription)
+            }
+            if chunk.isEmpty { break }
+            compressedHash.update(data: chunk)
+            compressedSize += Int64(chunk.count)
+            try chunk.withUnsafeBytes { raw in
+                try inflater.feed(raw) { piece in
+                    uncompressedHash.update(bufferPointer: piece)
+                    try sink(piece)
+                }
+            }
+        }
+        guard inflater.finished else { throw UpdateError.decompression("the gzip stream ends early") }
+        return (Manifest.Digest(sha256: compressedHash.finalize().hexString, size: compressedSize),
+                Manifest.Digest(sha256: uncompressedHash.finalize().hexString, size: inflater.produced))
     }
 }

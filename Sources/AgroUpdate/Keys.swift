@@ -14,12 +14,15 @@ import Darwin
 public struct KeyPair: Sendable {
     // Kept as the raw seed: swift-crypto's key type is not Sendable.
     private let seed: Data
+    /// The Ed25519 private key.
     public var privateKey: Curve25519.Signing.PrivateKey {
         // The seed came from a valid key, so this cannot fail.
         try! Curve25519.Signing.PrivateKey(rawRepresentation: seed)
     }
+    /// The public half, which clients trust.
     public var publicKey: PublicSigningKey { PublicSigningKey(privateKey.publicKey) }
 
+    /// A pair from an existing private key.
     public init(privateKey: Curve25519.Signing.PrivateKey) {
         seed = privateKey.rawRepresentation
     }
@@ -82,12 +85,15 @@ public struct KeyPair: Sendable {
 
 /// A publisher's public key, as trusted by clients.
 public struct PublicSigningKey: Sendable, Hashable {
+    /// The raw 32-byte Ed25519 public key.
     public let rawRepresentation: Data
 
+    /// Wraps a swift-crypto public key.
     public init(_ key: Curve25519.Signing.PublicKey) {
         rawRepresentation = key.rawRepresentation
     }
 
+    /// A key from its raw 32 bytes; throws when they are not an Ed25519 public key.
     public init(rawRepresentation: Data) throws {
         _ = try Curve25519.Signing.PublicKey(rawRepresentation: rawRepresentation)
         self.rawRepresentation = rawRepresentation

@@ -17,11 +17,13 @@ public struct Manifest: Sendable, Hashable, Codable {
     public var format: Int
     /// Whose catalog this is; versions compare only within one identity.
     public var identity: String
+    /// The catalog's title, for display.
     public var title: String
     /// Version of the newest catalog, monotonic within the identity.
     public var catalogVersion: Int
     /// Schema version of the newest catalog's file layout.
     public var schemaVersion: Int
+    /// The catalog's locales, preferred first.
     public var locales: [String]
     /// When the catalog was built (ISO 8601, from the catalog itself).
     public var builtAt: String
@@ -38,13 +40,22 @@ public struct Manifest: Sendable, Hashable, Codable {
     /// version exceeds the highest it has installed of this identity by more than this. Absent
     /// (the default), any jump is accepted.
     public var maxVersionStep: Int?
+    /// The content hash (`ContentHash`) of the newest catalog: what a catalog built by applying
+    /// deltas must hash to. Absent in manifests written before deltas existed.
+    public var contentHash: String?
+    /// Deltas still published, from earlier versions to later ones (the newest version's first):
+    /// a client takes the cheapest chain from its installed version when it costs fewer bytes
+    /// than `file`. Absent or empty: full downloads only.
+    public var deltas: [Delta]?
     /// Absent in an unsigned manifest, which clients refuse.
     public var signature: Signature?
 
+    /// Creates a manifest; `Publisher` fills and signs it.
     public init(
         format: Int = Manifest.currentFormat, identity: String, title: String, catalogVersion: Int,
         schemaVersion: Int, locales: [String], builtAt: String, publishedAt: String, expiresAt: String,
-        file: CatalogFile, releases: [Release] = [], maxVersionStep: Int? = nil, signature: Signature? = nil
+        file: CatalogFile, releases: [Release] = [], maxVersionStep: Int? = nil, contentHash: String? = nil,
+        deltas: [Delta]? = nil, signature: Signature? = nil
     ) {
         self.format = format
         self.identity = identity
@@ -58,13 +69,18 @@ public struct Manifest: Sendable, Hashable, Codable {
         self.file = file
         self.releases = releases
         self.maxVersionStep = maxVersionStep
+        self.contentHash = contentHash
+        self.deltas = deltas
         self.signature = signature
     }
 
     /// Size and sha256 (lower-case hex) of a sequence of bytes.
     public struct Digest: Sendable, Hashable, Codable {
+        /// SHA-256 of the bytes, 64 lower-case hexadecimal digits.
         public var sha256: String
+        /// Number of bytes.
         public var size: Int64
+        /// Creates a digest.
         public init(sha256: String, size: Int64) {
             self.sha256 = sha256
             self.size = size
@@ -78,8 +94,11 @@ public struct Manifest: Sendable, Hashable, Codable {
         public var path: String
         /// `gzip`, the only compression this format knows.
         public var compression: String
+        /// The file as published (and downloaded).
         public var compressed: Digest
+        /// Its content once decompressed.
         public var uncompressed: Digest
+        /// Creates a file entry.
         public init(path: String, compression: String = "gzip", compressed: Digest, uncompressed: Digest) {
             self.path = path
             self.compression = compression
@@ -90,16 +109,50 @@ public struct Manifest: Sendable, Hashable, Codable {
 
     /// An earlier published version.
     public struct Release: Sendable, Hashable, Codable {
+        /// Its catalog version.
         public var catalogVersion: Int
+        /// Its schema version.
         public var schemaVersion: Int
+        /// When it was built (ISO 8601).
         public var builtAt: String
+        /// When it was published (ISO 8601).
         public var publishedAt: String
+        /// Its compressed file, still in the directory.
         public var file: CatalogFile
-        public init(catalogVersion: Int, schemaVersion: Int, builtAt: String, publishedAt: String, file: CatalogFile) {
+        /// Its content hash (absent for versions published before deltas existed).
+        public var contentHash: String?
+        /// Creates a release entry.
+        public init(
+            catalogVersion: Int, schemaVersion: Int, builtAt: String, publishedAt: String, file: CatalogFile,
+            contentHash: String? = nil
+        ) {
             self.catalogVersion = catalogVersion
             self.schemaVersion = schemaVersion
             self.builtAt = builtAt
             self.publishedAt = publishedAt
+            self.file = file
+            self.contentHash = contentHash
+        }
+    }
+
+    /// A compressed delta file (`DeltaFile`) that turns one published version into a later one.
+    public struct Delta: Sendable, Hashable, Codable {
+        /// The version it applies to.
+        public var fromVersion: Int
+        /// The content hash of the catalog it applies to.
+        public var fromContentHash: String
+        /// The version it produces.
+        public var toVersion: Int
+        /// The content hash of the catalog it produces, checked after applying.
+        public var toContentHash: String
+        /// The file: `deltas/<sha256>.delta.gz`, its compressed and uncompressed sizes and sha256.
+        public var file: CatalogFile
+        /// Creates a delta entry.
+        public init(fromVersion: Int, fromContentHash: String, toVersion: Int, toContentHash: String, file: CatalogFile) {
+            self.fromVersion = fromVersion
+            self.fromContentHash = fromContentHash
+            self.toVersion = toVersion
+            self.toContentHash = toContentHash
             self.file = file
         }
     }
@@ -112,6 +165,7 @@ public struct Manifest: Sendable, Hashable, Codable {
         public var publicKey: String
         /// The 64-byte signature, base64.
         public var value: String
+        /// Creates a signature entry.
         public init(algorithm: String = "ed25519", publicKey: String, value: String) {
             self.algorithm = algorithm
             self.publicKey = publicKey

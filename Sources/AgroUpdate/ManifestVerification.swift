@@ -55,7 +55,8 @@ extension Manifest {
         }
         // Every name and hash is checked before any of it becomes part of a local path or a URL:
         // a signed manifest is still outside data (a compromised or careless publisher).
-        for file in [manifest.file] + manifest.releases.map(\.file) {
+        let deltas = manifest.deltas ?? []
+        for file in [manifest.file] + manifest.releases.map(\.file) + deltas.map(\.file) {
             guard Manifest.isSafeRelativePath(file.path) else {
                 throw UpdateError.manifestInvalid("a file path leaves the directory or has characters outside [A-Za-z0-9._/-]")
             }
@@ -65,6 +66,21 @@ extension Manifest {
             guard file.compressed.size >= 0, file.uncompressed.size >= 0 else {
                 throw UpdateError.manifestInvalid("negative size")
             }
+        }
+        for delta in deltas {
+            guard delta.file.compression == "gzip" else {
+                throw UpdateError.manifestInvalid("unknown compression \"\(delta.file.compression)\"")
+            }
+            guard Manifest.isSHA256(delta.fromContentHash), Manifest.isSHA256(delta.toContentHash) else {
+                throw UpdateError.manifestInvalid("a content hash is not 64 lower-case hexadecimal digits")
+            }
+            guard delta.fromVersion >= 0, delta.toVersion > delta.fromVersion else {
+                throw UpdateError.manifestInvalid("a delta does not lead to a higher version")
+            }
+        }
+        let contentHashes = [manifest.contentHash] + manifest.releases.map(\.contentHash)
+        guard contentHashes.allSatisfy({ $0.map(Manifest.isSHA256) ?? true }) else {
+            throw UpdateError.manifestInvalid("a content hash is not 64 lower-case hexadecimal digits")
         }
         guard Manifest.isPlainName(manifest.identity) else {
             throw UpdateError.manifestInvalid("the identity is empty, longer than 200 characters or has control characters")

@@ -8,9 +8,14 @@ import Foundation
 ///     DIR/manifest.json                   signed; small; revalidated by clients (ETag)
 ///     DIR/catalogs/<sha256>.sqlite.gz     compressed catalogs named by the sha256 of their
 ///                                         compressed bytes: immutable, cacheable for ever
+///     DIR/deltas/<sha256>.delta.gz        compressed deltas (`DeltaFile`) from earlier versions
 ///
-/// Earlier versions stay in the directory and in the manifest's `releases`.
+/// Earlier versions stay in the directory and in the manifest's `releases`; they are the
+/// history deltas are computed from.
 public enum Publisher {
+    /// How many deltas a manifest lists at most (the newest first): older chains fall back to
+    /// the full file, and the manifest stays far below its size limit.
+    public static let maximumListedDeltas = 60
     /// Compresses and publishes a catalog file, then signs and writes the manifest.
     ///
     /// The catalog file is written before the manifest that names it, and the manifest is
@@ -23,17 +28,21 @@ public enum Publisher {
     ///   - expiry: how long clients accept this manifest; publish again before it runs out.
     ///   - now: the signing time.
     ///   - maxVersionStep: the publisher's policy on version jumps (see `Manifest.maxVersionStep`).
+    ///   - deltas: how many of the latest published versions get a delta to this one (0: none).
+    ///     A delta is left out when the schemas differ or when it would not be smaller than the
+    ///     full compressed file.
     /// - Throws: `UpdateError.notGreaterThanPublished` when the version is not greater than
     ///   the newest published one; `.publishIdentityMismatch` when the directory publishes
     ///   another identity; `CatalogError` when the file is not a usable catalog.
     @discardableResult
     public static func publish(
         catalog: String, to directory: String, key: KeyPair, expiry: TimeInterval = 30 * 24 * 3600, now: Date = Date(),
-        maxVersionStep: Int? = nil
+        maxVersionStep: Int? = nil, deltas deltaCount: Int = 3
     ) throws -> Manifest {
         let info = try CatalogStore.inspect(catalog, full: true)
         let manifestPath = directory + "/manifest.json"
         var releases: [Manifest.Release] = []
+        var carriedDeltas: [Manifest.Delta] = []
         if let data = FileManager.default.contents(atPath: manifestPath) {
             // The publisher reads its own manifest; the signature is not what matters here.
             guard let existing = try? JSONDecoder().decode(Manifest.self, from: data) else {
@@ -48,7 +57,9 @@ public enum Publisher {
             }
             releases = [Manifest.Release(
                 catalogVersion: existing.catalogVersion, schemaVersion: existing.schemaVersion,
-                builtAt: existing.builtAt, publishedAt: existing.publishedAt, file: existing.file)] + existing.releases
+                builtAt: existing.builtAt, publishedAt: existing.publishedAt, file: existing.file,
+                contentHash: existing.contentHash)] + existing.releases
+            carriedDeltas = existing.deltas ?? []
         }
 
         let catalogsDirectory = directory + "/catalogs"
@@ -65,12 +76,25 @@ public enum Publisher {
         try FileSystem.rename(temporary, to: directory + "/" + relativePath)
         try FileSystem.fsync(directory: catalogsDirectory)
 
+        let contentHash = try ContentHash.of(catalog: catalog)
+        var deltas: [Manifest.Delta] = []
+        for release in releases.prefix(max(0, deltaCount)) {
+            let header = DeltaHeader(
+                identity: info.identity, fromVersion: release.catalogVersion, fromContentHash: "",
+                toVersion: info.version, toContentHash: contentHash)
+            if let delta = try publishDelta(
+                from: release, to: catalog, header: header, directory: directory, fullSize: compressed.size) {
+                deltas.append(delta)
+            }
+        }
+        deltas = Array((deltas + carriedDeltas).prefix(maximumListedDeltas))
+
         let unsigned = Manifest(
             identity: info.identity, title: info.title, catalogVersion: info.version, schemaVersion: info.schemaVersion,
             locales: info.locales.locales, builtAt: info.builtAt, publishedAt: Timestamp.format(now),
             expiresAt: Timestamp.format(now.addingTimeInterval(expiry)),
             file: Manifest.CatalogFile(path: relativePath, compressed: compressed, uncompressed: uncompressed),
-            releases: releases, maxVersionStep: maxVersionStep)
+            releases: releases, maxVersionStep: maxVersionStep, contentHash: contentHash, deltas: deltas.isEmpty ? nil : deltas)
         let manifest = try key.sign(unsigned)
         let temporaryManifest = directory + "/.manifest-\(getpid()).json"
         guard FileManager.default.createFile(atPath: temporaryManifest, contents: manifest.fileBytes) else {
@@ -80,5 +104,49 @@ public enum Publisher {
         try FileSystem.rename(temporaryManifest, to: manifestPath)
         try FileSystem.fsync(directory: directory)
         return manifest
+    }
+
+    /// Writes the delta from a published release to `catalog` into `directory/deltas/`, named by
+    /// its compressed sha256; nil when the release's file is gone or damaged, the schemas differ,
+    /// or the delta is not smaller than the full file (`fullSize`).
+    private static func publishDelta(
+        from release: Manifest.Release, to catalog: String, header: DeltaHeader, directory: String, fullSize: Int64
+    ) throws -> Manifest.Delta? {
+        let published = directory + "/" + release.file.path
+        guard Manifest.isSafeRelativePath(release.file.path), FileManager.default.fileExists(atPath: published) else { return nil }
+        let deltasDirectory = directory + "/deltas"
+        do {
+            try FileManager.default.createDirectory(atPath: deltasDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw UpdateError.io(path: deltasDirectory, reason: error.localizedDescription)
+        }
+        let scratch = deltasDirectory + "/.publishing-\(getpid())"
+        defer {
+            for suffix in [".sqlite", ".delta", ".delta.gz"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
+        }
+        // The earlier version, decompressed from the directory (the publisher's history).
+        guard FileManager.default.createFile(atPath: scratch + ".sqlite", contents: nil),
+              let output = FileHandle(forWritingAtPath: scratch + ".sqlite")
+        else { throw UpdateError.io(path: scratch + ".sqlite", reason: "cannot create") }
+        let digests = try? Gzip.decompress(file: published, limit: release.file.uncompressed.size) { piece in
+            try output.write(contentsOf: piece)
+        }
+        try? output.close()
+        guard let digests, digests.uncompressed == release.file.uncompressed else { return nil }
+        var header = header
+        header.fromContentHash = try ContentHash.of(catalog: scratch + ".sqlite")
+        guard let changeset = try DeltaFile.changeset(from: scratch + ".sqlite", to: catalog) else { return nil }
+        guard FileManager.default.createFile(atPath: scratch + ".delta", contents: DeltaFile.encode(header, changeset: changeset)) else {
+            throw UpdateError.io(path: scratch + ".delta", reason: "cannot create")
+        }
+        let (uncompressed, compressed) = try Gzip.compress(file: scratch + ".delta", to: scratch + ".delta.gz")
+        guard compressed.size < fullSize else { return nil }
+        let relativePath = "deltas/\(compressed.sha256).delta.gz"
+        try FileSystem.rename(scratch + ".delta.gz", to: directory + "/" + relativePath)
+        try FileSystem.fsync(directory: deltasDirectory)
+        return Manifest.Delta(
+            fromVersion: header.fromVersion, fromContentHash: header.fromContentHash, toVersion: header.toVersion,
+            toContentHash: header.toContentHash,
+            file: Manifest.CatalogFile(path: relativePath, compressed: compressed, uncompressed: uncompressed))
     }
 }

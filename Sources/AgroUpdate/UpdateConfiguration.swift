@@ -9,6 +9,7 @@ import Foundation
 public struct UpdateConfiguration: Sendable {
     /// The publishing directory's URL; the manifest is `<server>/manifest.json`.
     public var server: URL
+    /// The publisher keys whose signatures are accepted (any one of them).
     public var trustedKeys: [PublicSigningKey]
     /// Allows plain http to hosts other than loopback.
     public var allowInsecure: Bool

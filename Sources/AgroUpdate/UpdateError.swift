@@ -5,46 +5,83 @@ import Foundation
 ///
 /// Each case carries what the message needs; whatever happened, an update that throws has
 /// left the current catalog as it was.
-public enum UpdateError: UserFacingError, Equatable {
+public enum UpdateError: UserFacingError, Hashable {
     // Configuration
+    /// No update server configured.
     case noServer
+    /// No trusted publisher key configured.
     case noTrustedKeys
+    /// Plain http off loopback without `--insecure` (or a redirect to it).
     case insecureServer(url: String)
+    /// The server setting is not an http or https URL.
     case invalidServerURL(String)
+    /// A setting (`update.deadline`) has an unusable value.
     case invalidSetting(name: String, value: String)
+    /// A key file cannot be read, written or parsed.
     case keyFile(path: String, reason: String)
     // Network
+    /// The server cannot be reached, or the connection failed.
     case unreachable(url: String, reason: String)
+    /// The server did not answer within the deadline.
     case timedOut(url: String)
+    /// The server answered an HTTP error.
     case httpStatus(url: String, status: Int)
     // Manifest
+    /// The manifest is malformed or unsafe (the reason says what).
     case manifestInvalid(String)
+    /// The manifest carries no signature.
     case unsigned
+    /// The manifest is signed by a key that is not trusted.
     case untrustedKey(keyID: String)
+    /// The manifest's signature does not verify: it was altered.
     case badSignature(keyID: String)
+    /// The manifest has expired.
     case expired(expiresAt: String)
+    /// The server offers an older version than the one in use (a replay).
     case notNewer(identity: String, offered: Int, installed: Int)
+    /// The server offers another catalog than the installed one.
     case identityMismatch(offered: String, installed: String)
+    /// The server offers a version older than one installed before.
     case downgrade(identity: String, offered: Int, highest: Int)
+    /// The server's catalog is not the pinned identity.
     case identityNotPinned(offered: String, pinned: String)
+    /// The version jumps further than the publisher's signed policy allows.
     case versionJump(identity: String, offered: Int, highest: Int, maxStep: Int)
+    /// The catalog needs a newer agro.
     case schemaTooNew(found: Int, supported: Int)
     // Download and content
+    /// The download stopped early; what arrived is kept for the next attempt.
     case truncated(expected: Int64, received: Int64)
+    /// The server sent more than the declared size.
     case tooLarge(declared: Int64)
+    /// A sha256 differs from the manifest's.
     case checksumMismatch(what: String, expected: String, actual: String)
+    /// A size differs from the manifest's.
     case sizeMismatch(what: String, expected: Int64, actual: Int64)
+    /// The gzip stream is damaged.
     case decompression(String)
+    /// The downloaded catalog fails the integrity or metadata checks.
     case catalogRejected(String)
+    /// A delta could not be used (missing, damaged, for another catalog, conflicting, a wrong
+    /// content hash after applying). The client then downloads the full catalog and says so;
+    /// this reaches a user only through that one line.
+    case deltaFailed(String)
     // Local store
+    /// `db rollback` has nothing to return to.
     case noPreviousCatalog
+    /// `db verify` found the catalog in use damaged.
     case verificationFailed(path: String, reason: String)
+    /// A file cannot be written or read.
     case io(path: String, reason: String)
+    /// Another process holds the update lock.
     case busy(path: String)
     // Publishing
+    /// Publishing a version not greater than the newest published one.
     case notGreaterThanPublished(version: Int, newest: Int)
+    /// Publishing into a directory of another identity.
     case publishIdentityMismatch(catalog: String, published: String)
 
+    /// One line for the user, saying what happened and that nothing was changed where that holds.
     public var message: String {
         switch self {
         case .noServer:
@@ -99,6 +136,8 @@ public enum UpdateError: UserFacingError, Equatable {
             return "the downloaded catalog cannot be decompressed (\(reason)); nothing was changed"
         case let .catalogRejected(reason):
             return "the downloaded catalog is unusable (\(reason)); nothing was changed"
+        case let .deltaFailed(reason):
+            return "the delta update failed (\(reason))"
         case .noPreviousCatalog:
             return "there is no previous catalog to return to"
         case let .verificationFailed(path, reason):
@@ -145,6 +184,7 @@ extension UpdateError: DescribedError {
         case let .sizeMismatch(v0, v1, v2): return ErrorCase("UpdateError", "sizeMismatch", ["\(v0)", "\(v1)", "\(v2)"])
         case let .decompression(v0): return ErrorCase("UpdateError", "decompression", ["\(v0)"])
         case let .catalogRejected(v0): return ErrorCase("UpdateError", "catalogRejected", ["\(v0)"])
+        case let .deltaFailed(v0): return ErrorCase("UpdateError", "deltaFailed", ["\(v0)"])
         case .noPreviousCatalog: return ErrorCase("UpdateError", "noPreviousCatalog")
         case let .verificationFailed(v0, v1): return ErrorCase("UpdateError", "verificationFailed", ["\(v0)", "\(v1)"])
         case let .io(v0, v1): return ErrorCase("UpdateError", "io", ["\(v0)", "\(v1)"])

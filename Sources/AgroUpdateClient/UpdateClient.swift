@@ -6,6 +6,7 @@ import Foundation
 
 /// What `agro db check` found.
 public struct UpdateCheck: Sendable, Hashable {
+    /// Whether the server offers something to install.
     public enum Availability: Sendable, Hashable {
         /// The server has a newer catalog (or one of another identity than the bundled demo).
         case available
@@ -19,25 +20,41 @@ public struct UpdateCheck: Sendable, Hashable {
     public var notModified: Bool
     /// The catalog in use.
     public var active: CatalogSelection
+    /// Whether there is something to install.
     public var availability: Availability
-    /// Bytes still to download for the update: the compressed size less any part already
-    /// downloaded by an interrupted update.
+    /// Bytes still to download for the update, as planned (the deltas of `deltaChain`, else the
+    /// compressed catalog), less any part already downloaded by an interrupted update.
     public var downloadSize: Int64
+    /// The deltas the update will download and apply, in order; empty when it downloads the full
+    /// catalog (no delta from the installed version, or deltas costing more bytes than the file).
+    public var deltaChain: [Manifest.Delta]
+    /// Bytes still to download for the full catalog, to compare with `downloadSize`.
+    public var fullDownloadSize: Int64
 }
 
 /// Where an update is, for a progress display.
 public enum UpdateProgress: Sendable, Hashable {
+    /// Fetching and verifying the manifest.
     case fetchingManifest
-    /// Bytes of the compressed catalog on disk so far, of `total`.
+    /// Bytes on disk so far of what this update downloads (the compressed catalog, or all the
+    /// deltas of the chain together), of `total`.
     case downloading(received: Int64, total: Int64)
+    /// Applying the downloaded deltas to a copy of the installed catalog.
+    case applyingDeltas(count: Int)
+    /// The delta update failed (always `UpdateError.deltaFailed`, saying why in one line); the
+    /// full catalog, `size` bytes, is downloaded instead.
+    case fallingBack(UpdateError, size: Int64)
     /// Decompressing and checking hashes, sizes and integrity.
     case verifying
+    /// Making the checked catalog current.
     case installing(InstallStep)
 }
 
 /// What `agro db update` did.
 public enum UpdateOutcome: Sendable, Hashable {
+    /// Nothing newer: the catalog in use.
     case upToDate(CatalogInfo)
+    /// A new catalog is current.
     case installed(from: CatalogInfo, to: CatalogInfo)
 }
 
@@ -49,8 +66,15 @@ public enum UpdateOutcome: Sendable, Hashable {
 /// never reading more bytes than declared; the uncompressed size and sha256; SQLite's
 /// integrity check; and metadata agreeing with the manifest. Any failure leaves the current
 /// catalog as it was.
+///
+/// When the manifest offers deltas from the installed version costing fewer bytes than the
+/// catalog, the client downloads those instead, applies them to a copy in one transaction,
+/// rebuilds the search index and checks the copy's content hash against the manifest; any
+/// failure on that path falls back to the full download (`UpdateProgress.fallingBack`).
 public struct UpdateClient: Sendable {
+    /// Server, trusted keys, limits.
     public let configuration: UpdateConfiguration
+    /// The data directory's catalogs.
     public let store: CatalogStore
     private let now: @Sendable () -> Date
     private let fetcher: HTTPFetcher
@@ -85,9 +109,22 @@ public struct UpdateClient: Sendable {
         guard check.availability == .available else { return .upToDate(check.active.info) }
         let manifest = check.manifest
         let file = manifest.file
+        if !check.deltaChain.isEmpty {
+            do {
+                let (incoming, sha256, info) = try await applyDeltas(check, progress: progress)
+                try store.install(checkedFile: incoming, sha256: sha256) { step in progress(.installing(step)) }
+                for delta in check.deltaChain {
+                    try? FileManager.default.removeItem(atPath: store.partialDownloadPath(sha256: delta.file.compressed.sha256))
+                }
+                recordInstalled(info, file: sha256, contentHash: manifest.contentHash)
+                return .installed(from: check.active.info, to: info)
+            } catch {
+                progress(.fallingBack(Self.deltaFailure(error), size: check.fullDownloadSize))
+            }
+        }
 
         let partial = store.partialDownloadPath(sha256: file.compressed.sha256)
-        store.removeOtherDownloads(keeping: partial)
+        store.removeOtherDownloads(keeping: [partial])
         let total = file.compressed.size
         try await fetcher.download(configuration.url(file.path), to: partial, size: total) { received in
             progress(.downloading(received: received, total: total))
@@ -106,13 +143,34 @@ public struct UpdateClient: Sendable {
         }
         try store.install(checkedFile: incoming, sha256: digest.sha256) { step in progress(.installing(step)) }
         try? FileManager.default.removeItem(atPath: partial)
-        // Remembered after the install: an older manifest of this identity is refused from now on.
+        // The full file was checked by its sha256, which the signed manifest gives together with
+        // the content hash the publisher computed from the same file.
+        recordInstalled(info, file: digest.sha256, contentHash: manifest.contentHash)
+        return .installed(from: check.active.info, to: info)
+    }
+
+    /// Any failure on the delta path as `deltaFailed`, without the "nothing was changed" endings
+    /// that do not hold once the full download follows.
+    static func deltaFailure(_ error: any Error) -> UpdateError {
+        if case .deltaFailed? = error as? UpdateError { return error as! UpdateError }
+        var reason = (error as? any UserFacingError)?.message ?? "\(error)"
+        for ending in ["; the current catalog stays in use", "; nothing was changed"] where reason.hasSuffix(ending) {
+            reason = String(reason.dropLast(ending.count))
+        }
+        return .deltaFailed(reason)
+    }
+
+    /// Remembered after an install: an older manifest of this identity is refused from now on,
+    /// and the installed file's content hash is what the next delta must apply to.
+    private func recordInstalled(_ info: CatalogInfo, file sha256: String, contentHash: String?) {
         var state = store.readState()
         var highest = state.highestInstalled ?? [:]
         highest[info.identity] = max(highest[info.identity] ?? info.version, info.version)
         state.highestInstalled = highest
+        var hashes = (state.contentHashes ?? [:]).filter { store.isLinked(fileName: $0.key) }
+        if let contentHash { hashes[sha256 + ".sqlite"] = contentHash }
+        state.contentHashes = hashes
         try? store.writeState(state)
-        return .installed(from: check.active.info, to: info)
     }
 
     /// Returns to the previous installed catalog.
@@ -166,14 +224,106 @@ public struct UpdateClient: Sendable {
         let availability = try compare(manifest, with: active, highest: state.highestInstalled?[manifest.identity])
         // Only a verified manifest is kept, with its ETag: a bad one must not earn 304s.
         if !notModified { try store.writeCachedManifest(data) }
+        let full = remaining(manifest.file)
+        var chain: [Manifest.Delta] = []
+        if availability == .available, let installedHash = contentHash(of: active, manifest: manifest, state: &state),
+           let found = manifest.deltaChain(fromContentHash: installedHash, version: active.info.version),
+           found.map(remaining).reduce(0, +) < full {
+            chain = found
+        }
         state.server = server
         state.lastCheck = now()
         try store.writeState(state)
-        let partial = store.partialDownloadPath(sha256: manifest.file.compressed.sha256)
-        let downloaded = min(FileSystem.size(partial) ?? 0, manifest.file.compressed.size)
         return UpdateCheck(
             manifest: manifest, notModified: notModified, active: active, availability: availability,
-            downloadSize: availability == .available ? manifest.file.compressed.size - downloaded : 0)
+            downloadSize: availability == .available ? (chain.isEmpty ? full : chain.map(remaining).reduce(0, +)) : 0,
+            deltaChain: chain, fullDownloadSize: availability == .available ? full : 0)
+    }
+
+    /// Bytes of a file still to download: its compressed size less what an interrupted update left.
+    private func remaining(_ file: Manifest.CatalogFile) -> Int64 {
+        let partial = store.partialDownloadPath(sha256: file.compressed.sha256)
+        return file.compressed.size - min(FileSystem.size(partial) ?? 0, file.compressed.size)
+    }
+
+    private func remaining(_ delta: Manifest.Delta) -> Int64 { remaining(delta.file) }
+
+    /// The content hash of the catalog in use when a delta could apply to it (same identity as
+    /// the manifest, deltas offered): recorded at install, else computed once and recorded.
+    private func contentHash(of active: CatalogSelection, manifest: Manifest, state: inout UpdateState) -> String? {
+        guard let deltas = manifest.deltas, !deltas.isEmpty, active.info.identity == manifest.identity else { return nil }
+        let name = URL(fileURLWithPath: active.path).lastPathComponent
+        if active.source == .installed, let known = state.contentHashes?[name] { return known }
+        guard let computed = try? ContentHash.of(catalog: active.path) else { return nil }
+        if active.source == .installed { state.contentHashes = (state.contentHashes ?? [:]).merging([name: computed]) { $1 } }
+        return computed
+    }
+
+    /// Downloads the deltas of the check's chain, checks each against the manifest, applies them
+    /// to a copy of the catalog in use (one transaction), rebuilds the search index and checks the
+    /// result's content hash and metadata. Returns the checked, fsynced copy and its sha256.
+    private func applyDeltas(
+        _ check: UpdateCheck, progress: @escaping @Sendable (UpdateProgress) -> Void
+    ) async throws -> (path: String, sha256: String, info: CatalogInfo) {
+        let manifest = check.manifest, chain = check.deltaChain
+        let partials = chain.map { store.partialDownloadPath(sha256: $0.file.compressed.sha256) }
+        store.removeOtherDownloads(keeping: Set(partials))
+        let total = chain.map(\.file.compressed.size).reduce(0, +)
+        var done: Int64 = 0
+        var changesets: [Data] = []
+        for (delta, partial) in zip(chain, partials) {
+            let before = done
+            try await fetcher.download(configuration.url(delta.file.path), to: partial, size: delta.file.compressed.size) { received in
+                progress(.downloading(received: before + received, total: total))
+            }
+            done += delta.file.compressed.size
+            var bytes = Data()
+            let digests: (compressed: Manifest.Digest, uncompressed: Manifest.Digest)
+            do {
+                digests = try Gzip.decompress(file: partial, limit: delta.file.uncompressed.size) { bytes.append(contentsOf: $0) }
+            } catch {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw UpdateError.deltaFailed("a delta file is damaged: \((error as? UpdateError)?.message ?? "\(error)")")
+            }
+            guard digests.compressed == delta.file.compressed, digests.uncompressed == delta.file.uncompressed else {
+                try? FileManager.default.removeItem(atPath: partial)
+                throw UpdateError.deltaFailed("a delta file's sha256 or size differs from the manifest")
+            }
+            let (header, changeset) = try DeltaFile.decode(bytes)
+            guard header == DeltaHeader(
+                identity: manifest.identity, fromVersion: delta.fromVersion, fromContentHash: delta.fromContentHash,
+                toVersion: delta.toVersion, toContentHash: delta.toContentHash)
+            else {
+                throw UpdateError.deltaFailed(
+                    "a delta file is for \(header.identity) version \(header.fromVersion) to \(header.toVersion), not what the manifest lists")
+            }
+            changesets.append(changeset)
+        }
+        progress(.applyingDeltas(count: chain.count))
+        let incoming = store.incomingPath()
+        do {
+            let active = check.active
+            let copied = try FileSystem.digest(of: active.path, copyingTo: incoming)
+            if active.source == .installed, URL(fileURLWithPath: active.path).lastPathComponent != copied.sha256 + ".sqlite" {
+                throw UpdateError.deltaFailed("the installed catalog no longer matches its recorded hash")
+            }
+            try DeltaFile.apply(changesets, to: incoming)
+            try CatalogStore.rebuildSearchIndex(at: incoming)
+            progress(.verifying)
+            let contentHash = try ContentHash.of(catalog: incoming)
+            guard contentHash == manifest.contentHash else {
+                throw UpdateError.deltaFailed(
+                    "the catalog built from the deltas has content hash \(contentHash.prefix(16))…, the manifest says "
+                        + "\((manifest.contentHash ?? "none").prefix(16))…")
+            }
+            let info = try checkCatalog(incoming, against: manifest)
+            let digest = try FileSystem.digest(of: incoming)
+            try FileSystem.fsync(file: incoming)
+            return (incoming, digest.sha256, info)
+        } catch {
+            try? FileManager.default.removeItem(atPath: incoming)
+            throw error
+        }
     }
 
     /// Versions compare only within one identity. The bundled demo gives way to any catalog

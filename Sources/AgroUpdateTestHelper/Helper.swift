@@ -44,7 +44,9 @@ enum Helper {
                     if pauseStep == "verifying" { pause("verifying") }
                 case let .installing(step):
                     if pauseStep == step.rawValue { pause(step.rawValue) }
-                case .fetchingManifest:
+                case .applyingDeltas:
+                    if pauseStep == "applyingDeltas" { pause("applyingDeltas") }
+                case .fetchingManifest, .fallingBack:
                     break
                 }
             }

@@ -1,5 +1,6 @@
 import AgroDomain
 import AgroPresentation
+import AgroStore
 import Foundation
 import HTTPTypes
 
@@ -26,6 +27,10 @@ struct APIError: Encodable, Sendable {
 
     /// The report the CLI gives `thrown` (its status and its words in `strings`' language).
     init(_ thrown: any Error, strings: Localizer, wordings: [any ErrorWording]) {
+        if let limited = Self.limit(thrown) {
+            self = limited
+            return
+        }
         // The web's words name its query parameters (`letter=`), never the CLI's flags.
         let report = ErrorReport.of(thrown, strings: strings, wordings: wordings, spelling: .query)
         error = Body(report.message, report.status)
@@ -36,6 +41,26 @@ struct APIError: Encodable, Sendable {
             default: break
             }
         }
+    }
+
+    /// The answer to a request refused by one of `WebLimits` (rate, deadline), if it was.
+    static func limit(_ thrown: any Error) -> APIError? {
+        switch thrown {
+        case let limit as WebLimitError:
+            switch limit {
+            case .tooManyRequests: return APIError(status: 429, code: "tooManyRequests", message: limit.message)
+            case .tooSlow: return APIError(status: 503, code: "tooSlow", message: limit.message)
+            }
+        case is CatalogDeadline.Exceeded:
+            return limit(WebLimitError.tooSlow)
+        default:
+            return nil
+        }
+    }
+
+    /// An HTTP-level failure (no such endpoint, method not allowed, busy): exit status 1.
+    init(status: Int, code: String, message: String) {
+        error = Body(status: status, exitStatus: ExitStatus.failure.rawValue, code: code, message: message)
     }
 
     init(notFound path: String) {

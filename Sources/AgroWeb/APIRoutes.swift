@@ -200,7 +200,7 @@ enum APIRoutes {
     static func weather(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) async throws -> String {
         let request = try weatherRequest(web, current: false)
         return try await request.answer(
-            catalog: app.catalog, environment: environment, service: try app.weather(), rules: app.sprayRules
+            catalog: app.catalog, environment: environment, service: try app.weatherService(for: web.request), rules: app.sprayRules
         ).json()
     }
 
@@ -224,7 +224,7 @@ enum APIRoutes {
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(language: web.language(cookies: false))
-        let key = environment.language + " " + request.uri.description
+        let key = ResponseCache.key(language: environment.language, request: request)
         if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
             Result { try AgroPresentation.Environment.json(try body(web, environment)) }

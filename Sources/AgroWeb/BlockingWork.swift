@@ -1,3 +1,4 @@
+import AgroStore
 import Dispatch
 
 /// Blocking work (SQLite queries, JSON encoding) run outside Swift's cooperative thread pool.
@@ -6,11 +7,15 @@ import Dispatch
 /// reads requests and writes answers. A catalog query blocks its thread for a millisecond or
 /// more; on two cores two such queries left no thread to move the other connections along,
 /// so answers waited behind queries that were not theirs. The work goes to Dispatch's global
-/// queue instead, and the task waits for it without holding a thread.
+/// queue instead, and the task waits for it without holding a thread. The request's
+/// `CatalogDeadline` goes with it (task-local values do not cross into Dispatch by themselves).
 enum BlockingWork {
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        let deadline = CatalogDeadline.current
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: CatalogDeadline.$current.withValue(deadline, operation: work))
+            }
         }
     }
 }

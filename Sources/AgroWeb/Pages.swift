@@ -127,7 +127,8 @@ enum Pages {
         }
         let layout: [String: Any] = [
             "t": strings, "lang": page.language, "title": rendered.title, "body": body, "languages": languages,
-            "catalogTitle": page.catalog.info.title,
+            // In the page's language: `info` holds the title in the catalog's default locale.
+            "catalogTitle": (try? page.catalog.catalogInfo(locale: page.language).title) ?? page.catalog.info.title,
         ]
         let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.language]
@@ -175,7 +176,8 @@ enum Pages {
 
     /// Links to the previous and next pages, the other parameters kept.
     static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
-        let query = page.web.query(leaving: ["page"])
+        // Not lang: the cookie keeps a chosen language, and an unknown one is not echoed.
+        let query = page.web.query(leaving: ["page", "lang"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         var values: [String: Any] = [
             "info": page.t("list.footer", result.page, result.pageCount, result.total),
@@ -228,7 +230,7 @@ enum Pages {
         withoutLetter.letter = nil
         let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
         let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
-        let others = web.query(leaving: ["letter", "page"])
+        let others = web.query(leaving: ["letter", "page", "lang"])
         let values: [String: Any] = [
             "cultures": try culturePicker(page, selected: filter.culture),
             "pests": try pestPicker(page, culture: filter.culture, selected: filter.pest),

@@ -25,7 +25,7 @@ extension Pages {
             at: asked == nil ? page.web.query("at").map(Self.coordinates) : nil, region: asked, units: nil, current: true,
             spray: page.web.flag("spray"))
         let result = try await request.answer(
-            catalog: page.catalog, environment: page.environment, service: try page.app.weather(), rules: page.app.sprayRules)
+            catalog: page.catalog, environment: page.environment, service: try page.app.weatherService(for: page.web.request), rules: page.app.sprayRules)
         let wording = weatherWording(page)
         if let current = result.current {
             let parts = WeatherText.currentParts(

@@ -5,6 +5,8 @@ import AgroStore
 import AgroUpdate
 import AgroWeather
 import Foundation
+import HTTPTypes
+import Hummingbird
 import Mustache
 
 /// What the web server answers from, built once at start-up and shared by every request:
@@ -23,7 +25,8 @@ package final class WebApp: Sendable {
     /// weather requests only, with the CLI's message and status.
     package let weather: @Sendable () throws -> CachedWeatherService
     package let sprayRules: SprayRules
-    /// Entries of the configured feeds from their cache, and one of them by id.
+    /// Entries of the configured feeds from their cache (parsed at most once a minute), and
+    /// one of them by id from the same list.
     package let feeds: @Sendable () throws -> [FeedItem]
     package let feedItem: @Sendable (String) throws -> FeedItem?
     /// How the program words and numbers errors (`ErrorWording`): the API answers with the
@@ -32,22 +35,39 @@ package final class WebApp: Sendable {
     private let localizers: LocalizerCache
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
+    /// What one client and all of them may ask for (README "Security", "The web server").
+    package let limits: WebLimits
+    /// Where catalog work and rendering run: bounded, with a bounded queue.
+    let pool: WorkPool
+    /// Weather calls that reach OpenWeatherMap with the server's key.
+    let weatherLimiter: RateLimiter
+    /// The server's methods per route, filled once the routes are registered (405 and Allow).
+    let routes = RouteTable()
+    /// Open connections (`WebLimits.maxConnections`).
+    let connections = ConnectionCounter()
 
     package init(
         catalog: LiveCatalog, environment: AgroPresentation.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
-        feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20,
-        wordings: [any ErrorWording] = [CatalogErrorWording()]
+        cacheBytes: Int = 64 << 20,
+        wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits()
     ) async throws {
         self.wordings = wordings
         cache = ResponseCache(limit: cacheBytes)
+        self.limits = limits
+        pool = WorkPool(workers: limits.workers, queueLimit: limits.queueLimit, queueTimeout: limits.queueTimeout)
+        weatherLimiter = RateLimiter(perClient: limits.weatherPerClient, total: limits.weatherTotal)
         self.catalog = catalog
         self.environment = environment
         self.weather = weather
         self.sprayRules = sprayRules
-        self.feeds = feeds
-        self.feedItem = feedItem
+        // A feed cache of several MB is parsed once a minute at most, not on every request;
+        // an entry is looked up in that list (reading it from the feeds would parse every feed
+        // per request, for any id a client sends).
+        let entries = Memo(seconds: 60, feeds)
+        self.feeds = entries.value
+        self.feedItem = { id in try entries.value().first { $0.id == id } }
         localizers = LocalizerCache(directory: environment.paths.localizable)
         let templateDirectory = resources.appendingPathComponent("templates")
         do {
@@ -59,6 +79,16 @@ package final class WebApp: Sendable {
         guard templates.getTemplate(named: "layout") != nil else {
             throw WebError.resources("\(templateDirectory.path) has no layout.mustache")
         }
+    }
+
+    /// The weather service for one request: its upstream calls count against the client's
+    /// and the server's rate limits (`WebLimits.weatherPerClient`, `weatherTotal`).
+    func weatherService(for request: Request) throws -> CachedWeatherService {
+        let base = try weather()
+        let client = request.headers[HTTPField.Name(GuardedHTTP1Channel.peerHeader)!] ?? "unknown"
+        return CachedWeatherService(
+            upstream: LimitedWeatherService(upstream: base.upstream, limiter: weatherLimiter, client: client),
+            cache: base.cache, offline: base.offline)
     }
 
     /// The languages the interface offers (Localizable/ has them all).
@@ -76,6 +106,26 @@ package final class WebApp: Sendable {
     package var languages: [String] {
         var seen = Set<String>()
         return (Self.interfaceLanguages + catalog.info.locales.locales).filter { seen.insert($0).inserted }
+    }
+}
+
+/// A value computed at most once every `seconds` (errors are not kept).
+final class Memo<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let seconds: Double
+    private let make: @Sendable () throws -> Value
+    private var kept: (value: Value, at: Date)?
+
+    init(seconds: Double, _ make: @escaping @Sendable () throws -> Value) {
+        self.seconds = seconds
+        self.make = make
+    }
+
+    func value() throws -> Value {
+        if let kept = lock.withLock({ kept }), Date().timeIntervalSince(kept.at) < seconds { return kept.value }
+        let made = try make()
+        lock.withLock { kept = (made, Date()) }
+        return made
     }
 }
 

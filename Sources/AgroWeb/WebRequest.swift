@@ -64,7 +64,12 @@ struct WebRequest: Sendable {
         guard let text = query(name) else { return nil }
         guard let value = Int(text), value >= minimum, value <= maximum else {
             let parameter = Parameter(rawValue: name) ?? .page
-            if maximum == PageRequest.limit { throw RequestError.belowMinimum(parameter, value: text, minimum: minimum) }
+            // Below the minimum of a page or a count (whose maximum is only the server's cap):
+            // "1 or more"; anything else names the whole range ("or more" read wrong for
+            // page=1000001).
+            if maximum == PageRequest.limit || parameter == .page || parameter == .perPage, let number = Int(text), number < minimum {
+                throw RequestError.belowMinimum(parameter, value: text, minimum: minimum)
+            }
             throw RequestError.outOfRange(parameter, value: text, minimum: minimum, maximum: maximum)
         }
         return value
@@ -74,8 +79,11 @@ struct WebRequest: Sendable {
     static let defaultPerPage = 20
 
     /// `page` and `perPage` (`all=true` for everything), as the CLI's --page, --per-page, --all.
+    /// `perPage` is at most `WebLimits.maxPerPage`; `all=true` (the CLI's `--all`) is bounded
+    /// by the request's deadline for catalog work instead (`WebLimits.requestDeadline`).
     func page() throws -> PageRequest {
-        let page = try integer("page", minimum: 1), perPage = try integer("perPage", minimum: 1)
+        let page = try integer("page", minimum: 1, maximum: WebLimits.maxPage)
+        let perPage = try integer("perPage", minimum: 1, maximum: app.limits.maxPerPage)
         if flag("all") { return .all }
         return PageRequest(page: page ?? 1, perPage: perPage ?? Self.defaultPerPage)
     }
@@ -83,19 +91,28 @@ struct WebRequest: Sendable {
     /// The language: `lang=`, else (pages only) the `agro_lang` cookie the switch sets, else
     /// the first of `Accept-Language` that the interface or the catalog has, else English.
     func language(cookies: Bool) -> String {
-        if let lang = query("lang") { return LocaleChain.normalize(lang) }
         let known = Set(app.languages)
+        // Only a language the server offers: anything else would be written into headers and
+        // pages and make cache entries and weather calls of its own.
+        if let lang = query("lang"), let code = Self.offered(lang, known) { return code }
         if cookies, let cookie = request.cookies["agro_lang"]?.value, known.contains(LocaleChain.normalize(cookie)) {
             return LocaleChain.normalize(cookie)
         }
         if let header = request.headers[.acceptLanguage] {
-            for tag in Self.acceptedLanguages(header) {
-                let code = LocaleChain.normalize(tag)
-                if known.contains(code) { return code }
-                if let dash = code.firstIndex(of: "-"), known.contains(String(code[..<dash])) { return String(code[..<dash]) }
+            for tag in Self.acceptedLanguages(header).prefix(16) {
+                if let code = Self.offered(tag, known) { return code }
             }
         }
         return "en"
+    }
+
+    /// `tag` (or its language without region) if the server offers it.
+    static func offered(_ tag: String, _ known: Set<String>) -> String? {
+        guard tag.utf8.count <= 35 else { return nil }
+        let code = LocaleChain.normalize(tag)
+        if known.contains(code) { return code }
+        if let dash = code.firstIndex(of: "-"), known.contains(String(code[..<dash])) { return String(code[..<dash]) }
+        return nil
     }
 
     /// The tags of an Accept-Language header, most wanted first (RFC 9110 weights; a tag

@@ -69,6 +69,7 @@ final class ErrorWordingTests: XCTestCase {
             (UpdateError.sizeMismatch(what: "catalog", expected: 100, actual: 99), 91),
             (UpdateError.decompression("bad header"), 91),
             (UpdateError.catalogRejected("schema"), 91),
+            (UpdateError.deltaFailed("a conflict"), 91),
             (UpdateError.noPreviousCatalog, 95),
             (UpdateError.verificationFailed(path: "/c.sqlite", reason: "integrity"), 96),
             (UpdateError.io(path: "/d", reason: "read-only"), 73),

@@ -25,6 +25,18 @@ final class HostileInputTests: XCTestCase {
         return prefix + ".pub"
     }
 
+    func testALineBreakInAPlanNeverForgesASecondLine() throws {
+        let plan = cli.home.appendingPathComponent("plan.json")
+        let json = #"{"culture": "winter wheat", "applications": [{"product": "Nope\r\nagro: all good", "dose": 1, "unit": "l/ha"}]}"#
+        try Data(json.utf8).write(to: plan)
+        let result = try cli.run(["plan", "check", plan.path])
+        XCTAssertNotEqual(result.status, 0)
+        // Exactly one line break (the end of the one line), and no carriage return at all.
+        XCTAssertEqual(result.stderr.unicodeScalars.filter { $0 == "\n" || $0 == "\r" }.count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("agro: "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Nope agro: all good"), result.stderr)
+    }
+
     func testHugeContentLengthFromTheUpdateServer() throws {
         let server = try FaultyHTTPServer { _ in .hugeContentLength() }
         defer { server.stop() }

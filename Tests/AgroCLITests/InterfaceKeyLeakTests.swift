@@ -27,7 +27,9 @@ final class InterfaceKeyLeakTests: XCTestCase {
             while let found = text.range(of: key, range: searchRange) {
                 let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
                 let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
-                let isPart = { (c: Character?) in c.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "/" || $0 == "-" } ?? false }
+                let isPart = { (c: Character?) in
+                    c.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "/" || $0 == "-" } ?? false
+                }
                 if !isPart(before) && !isPart(after) { return true }
                 searchRange = found.upperBound..<text.endIndex
             }
@@ -48,9 +50,11 @@ final class InterfaceKeyLeakTests: XCTestCase {
         let examples = CLIRunner.root.appendingPathComponent("Database/examples")
         return [
             ["products"], ["products", "--letters"], ["products", "--category", "fungicide"],
-            ["product", "glyphosate-540-sl"], ["product", "2-4-d-ehe-850-ec"], ["product", "glyphosate-540-sl", "--alternatives"],
+            ["product", "glyphosate-540-sl"], ["product", "2-4-d-ehe-850-ec"],
+            ["product", "glyphosate-540-sl", "--alternatives"],
             ["substances"], ["substance", "abamectin"], ["cultures"], ["culture", "barley"],
-            ["pests"], ["pests", "--kind", "weed"], ["pest", "agrotis-segetum"], ["scheme", "maize"], ["scheme", "potato", "--stage", "30"],
+            ["pests"], ["pests", "--kind", "weed"], ["pest", "agrotis-segetum"], ["scheme", "maize"],
+            ["scheme", "potato", "--stage", "30"],
             ["search", "wheat"], ["regions"], ["contacts", "KZ-10"], ["contacts", "--near", "51.18,71.45"],
             ["favorites", "list"],
             ["uses", "--pest", "zymoseptoria-tritici", "--culture", "winter wheat", "--all"],

@@ -184,7 +184,7 @@ final class JSONContractTests: XCTestCase {
         }
 
         let info = try cli.json(["catalog", "info"])
-        XCTAssertEqual(Set(info.keys), ["path", "size", "info"])
+        XCTAssertEqual(Set(info.keys), ["path", "size", "contentHash", "info"])
         check(check(info["info"], Self.catalogInfo, "catalog info")["locales"], Self.localeChain, "catalog info locales")
     }
 

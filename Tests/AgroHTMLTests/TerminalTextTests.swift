@@ -34,4 +34,12 @@ final class TerminalTextTests: XCTestCase {
             XCTAssertEqual(TerminalText.sanitize(text), text)
         }
     }
+
+    func testOneLineMessagesNeverBreak() {
+        // Every kind of line break becomes one space; other controls go.
+        XCTAssertEqual(TerminalText.oneLine("Nope\r\nagro: forged"), "Nope agro: forged")
+        XCTAssertEqual(TerminalText.oneLine("a\rb\nc\u{0B}d\u{0C}e\u{85}f\u{2028}g\u{2029}h"), "a b c d e f g h")
+        XCTAssertEqual(TerminalText.oneLine("tab\there\u{1B}[31m"), "tabhere[31m")
+        XCTAssertEqual(TerminalText.oneLine("plain"), "plain")
+    }
 }

@@ -201,4 +201,15 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(response("-1").declaredLength, Int64.max)
         XCTAssertNil(HTTPResponse(status: 200, headers: [], url: nil).declaredLength)
     }
+
+    func testARedirectLoopIsWordedAsOne() async throws {
+        let server = try FaultyHTTPServer { request in
+            .respond(status: 302, headers: ["Location": request.path], body: Data())
+        }
+        defer { server.stop() }
+        guard let error = await error(request(server)) else { return }
+        // Not "refusing plain http to Number of redirects hit maximum amount".
+        XCTAssertEqual(error, .broken("too many redirects (more than 5: a redirect loop)"))
+        XCTAssertFalse(error.reason.contains("refus"), error.reason)
+    }
 }

@@ -78,6 +78,18 @@ final class FeedParserTests: XCTestCase {
         XCTAssertNotEqual(feed.items[0].id, feed.items[1].id)
     }
 
+    func testAControlCharacterInATitleEatsNoEntity() throws {
+        let xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed</title>"
+            + "<item><title>Rust\u{01} &amp; blight</title>"
+            + "<description>&lt;p&gt;Wheat &amp;amp; barley&lt;/p&gt;</description></item>"
+            + "<item><title>Second &amp; last</title><description>x</description></item></channel></rss>"
+        let feed = try FeedParser.parse(Data(xml.utf8), url: exampleURL)
+        XCTAssertEqual(feed.items.count, 2)
+        XCTAssertEqual(feed.items[0].title, "Rust & blight")
+        XCTAssertEqual(feed.items[0].renderedBody(options: HTMLRenderOptions()), "Wheat & barley\n")
+        XCTAssertEqual(feed.items[1].title, "Second & last")
+    }
+
     func testIDsAreStableAcrossParses() throws {
         let xml = "<rss><channel><title>t</title><item><guid>g</guid><title>x</title></item></channel></rss>"
         let a = try FeedParser.parse(Data(xml.utf8), url: exampleURL).items[0].id

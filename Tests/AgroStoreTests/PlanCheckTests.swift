@@ -1,5 +1,6 @@
 import AgroDomain
 import AgroStore
+import Foundation
 import XCTest
 
 /// Every plan rule on `DecisionFixture`, each expectation worked out by hand from the rule and
@@ -16,6 +17,37 @@ final class PlanCheckTests: XCTestCase {
 
     private func errors(_ report: PlanReport, _ rule: PlanRule) -> [PlanFinding] {
         report.findings.filter { $0.rule == rule && $0.severity == .error }
+    }
+
+    /// The check grows linearly with the plan: ten times the applications take about ten
+    /// times as long, not a hundred (25,000 took 10 s when it was quadratic). A ratio measured
+    /// in one run with a wide margin, not a speed target.
+    func testTheCheckIsLinearInTheApplications() throws {
+        func seconds(_ count: Int) throws -> Double {
+            let applications = (0..<count).map { _ in A(product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]) }
+            let start = Date()
+            let report = try check(applications, harvest: nil)
+            // Every application past the second is over u1's allowance of 2.
+            XCTAssertEqual(errors(report, .applications).count, count - 2)
+            return Date().timeIntervalSince(start)
+        }
+        _ = try seconds(500)
+        let small = try seconds(2_500), large = try seconds(25_000)
+        XCTAssertLessThan(large / small, 30, "2,500: \(small) s, 25,000: \(large) s")
+    }
+
+    func testAPlanWithAByteOrderMarkOrAListIsReadAsJSON() throws {
+        let json = #"{"culture": "winter-wheat", "applications": [{"product": "p-tebu", "dose": 0.8, "unit": "l/ha"}]}"#
+        let plain = try SeasonPlan.parse(Data(json.utf8), fileName: "-")
+        let marked = try SeasonPlan.parse(Data([0xEF, 0xBB, 0xBF] + Array(json.utf8)), fileName: "plan.json")
+        XCTAssertEqual(marked.applications.count, 1)
+        XCTAssertEqual(marked.culture, plain.culture)
+        XCTAssertEqual(try SeasonPlan.parse(Data([0xEF, 0xBB, 0xBF] + Array(json.utf8)), fileName: "-").applications.count, 1)
+        XCTAssertThrowsError(try SeasonPlan.parse(Data("[\(json)]".utf8), fileName: "-")) { error in
+            let message = (error as? PlanFileError)?.message ?? ""
+            XCTAssertTrue(message.contains("the JSON is a list"), message)
+            XCTAssertFalse(message.lowercased().contains("csv") || message.contains("column"), message)
+        }
     }
 
     func testAGoodPlanPasses() throws {

@@ -32,15 +32,22 @@ final class Fixture {
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
-    /// Builds test.agro (or `identity`) at `version` and publishes it.
+    /// Builds test.agro (or `identity`) at `version` and publishes it, with deltas from the last
+    /// `deltas` published versions (none by default: most tests are about the full download).
     @discardableResult
     func publish(
         version: Int, identity: String = "test.agro", expiry: TimeInterval = 3600, now: Date = Date(),
-        to directory: String? = nil, key: KeyPair? = nil
+        to directory: String? = nil, key: KeyPair? = nil, deltas: Int = 0
     ) throws -> Manifest {
-        let path = root + "/build-\(identity)-\(version).sqlite"
+        let path = builtPath(version: version, identity: identity)
         try TestCatalogs.make(at: path, identity: identity, version: version)
-        return try Publisher.publish(catalog: path, to: directory ?? publishDirectory, key: key ?? keys, expiry: expiry, now: now)
+        return try Publisher.publish(
+            catalog: path, to: directory ?? publishDirectory, key: key ?? keys, expiry: expiry, now: now, deltas: deltas)
+    }
+
+    /// Where `publish` builds a version before publishing it.
+    func builtPath(version: Int, identity: String = "test.agro") -> String {
+        root + "/build-\(identity)-\(version).sqlite"
     }
 
     func client(_ server: URL, timeout: TimeInterval = 5, now: @escaping @Sendable () -> Date = { Date() }) throws -> UpdateClient {

@@ -256,6 +256,14 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let error = try XCTUnwrap((negative.json as? [String: Any])?["error"] as? [String: Any])
         XCTAssertEqual("agro: " + (error["message"] as? String ?? "") + "\n", cli.stderr)
 
+        // A dose that is not a number and a missing area: 400, each naming its parameter.
+        let words = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=abc&area=100&water=200&tank=3000")
+        XCTAssertEqual(words.status, 400, words.body)
+        XCTAssertTrue(words.body.contains("dose"), words.body)
+        let noArea = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=1&water=200&tank=3000")
+        XCTAssertEqual(noArea.status, 400, noArea.body)
+        XCTAssertTrue(noArea.body.contains("area= is needed"), noArea.body)
+
         // The page: a decimal comma typed, the loads in the page's language. 100 ha at 200 l/ha
         // is 20000 l: 6 full loads of 3000 l (15 ha, 11.25 l of product each) and one of 2000 l
         // (10 ha, 7.5 l); 75 l in all, 18750 g of tebuconazole at 250 g/l.

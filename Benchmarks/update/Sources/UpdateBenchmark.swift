@@ -3,6 +3,7 @@
 // 1. A full update of a ~20 MB catalog over loopback from the Hummingbird catalog server,
 //    as a ratio to `curl -o` of the same compressed file plus `sha256sum` (target <= 1.3).
 // 2. The longest pause a reader sees at a swap of LiveCatalog (target <= 10 ms).
+// 3. Delta updates against full updates (DeltaBenchmark.swift).
 import AgroDomain
 import AgroServer
 import AgroStore
@@ -17,6 +18,8 @@ enum UpdateBenchmark {
     static func main() async throws {
         let arguments = CommandLine.arguments
         let runs = arguments.count > 1 ? Int(arguments[1]) ?? 5 : 5
+        // `delta` or `swap` as a second argument runs only that part.
+        let only = arguments.count > 2 ? arguments[2] : nil
         let root = NSTemporaryDirectory() + "agro-update-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         defer {
@@ -24,7 +27,19 @@ enum UpdateBenchmark {
             if ProcessInfo.processInfo.environment["AGRO_BENCH_KEEP"] == nil { try? FileManager.default.removeItem(atPath: root) }
         }
 
+        if only == "delta" {
+            try await DeltaBenchmark.run(root: root, runs: runs)
+            return
+        }
         let big = root + "/catalog-2.sqlite"
+        if only == "swap" {
+            try TestCatalogs.make(at: big, version: 2, products: 2200, padding: 1000)
+            let other = root + "/catalog-3.sqlite"
+            try TestCatalogs.make(at: other, version: 3, products: 2200, padding: 1000)
+            try swapPause(a: big, b: other, products: 2200, warm: true)
+            try swapPause(a: big, b: other, products: 2200, warm: true, readers: 1)
+            return
+        }
         var clock = ContinuousClock.now
         try TestCatalogs.make(at: big, version: 2, products: 2200, padding: 1000)
         let size = FileSystem.size(big) ?? 0
@@ -64,6 +79,7 @@ enum UpdateBenchmark {
                 case .downloading: marks.markOnce("download")
                 case .verifying: marks.mark("verify")
                 case let .installing(step): marks.mark(step.rawValue)
+                case .applyingDeltas, .fallingBack: break
                 }
             }
             let end = ContinuousClock.now
@@ -139,6 +155,7 @@ enum UpdateBenchmark {
         try swapPause(a: big, b: other, products: 2200, warm: true)
         // One reader leaves a core free: what a swap costs a reader with less scheduling noise.
         try swapPause(a: big, b: other, products: 2200, warm: true, readers: 1)
+        try await DeltaBenchmark.run(root: root, runs: runs)
     }
 
     /// Four threads query without pause (random product cards) while the catalog is swapped
@@ -217,6 +234,7 @@ final class Marks: @unchecked Sendable {
     private var marks: [String: ContinuousClock.Instant] = [:]
     func mark(_ name: String) { lock.withLock { marks[name] = .now } }
     func markOnce(_ name: String) { lock.withLock { if marks[name] == nil { marks[name] = .now } } }
+    func remove(_ name: String) { _ = lock.withLock { marks.removeValue(forKey: name) } }
     var all: [String: ContinuousClock.Instant] { lock.withLock { marks } }
 }
 

@@ -91,12 +91,14 @@ struct PlanCheckCommand: ParsableCommand {
                     + DisplayWidth.wrap(s("plan.source", finding.source), width: width, indent: "        ")
             }
         }
+        // Findings by application, read once (a filter per application was quadratic).
+        let byApplication = Dictionary(grouping: report.findings.filter { $0.application != nil }) { $0.application ?? 0 }
         for (index, application) in plan.applications.enumerated() {
             let number = index + 1
             let (when, products) = (application.when(), application.products(s))
             lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
                                        width: width, indent: "  ", hanging: "   ")
-            let findings = report.findings.filter { $0.application == number }
+            let findings = byApplication[number] ?? []
             lines += findings.isEmpty ? ["    ✓ " + s("plan.ok")] : findingLines(findings)
         }
         lines += ["", environment.bold(s("plan.season"))]

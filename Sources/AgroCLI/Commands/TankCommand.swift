@@ -58,7 +58,12 @@ struct TankCommand: ParsableCommand {
 
     static func lines(_ plan: TankPlan, warnings: [String], environment: Environment) -> [String] {
         let s = environment.strings
-        let n = number
+        // Rounded as `number` rounds, written as the interface language writes numbers and units.
+        let n = { (value: Double) in s.number((value * 1000).rounded() / 1000) }
+        let symbol = { (unit: String) -> String in
+            let key = "unit." + unit, text = s(key)
+            return text == key ? unit : text
+        }
         var lines = [
             environment.bold(s("tank.title", n(plan.area), n(plan.water), n(plan.tank))), "",
             "  " + s("tank.totalWater", n(plan.totalWater)),
@@ -68,8 +73,8 @@ struct TankCommand: ParsableCommand {
             "  " + s("tank.areaPerLoad", n(plan.areaPerFullLoad)), "",
         ]
         let rows = plan.products.map { amounts in
-            [amounts.name, "\(n(amounts.perFullLoad)) \(amounts.unit)",
-             plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(amounts.unit)" : "—", "\(n(amounts.total)) \(amounts.unit)"]
+            [amounts.name, "\(n(amounts.perFullLoad)) \(symbol(amounts.unit))",
+             plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(symbol(amounts.unit))" : "—", "\(n(amounts.total)) \(symbol(amounts.unit))"]
         }
         lines += TextTable(
             headers: [s("column.product"), s("tank.perLoad"), s("tank.lastLoad"), s("tank.total")], rows: rows
@@ -77,7 +82,7 @@ struct TankCommand: ParsableCommand {
         let substances = plan.products.flatMap(\.substances)
         if !substances.isEmpty {
             lines += ["", environment.bold(s("tank.substances"))]
-            lines += substances.map { "  • \($0.name): " + ($0.grams.map { "\(n($0)) g" } ?? s("tank.unknownGrams")) }
+            lines += substances.map { "  • \($0.name): " + ($0.grams.map { "\(n($0)) \(symbol("g"))" } ?? s("tank.unknownGrams")) }
         }
         if !warnings.isEmpty {
             lines += ["", environment.bold(s("tank.warnings"))]

@@ -5,7 +5,9 @@ import Foundation
 package extension Environment {
     /// The environment of one command line: its global options, then AGRO_LANG and the locale
     /// variables, then config.json; the clock read once, now.
-    init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws {
+    init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date())
+        throws
+    {
         let paths = Paths(environment: processEnvironment)
         let configuration = try Configuration.load(from: paths.configFile)
         var language = options.resolvedLanguage(environment: processEnvironment)

@@ -187,13 +187,19 @@ extension SeasonPlan {
     ///
     /// - Throws: `PlanFileError` naming what is wrong and where.
     public static func parse(_ data: Data, fileName: String) throws -> SeasonPlan {
+        // A UTF-8 byte order mark (as some editors save) is no part of the plan.
+        let data = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
         let text = String(decoding: data, as: UTF8.self)
         let plan: SeasonPlan
-        if fileName.lowercased().hasSuffix(".csv") || !(text.drop { $0.isWhitespace }.first == "{") {
+        let first = text.drop { $0.isWhitespace }.first
+        let name = fileName.lowercased()
+        if name.hasSuffix(".csv") || !(name.hasSuffix(".json") || first == "{" || first == "[") {
             plan = try parseCSV(text)
         } else {
+            // A list is JSON too, just not a plan: say so rather than read it as CSV.
+            if first == "[" { throw PlanFileError(.notAPlan("the JSON is a list; a plan is an object {\"culture\": ..., \"applications\": [...]}")) }
             do {
-                plan = try JSONDecoder().decode(SeasonPlan.self, from: data)
+                plan = try JSONDecoder().decode(SeasonPlan.self, from: Data(data))
             } catch let DecodingError.dataCorrupted(context) {
                 throw PlanFileError(Self.describe(context))
             } catch let DecodingError.keyNotFound(key, context) {

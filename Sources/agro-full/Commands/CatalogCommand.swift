@@ -3,6 +3,7 @@ import AgroContent
 import AgroDomain
 import AgroPresentation
 import AgroStore
+import AgroUpdate
 import ArgumentParser
 import Foundation
 
@@ -53,6 +54,7 @@ struct CatalogInfoCommand: ParsableCommand {
     struct Document: Encodable {
         var path: String
         var size: Int
+        var contentHash: String
         var info: CatalogInfo
     }
 
@@ -60,11 +62,12 @@ struct CatalogInfoCommand: ParsableCommand {
         let environment = try Environment(global)
         try environment.refuseCSV("catalog info")
         let catalog = try environment.openCatalog()
-        let info = catalog.info
+        let info = try catalog.catalogInfo(locale: environment.language)
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
+        let contentHash = try ContentHash.of(catalog: catalog.path)
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(Document(path: catalog.path, size: size, info: info))
+            try environment.printJSON(Document(path: catalog.path, size: size, contentHash: contentHash, info: info))
         case .table:
             let s = environment.strings
             var facts = [
@@ -75,6 +78,7 @@ struct CatalogInfoCommand: ParsableCommand {
                 (s("field.locales"), info.locales.locales.joined(separator: ", ")),
                 (s("field.path"), catalog.path),
                 (s("field.size"), ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)),
+                (s("field.contentHash"), contentHash),
             ]
             if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
             environment.print([environment.bold(info.title), ""] + Card.facts(facts))

@@ -10,8 +10,9 @@ struct CatalogPublishCommand: ParsableCommand {
         commandName: "publish",
         abstract: "Publish a catalog file into a directory that agro serve (or any static web server) serves.",
         discussion: """
-            Writes DIR/catalogs/<sha256>.sqlite.gz, then DIR/manifest.json signed with the key. Earlier versions \
-            stay published. A version not greater than the newest published one is refused (exit status 64).
+            Writes DIR/catalogs/<sha256>.sqlite.gz, a delta from each of the last --deltas published versions \
+            (DIR/deltas/<sha256>.delta.gz), then DIR/manifest.json signed with the key. Earlier versions stay \
+            published. A version not greater than the newest published one is refused (exit status 64).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -25,8 +26,12 @@ struct CatalogPublishCommand: ParsableCommand {
         "Clients refuse a manifest whose version exceeds the highest they installed by more than this.",
         valueName: "n"))
     var maxVersionStep: Int?
+    @Option(help: ArgumentHelp(
+        "Write a delta from each of the last n published versions to this one (0: none).", valueName: "n"))
+    var deltas: Int = 3
 
     func validate() throws {
+        if deltas < 0 || deltas > 50 { throw ValidationError("--deltas must be between 0 and 50") }
         // An upper bound too: the expiry must stay a date every client can format and compare.
         if expiryDays < 1 || expiryDays > 36_500 { throw ValidationError("--expiry-days must be between 1 and 36500") }
         if let maxVersionStep, maxVersionStep < 1 { throw ValidationError("--max-version-step must be 1 or more") }
@@ -38,7 +43,7 @@ struct CatalogPublishCommand: ParsableCommand {
         let pair = try KeyPair.read(privateKeyFile: key)
         let manifest = try Publisher.publish(
             catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600,
-            maxVersionStep: maxVersionStep)
+            maxVersionStep: maxVersionStep, deltas: deltas)
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
             try environment.printJSON(manifest)
@@ -47,6 +52,11 @@ struct CatalogPublishCommand: ParsableCommand {
                 "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
                 ByteCountFormatter.string(fromByteCount: manifest.file.compressed.size, countStyle: .file),
                 manifest.expiresAt, pair.publicKey.keyID))
+            for delta in manifest.deltas ?? [] where delta.toVersion == manifest.catalogVersion {
+                environment.print(environment.strings(
+                    "catalog.published.delta", delta.fromVersion, to + "/" + delta.file.path,
+                    ByteCountFormatter.string(fromByteCount: delta.file.compressed.size, countStyle: .file)))
+            }
         }
     }
 }

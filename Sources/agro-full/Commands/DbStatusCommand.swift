@@ -33,7 +33,9 @@ struct DbStatusCommand: ParsableCommand {
         try environment.refuseCSV("db status")
         let status = try environment.catalogStore.status()
         if let warning = status.active.warning { Terminal.standardError.line("agro: warning: " + warning) }
-        let active = status.active, info = active.info
+        let active = status.active
+        // The selection read the title in the catalog's default locale; the reader's language wins.
+        let info = (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.language)) ?? active.info
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
             try environment.printJSON(Document(

@@ -12,7 +12,9 @@ struct DbUpdateCommand: AsyncParsableCommand {
         abstract: "Download, verify and install the server's catalog if it is newer than the one in use.",
         discussion: """
             Nothing is installed before every check passes (signature by a trusted key, expiry, version, sizes, \
-            sha256, integrity); any failure leaves the catalog in use as it was. An interrupted download resumes.
+            sha256, integrity); any failure leaves the catalog in use as it was. An interrupted download resumes. \
+            When the server offers deltas from the installed version costing fewer bytes, they are downloaded and \
+            applied instead; if that fails, the full catalog is downloaded and one line on stderr says why.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -38,7 +40,10 @@ struct DbUpdateCommand: AsyncParsableCommand {
             enabled: environment.format == .table)
         let outcome: UpdateOutcome
         do {
-            outcome = try await client.update { display.show($0) }
+            outcome = try await client.update { progress in
+                display.fallback(progress)
+                display.show(progress)
+            }
             display.finish()
         } catch {
             display.finish()
@@ -85,9 +90,28 @@ final class ProgressDisplay: @unchecked Sendable {
                 } else {
                     stage("db.progress.download", ByteCountFormatter.string(fromByteCount: total, countStyle: .file))
                 }
+            case let .applyingDeltas(count): stage("db.progress.apply", count)
             case .verifying: stage("db.progress.verify")
             case .installing: stage("db.progress.install")
+            case .fallingBack: break  // always reported, by fallback(_:)
             }
+        }
+    }
+
+    /// The one line saying a delta update failed and the full catalog comes instead: on stderr
+    /// whatever the format, so JSON output stays one document.
+    func fallback(_ progress: UpdateProgress) {
+        guard case let .fallingBack(error, size) = progress else { return }
+        let reason = ServiceErrorWording.text(error.errorCase, strings)
+        lock.withLock {
+            if barShown {
+                terminal.write("\n")
+                barShown = false
+            }
+            lastStage = ""
+            lastDrawn = -1
+            Terminal.standardError.line("agro: " + strings(
+                "db.update.fallback", arguments: [reason, ByteCountFormatter.string(fromByteCount: size, countStyle: .file)]))
         }
     }
 

@@ -53,7 +53,7 @@ struct NewsListCommand: ParsableCommand {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
             for problem in cached.problems {
-                Terminal.standardError.line("agro: warning: " + ServiceErrorWording.text(problem.errorCase, environment.strings))
+                Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(problem.errorCase, environment.strings)))
             }
             entries = cached.items
             feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
@@ -135,7 +135,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
             switch report.outcome {
             case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
-            case let .failed(error): Terminal.standardError.line("agro: warning: " + ServiceErrorWording.text(error.errorCase, s))
+            case let .failed(error): Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(error.errorCase, s)))
             }
         }
     }

@@ -87,7 +87,7 @@ struct WeatherCommand: AsyncParsableCommand {
         let service = try Self.service(environment: environment, apiKey: settings?.apiKey, offline: offline)
         let result = try await request.answer(
             catalog: catalog, environment: environment, service: service, rules: settings?.spray ?? SprayRules())
-        if let warning = result.warning(environment.strings) { Terminal.standardError.line("agro: warning: " + warning) }
+        if let warning = result.warning(environment.strings) { Terminal.standardError.line("agro: warning: " + Terminal.oneLine(warning)) }
         switch environment.format {
         case .json:
             environment.output.write(try result.json())

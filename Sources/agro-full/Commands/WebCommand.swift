@@ -35,6 +35,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
         "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
     var cacheMB = 64
+    @OptionGroup var limits: WebLimitOptions
 
     func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
@@ -67,8 +68,8 @@ struct WebCommand: AsyncParsableCommand {
             catalog: live, environment: environment, resources: resources,
             weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
             sprayRules: settings?.spray ?? SprayRules(),
-            feeds: { try feeds.cachedItems().items }, feedItem: { try feeds.item(id: $0) }, cacheBytes: cacheMB << 20,
-            wordings: AgroFull.wordings)
+            feeds: { try feeds.cachedItems().items }, cacheBytes: cacheMB << 20,
+            wordings: AgroFull.wordings, limits: limits.values)
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -1,0 +1,189 @@
+// Delta updates against full updates, same run, same server (see Benchmarks/update/README.md):
+// (a) one dose changed in the demo catalog, (b) 1 % of the uses changed in the 20x generated
+// catalog, (c) the Swiss register 2024 to 2026. Bytes on the wire and update times.
+import AgroServer
+import AgroStore
+import AgroTestSupport
+import AgroUpdate
+import AgroUpdateClient
+import Foundation
+import Logging
+
+enum DeltaBenchmark {
+    struct Scenario {
+        let name: String
+        let old: String
+        let new: String
+    }
+
+    /// What one update cost.
+    struct Sample {
+        var seconds: Double
+        /// From the start of applying (delta) or decompressing (full) to the file in place.
+        var applyAndVerify: Double
+        var bytes: Int64
+        var fallbacks: Int
+    }
+
+    static func run(root: String, runs: Int) async throws {
+        // agro-bench and agro-full make the inputs: those beside this program, else agro-bench of
+        // this package's debug build and agro-full of agro's (their speed does not enter the figures).
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        func tool(_ name: String, else fallback: String) -> String {
+            FileManager.default.isExecutableFile(atPath: beside + "/" + name) ? beside + "/" + name : fallback + "/" + name
+        }
+        let agroBench = tool("agro-bench", else: "Benchmarks/.build/debug"), agroFull = tool("agro-full", else: ".build/debug")
+        let cache = ProcessInfo.processInfo.environment["AGRO_BENCH_CACHE"] ?? NSTemporaryDirectory() + "agro-delta-bench-cache"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        var scenarios: [Scenario] = []
+
+        // (a) The demo catalog and the same with one dose changed (the next version).
+        let demo = root + "/demo-1.sqlite", demoNext = root + "/demo-2.sqlite"
+        try FileManager.default.copyItem(atPath: "Database/catalog.sqlite", toPath: demo)
+        try FileManager.default.copyItem(atPath: demo, toPath: demoNext)
+        try UpdateBenchmark.shell("""
+            sqlite3 '\(demoNext)' "UPDATE uses SET dose_to = dose_to + 0.5 WHERE id = (SELECT min(id) FROM uses WHERE dose_to IS NOT NULL); \
+            UPDATE catalog_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'; VACUUM;"
+            """)
+        scenarios.append(Scenario(name: "(a) demo, one dose changed", old: demo, new: demoNext))
+
+        // (b) The 20x generated catalog and its next release with 1 % of the uses changed.
+        let generated = cache + "/generated-x20.sqlite", mutated = cache + "/generated-x20-mutated.sqlite"
+        if !FileManager.default.fileExists(atPath: mutated) {
+            try UpdateBenchmark.shell("'\(agroBench)' generate --factor 20 --out '\(generated)' > /dev/null")
+            try UpdateBenchmark.shell("'\(agroBench)' generate --factor 20 --mutate 0.01 --out '\(mutated)' > /dev/null")
+        }
+        scenarios.append(Scenario(name: "(b) 20x generated, 1 % of uses changed", old: generated, new: mutated))
+
+        // (c) The Swiss register, 2024 and 2026 publications (read from ../shared, never copied
+        // into the repository; the imports are cached outside it).
+        let shared = SharedFixtures.root.path + "/data/srppp"
+        let ch2024 = cache + "/srppp-2024.sqlite", ch2026 = cache + "/srppp-2026.sqlite"
+        if FileManager.default.fileExists(atPath: shared) {
+            for (file, out) in [("Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip", ch2024), ("PublicationData_2026_02_03.xml.xz", ch2026)]
+            where !FileManager.default.fileExists(atPath: out) {
+                try UpdateBenchmark.shell("'\(agroFull)' catalog import srppp '\(shared)/\(file)' --out '\(out)' > /dev/null")
+            }
+            scenarios.append(Scenario(name: "(c) Swiss register 2024 -> 2026", old: ch2024, new: ch2026))
+        } else {
+            print("(c) skipped: \(shared) missing")
+        }
+
+        let keys = KeyPair.generate()
+        let trust = try PublicSigningKey.read(file: try keys.write(prefix: root + "/delta-key").publicKey)
+        let sites = root + "/sites"
+        var logger = Logger(label: "bench")
+        logger.logLevel = .warning
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        try FileManager.default.createDirectory(atPath: sites, withIntermediateDirectories: true)
+        let app = CatalogServer.makeApplication(
+            directory: sites, host: "127.0.0.1", port: 0, logger: logger, onRunning: { continuation.yield($0) })
+        let server = Task { try await app.runService() }
+        var iterator = ports.makeAsyncIterator()
+        let port = await iterator.next()!
+        let base = "http://127.0.0.1:\(port)"
+        let bundled = root + "/delta-bundled.sqlite"
+        try TestCatalogs.make(at: bundled, identity: "bench.other", version: 1, products: 2)
+        defer { server.cancel() }
+
+        for (index, scenario) in scenarios.enumerated() {
+            print(scenario.name + ":")
+            let oldSite = sites + "/s\(index)-old", deltaSite = sites + "/s\(index)-delta", fullSite = sites + "/s\(index)-full"
+            try Publisher.publish(catalog: scenario.old, to: oldSite, key: keys)
+            try Publisher.publish(catalog: scenario.old, to: deltaSite, key: keys)
+            let clock = ContinuousClock.now
+            let manifest = try Publisher.publish(catalog: scenario.new, to: deltaSite, key: keys)
+            let publishTime = (ContinuousClock.now - clock).seconds
+            try Publisher.publish(catalog: scenario.old, to: fullSite, key: keys)
+            try Publisher.publish(catalog: scenario.new, to: fullSite, key: keys, deltas: 0)
+            let full = manifest.file.compressed.size
+            let manifestBytes = FileSystem.size(deltaSite + "/manifest.json") ?? 0
+            let fullManifestBytes = FileSystem.size(fullSite + "/manifest.json") ?? 0
+            print(String(
+                format: "  catalogs %.1f -> %.1f MB; full download %d bytes compressed; publishing with deltas took %.2f s",
+                Double(FileSystem.size(scenario.old) ?? 0) / 1e6, Double(FileSystem.size(scenario.new) ?? 0) / 1e6, full, publishTime))
+            if let delta = manifest.deltas?.first {
+                print("  delta listed: \(delta.file.compressed.size) bytes compressed (\(delta.file.uncompressed.size) uncompressed)")
+            } else {
+                // Left out by the publisher: say how large it would have been.
+                let plain = root + "/unlisted.delta", packed = plain + ".gz"
+                if let changeset = try DeltaFile.changeset(from: scenario.old, to: scenario.new) {
+                    try changeset.write(to: URL(fileURLWithPath: plain))
+                    let (_, compressed) = try Gzip.compress(file: plain, to: packed)
+                    print("  no delta listed: the changeset is \(changeset.count) bytes, \(compressed.size) compressed, not smaller than the full file")
+                } else {
+                    print("  no delta listed: the schemas differ")
+                }
+            }
+            var deltas: [Sample] = [], fulls: [Sample] = []
+            for run in 0..<runs + 1 {
+                let deltaData = root + "/delta-data-\(index)-\(run)", fullData = root + "/full-data-\(index)-\(run)"
+                for data in [deltaData, fullData] {
+                    _ = try await client(base + "/s\(index)-old/", trust: trust, data: data, bundled: bundled).update()
+                }
+                let deltaSample = try await timedUpdate(client(base + "/s\(index)-delta/", trust: trust, data: deltaData, bundled: bundled))
+                let fullSample = try await timedUpdate(client(base + "/s\(index)-full/", trust: trust, data: fullData, bundled: bundled))
+                if run > 0 {
+                    deltas.append(deltaSample)
+                    fulls.append(fullSample)
+                }
+                try? FileManager.default.removeItem(atPath: deltaData)
+                try? FileManager.default.removeItem(atPath: fullData)
+            }
+            let deltaBytes = deltas.map(\.bytes).max() ?? 0, fullBytes = fulls.map(\.bytes).max() ?? 0
+            let wireDelta = deltaBytes + manifestBytes, wireFull = fullBytes + fullManifestBytes
+            print(String(
+                format: "  bytes on the wire (manifest + files): delta path %lld, full %lld: %.2f %% of the full download%@",
+                wireDelta, wireFull, Double(wireDelta) / Double(wireFull) * 100,
+                deltaBytes == full ? " (the client chose the full file)" : ""))
+            print("  fallbacks to the full download: \(deltas.map(\.fallbacks).reduce(0, +))")
+            let deltaTime = UpdateBenchmark.median(deltas.map(\.seconds)), fullTime = UpdateBenchmark.median(fulls.map(\.seconds))
+            let deltaApply = UpdateBenchmark.median(deltas.map(\.applyAndVerify)), fullApply = UpdateBenchmark.median(fulls.map(\.applyAndVerify))
+            print(String(
+                format: "  whole update, median of %d: delta path %.1f ms, full %.1f ms: %.2fx", runs, deltaTime * 1000, fullTime * 1000,
+                deltaTime / fullTime))
+            print(String(
+                format: "  apply-and-verify (delta: copy, apply, rebuild search index, content hash, integrity check, sha256; full: gunzip, sha256 x2, integrity check), median: %.1f ms vs %.1f ms: %.2fx",
+                deltaApply * 1000, fullApply * 1000, deltaApply / fullApply))
+        }
+    }
+
+    static func client(_ url: String, trust: PublicSigningKey, data: String, bundled: String) throws -> UpdateClient {
+        let configuration = try UpdateConfiguration(server: URL(string: url)!, trustedKeys: [trust])
+        return UpdateClient(configuration: configuration, store: CatalogStore(dataDirectory: data, bundledPath: bundled))
+    }
+
+    static func timedUpdate(_ client: UpdateClient) async throws -> Sample {
+        let marks = Marks()
+        let totals = Totals()
+        let start = ContinuousClock.now
+        let outcome = try await client.update { event in
+            switch event {
+            case let .downloading(_, total): totals.set(total)
+            case .applyingDeltas: marks.markOnce("apply")
+            case .fallingBack:
+                totals.fallback()
+                marks.remove("apply")
+            case .verifying: marks.markOnce("verify")
+            case .installing(.fileInPlace): marks.mark("fileInPlace")
+            default: break
+            }
+        }
+        let end = ContinuousClock.now
+        guard case .installed = outcome else { fatalError("no update: \(outcome)") }
+        let times = marks.all
+        let begin = times["apply"] ?? times["verify"] ?? start
+        let applied = (times["fileInPlace"] ?? end) - begin
+        return Sample(seconds: (end - start).seconds, applyAndVerify: applied.seconds, bytes: totals.total, fallbacks: totals.fallbacks)
+    }
+}
+
+final class Totals: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int64 = 0
+    private var count = 0
+    func set(_ total: Int64) { lock.withLock { value = total } }
+    func fallback() { lock.withLock { count += 1 } }
+    var total: Int64 { lock.withLock { value } }
+    var fallbacks: Int { lock.withLock { count } }
+}

@@ -1,0 +1,336 @@
+// The session API is declared only with this macro defined before sqlite3.h (Debian's
+// libsqlite3 is built with it).
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <sqlite3.h>
+#include <string.h>
+#include "CSQLiteSession.h"
+
+static int fail(sqlite3 *db, char **error, int code) {
+    if (error) *error = sqlite3_mprintf("%s", db ? sqlite3_errmsg(db) : "out of memory");
+    return code;
+}
+
+static int open_database(const char *path, int flags, sqlite3 **db, char **error) {
+    if (sqlite3_open_v2(path, db, flags, NULL) != SQLITE_OK) {
+        int code = fail(*db, error, AGRO_DELTA_OPEN);
+        sqlite3_close(*db);
+        *db = NULL;
+        return code;
+    }
+    sqlite3_busy_timeout(*db, 5000);
+    return AGRO_DELTA_OK;
+}
+
+// Rows of one side's schema the other lacks (both directions): any means a changeset cannot
+// carry the change.
+static const char *schema_difference =
+    "SELECT count(*) FROM ("
+    " SELECT type, name, tbl_name, sql FROM main.sqlite_schema"
+    " EXCEPT SELECT type, name, tbl_name, sql FROM old.sqlite_schema"
+    " UNION ALL"
+    " SELECT type, name, tbl_name, sql FROM old.sqlite_schema"
+    " EXCEPT SELECT type, name, tbl_name, sql FROM main.sqlite_schema)";
+
+// Ordinary tables of the main database: not SQLite's own, not virtual, not the shadow tables
+// in which a virtual table (FTS5) keeps its data.
+static const char *ordinary_tables =
+    "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table'"
+    " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name";
+
+int agro_delta_diff(const char *from_path, const char *to_path, void **changeset, int *size, char **error) {
+    sqlite3 *db = NULL;
+    sqlite3_session *session = NULL;
+    sqlite3_stmt *statement = NULL;
+    int code = open_database(to_path, SQLITE_OPEN_READONLY, &db, error);
+    if (code) return code;
+    *changeset = NULL;
+    *size = 0;
+    // ATTACH inherits the read-only flag of the connection.
+    if (sqlite3_prepare_v2(db, "ATTACH ? AS old", -1, &statement, NULL) != SQLITE_OK) goto failed;
+    sqlite3_bind_text(statement, 1, from_path, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(statement) != SQLITE_DONE) {
+        code = fail(db, error, AGRO_DELTA_OPEN);
+        goto done;
+    }
+    sqlite3_finalize(statement);
+    statement = NULL;
+    if (sqlite3_prepare_v2(db, schema_difference, -1, &statement, NULL) != SQLITE_OK) {
+        code = fail(db, error, AGRO_DELTA_OPEN);
+        goto done;
+    }
+    if (sqlite3_step(statement) != SQLITE_ROW) goto failed;
+    if (sqlite3_column_int64(statement, 0) != 0) {
+        if (error) *error = sqlite3_mprintf("the schemas differ");
+        code = AGRO_DELTA_SCHEMA;
+        goto done;
+    }
+    sqlite3_finalize(statement);
+    statement = NULL;
+    if (sqlite3session_create(db, "main", &session) != SQLITE_OK) goto failed;
+    if (sqlite3_prepare_v2(db, ordinary_tables, -1, &statement, NULL) != SQLITE_OK) goto failed;
+    int step;
+    while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(statement, 0);
+        char *message = NULL;
+        if (sqlite3session_attach(session, table) != SQLITE_OK) goto failed;
+        if (sqlite3session_diff(session, "old", table, &message) != SQLITE_OK) {
+            if (error) *error = sqlite3_mprintf("%s: %s", table, message ? message : sqlite3_errmsg(db));
+            sqlite3_free(message);
+            code = AGRO_DELTA_FAILED;
+            goto done;
+        }
+    }
+    if (step != SQLITE_DONE) goto failed;
+    if (sqlite3session_changeset(session, size, changeset) != SQLITE_OK) goto failed;
+    code = AGRO_DELTA_OK;
+    goto done;
+failed:
+    code = fail(db, error, AGRO_DELTA_FAILED);
+done:
+    sqlite3_finalize(statement);
+    if (session) sqlite3session_delete(session);
+    sqlite3_close(db);
+    return code;
+}
+
+struct conflict_context {
+    int conflicted;
+    char *description;
+};
+
+static int abort_on_conflict(void *context, int kind, sqlite3_changeset_iter *iterator) {
+    struct conflict_context *conflict = context;
+    if (!conflict->conflicted) {
+        const char *table = "?";
+        int columns = 0, operation = 0, indirect = 0;
+        sqlite3changeset_op(iterator, &table, &columns, &operation, &indirect);
+        const char *what = kind == SQLITE_CHANGESET_DATA       ? "a row to change differs"
+                           : kind == SQLITE_CHANGESET_NOTFOUND ? "a row to change is missing"
+                           : kind == SQLITE_CHANGESET_CONFLICT ? "a row to insert is already there"
+                                                               : "a constraint fails";
+        conflict->description = sqlite3_mprintf("%s in table %s", what, table);
+    }
+    conflict->conflicted = 1;
+    return SQLITE_CHANGESET_ABORT;
+}
+
+int agro_delta_apply(const char *path, const void *const *changesets, const int *sizes, int count, char **error) {
+    sqlite3 *db = NULL;
+    int code = open_database(path, SQLITE_OPEN_READWRITE, &db, error);
+    if (code) return code;
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        code = fail(db, error, AGRO_DELTA_FAILED);
+        sqlite3_close(db);
+        return code;
+    }
+    for (int index = 0; index < count; index++) {
+        struct conflict_context conflict = {0, NULL};
+        int rc = sqlite3changeset_apply(db, sizes[index], (void *)changesets[index], NULL, abort_on_conflict, &conflict);
+        if (rc != SQLITE_OK || conflict.conflicted) {
+            if (conflict.conflicted) {
+                if (error) *error = conflict.description;
+                else sqlite3_free(conflict.description);
+                code = AGRO_DELTA_CONFLICT;
+            } else {
+                code = fail(db, error, AGRO_DELTA_FAILED);
+            }
+            sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+            sqlite3_close(db);
+            return code;
+        }
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        code = fail(db, error, AGRO_DELTA_FAILED);
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        sqlite3_close(db);
+        return code;
+    }
+    sqlite3_close(db);
+    return AGRO_DELTA_OK;
+}
+
+// MARK: - Canonical content
+
+struct writer {
+    agro_content_sink sink;
+    void *context;
+    unsigned char buffer[1 << 16];
+    int used;
+};
+
+static void flush(struct writer *w) {
+    if (w->used > 0) w->sink(w->context, w->buffer, w->used);
+    w->used = 0;
+}
+
+static void put(struct writer *w, const void *bytes, sqlite3_int64 size) {
+    const unsigned char *p = bytes;
+    while (size > 0) {
+        sqlite3_int64 room = (sqlite3_int64)sizeof(w->buffer) - w->used;
+        sqlite3_int64 n = size < room ? size : room;
+        memcpy(w->buffer + w->used, p, (size_t)n);
+        w->used += (int)n;
+        p += n;
+        size -= n;
+        if (w->used == (int)sizeof(w->buffer)) flush(w);
+    }
+}
+
+static void put_tag(struct writer *w, char tag) { put(w, &tag, 1); }
+
+static void put_u64(struct writer *w, sqlite3_uint64 value) {
+    unsigned char bytes[8];
+    for (int i = 7; i >= 0; i--) {
+        bytes[i] = (unsigned char)(value & 0xff);
+        value >>= 8;
+    }
+    put(w, bytes, 8);
+}
+
+// One value: a type tag, then the value in a fixed big-endian form (text and blobs with their
+// length first, so that no two sequences of values encode alike).
+static void put_value(struct writer *w, sqlite3_stmt *statement, int column) {
+    switch (sqlite3_column_type(statement, column)) {
+    case SQLITE_INTEGER:
+        put_tag(w, 'i');
+        put_u64(w, (sqlite3_uint64)sqlite3_column_int64(statement, column));
+        break;
+    case SQLITE_FLOAT: {
+        double value = sqlite3_column_double(statement, column);
+        sqlite3_uint64 bits;
+        memcpy(&bits, &value, 8);
+        put_tag(w, 'f');
+        put_u64(w, bits);
+        break;
+    }
+    case SQLITE_TEXT: {
+        const unsigned char *text = sqlite3_column_text(statement, column);
+        int size = sqlite3_column_bytes(statement, column);
+        put_tag(w, 't');
+        put_u64(w, (sqlite3_uint64)size);
+        put(w, text, size);
+        break;
+    }
+    case SQLITE_BLOB: {
+        const void *blob = sqlite3_column_blob(statement, column);
+        int size = sqlite3_column_bytes(statement, column);
+        put_tag(w, 'b');
+        put_u64(w, (sqlite3_uint64)size);
+        put(w, blob, size);
+        break;
+    }
+    default:
+        put_tag(w, 'n');
+    }
+}
+
+static void put_text(struct writer *w, const char *text) {
+    size_t size = text ? strlen(text) : 0;
+    put_tag(w, 't');
+    put_u64(w, (sqlite3_uint64)size);
+    put(w, text, (sqlite3_int64)size);
+}
+
+// Every row of one query, each prefixed by 'R'.
+static int put_rows(struct writer *w, sqlite3 *db, const char *sql) {
+    sqlite3_stmt *statement = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &statement, NULL) != SQLITE_OK) return SQLITE_ERROR;
+    int columns = sqlite3_column_count(statement);
+    put_u64(w, (sqlite3_uint64)columns);
+    int step;
+    while ((step = sqlite3_step(statement)) == SQLITE_ROW) {
+        put_tag(w, 'R');
+        for (int column = 0; column < columns; column++) put_value(w, statement, column);
+    }
+    sqlite3_finalize(statement);
+    return step == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+}
+
+// The ORDER BY of a table's rows: its primary key columns in key order, else (a table
+// without a declared key, whose rowids VACUUM may renumber) every column.
+static char *order_by(sqlite3 *db, const char *table) {
+    sqlite3_stmt *statement = NULL;
+    char *clause = NULL;
+    const char *sql = "SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk";
+    for (int pass = 0; pass < 2 && !clause; pass++) {
+        if (pass == 1) sql = "SELECT name FROM pragma_table_info(?) ORDER BY cid";
+        if (sqlite3_prepare_v2(db, sql, -1, &statement, NULL) != SQLITE_OK) return NULL;
+        sqlite3_bind_text(statement, 1, table, -1, SQLITE_TRANSIENT);
+        while (sqlite3_step(statement) == SQLITE_ROW) {
+            const char *column = (const char *)sqlite3_column_text(statement, 0);
+            char *next = clause ? sqlite3_mprintf("%s, \"%w\"", clause, column) : sqlite3_mprintf("\"%w\"", column);
+            sqlite3_free(clause);
+            clause = next;
+        }
+        sqlite3_finalize(statement);
+    }
+    return clause;
+}
+
+int agro_content_stream(const char *path, agro_content_sink sink, void *context, char **error) {
+    sqlite3 *db = NULL;
+    int code = open_database(path, SQLITE_OPEN_READONLY, &db, error);
+    if (code) return code;
+    struct writer *w = sqlite3_malloc(sizeof(struct writer));
+    if (!w) {
+        sqlite3_close(db);
+        return fail(NULL, error, AGRO_DELTA_FAILED);
+    }
+    w->sink = sink;
+    w->context = context;
+    w->used = 0;
+    sqlite3_stmt *tables = NULL;
+    put(w, "agro-content-1\n", 15);
+    // One read transaction: the schema and the rows are of the same instant.
+    if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) goto failed;
+    // The schema, without SQLite's internal entries and shadow tables (whose layout belongs
+    // to the virtual table module and its version).
+    put_tag(w, 'S');
+    if (put_rows(w, db,
+                 "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+                 " AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow')"
+                 " ORDER BY type, name") != SQLITE_OK)
+        goto failed;
+    // Ordinary tables in primary-key order; virtual tables (the search index) by rowid, through
+    // their module, so that what is hashed is their content, not their storage.
+    if (sqlite3_prepare_v2(db,
+                           "SELECT name, type FROM pragma_table_list WHERE schema = 'main'"
+                           " AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+                           -1, &tables, NULL) != SQLITE_OK)
+        goto failed;
+    int step;
+    while ((step = sqlite3_step(tables)) == SQLITE_ROW) {
+        const char *table = (const char *)sqlite3_column_text(tables, 0);
+        int virtual = strcmp((const char *)sqlite3_column_text(tables, 1), "virtual") == 0;
+        char *sql;
+        if (virtual) {
+            sql = sqlite3_mprintf("SELECT rowid, * FROM \"%w\" ORDER BY rowid", table);
+        } else {
+            char *order = order_by(db, table);
+            if (!order) goto failed;
+            sql = sqlite3_mprintf("SELECT * FROM \"%w\" ORDER BY %s", table, order);
+            sqlite3_free(order);
+        }
+        put_tag(w, 'T');
+        put_text(w, table);
+        int rc = put_rows(w, db, sql);
+        sqlite3_free(sql);
+        if (rc != SQLITE_OK) goto failed;
+    }
+    if (step != SQLITE_DONE) goto failed;
+    put_tag(w, 'E');
+    flush(w);
+    code = AGRO_DELTA_OK;
+    goto done;
+failed:
+    code = fail(db, error, AGRO_DELTA_FAILED);
+done:
+    sqlite3_finalize(tables);
+    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+    sqlite3_free(w);
+    sqlite3_close(db);
+    return code;
+}
+
+void agro_delta_free(void *pointer) { sqlite3_free(pointer); }

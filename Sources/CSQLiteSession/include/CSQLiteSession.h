@@ -1,0 +1,45 @@
+#ifndef AGRO_CSQLITESESSION_H
+#define AGRO_CSQLITESESSION_H
+
+// SQLite's session extension (changesets) for catalog deltas, and a canonical row stream for
+// the catalog content hash. sqlite3.h declares the session API only when SQLITE_ENABLE_SESSION
+// is defined before it is included, and Swift cannot define it for the system header: this
+// shim includes it so in its .c file and exposes only plain C types, so that no other module's
+// view of sqlite3.h is affected.
+
+/// Result codes of the functions below (0 is success).
+enum {
+    AGRO_DELTA_OK = 0,
+    /// A file cannot be opened or read as an SQLite database.
+    AGRO_DELTA_OPEN = 1,
+    /// The two catalogs' schemas differ: a changeset cannot carry the change.
+    AGRO_DELTA_SCHEMA = 2,
+    /// A change does not apply to the database as it is (SQLite's conflict callback was called).
+    AGRO_DELTA_CONFLICT = 3,
+    /// Any other SQLite failure, a malformed changeset included.
+    AGRO_DELTA_FAILED = 4,
+};
+
+/// Computes the changeset that turns the catalog at `from_path` into the one at `to_path`
+/// (every ordinary table; virtual tables and their shadow tables are left out). Both are opened
+/// read-only. On success `*changeset` holds `*size` bytes to release with agro_delta_free.
+/// On failure `*error` may hold a message to release with agro_delta_free.
+int agro_delta_diff(const char *from_path, const char *to_path, void **changeset, int *size, char **error);
+
+/// Applies `count` changesets in order to the database at `path`, inside one transaction: any
+/// conflict (a row changed, missing or already there) or malformed changeset rolls the whole
+/// transaction back. `*error` as for agro_delta_diff.
+int agro_delta_apply(const char *path, const void *const *changesets, const int *sizes, int count, char **error);
+
+/// Receives the canonical content stream in pieces.
+typedef void (*agro_content_sink)(void *context, const void *bytes, int size);
+
+/// Streams the canonical content of the database at `path` (read-only) to `sink`: the schema
+/// and every row of every table in primary-key order, encoded independently of page layout,
+/// VACUUM and SQLite version (see ContentHash.swift for the encoding).
+int agro_content_stream(const char *path, agro_content_sink sink, void *context, char **error);
+
+/// Releases memory returned by the functions above.
+void agro_delta_free(void *pointer);
+
+#endif

@@ -1,0 +1,25 @@
+import AgroPresentation
+import Foundation
+import XCTest
+
+/// The clock is passed in: what "expired" means comes from the environment's `today`, set
+/// where the environment is made (a command line, a web request), not from a global.
+final class EnvironmentClockTests: XCTestCase {
+    private func environment(today: String) -> AgroPresentation.Environment {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("agro-clock-\(UUID())").path
+        return Environment(
+            paths: Paths(environment: ["HOME": home]), configuration: Configuration(), language: "en", format: .table,
+            output: .standardOutput, catalogPath: nil, processEnvironment: [:], today: today)
+    }
+
+    func testExpiryIsJudgedAgainstTheEnvironmentsDay() {
+        let before = environment(today: "2030-06-30"), after = environment(today: "2030-07-02")
+        XCTAssertEqual(before.registration("W-1", expiry: "2030-07-01"), "W-1")
+        XCTAssertNotEqual(after.registration("W-1", expiry: "2030-07-01"), "W-1")
+        XCTAssertTrue(after.registration("W-1", expiry: "2030-07-01").hasPrefix("W-1 ("))
+        // A request's environment takes the request's day, not the server's first one.
+        let request = Environment(before, language: "ru", strings: before.strings, today: "2031-01-01")
+        XCTAssertEqual(request.today, "2031-01-01")
+        XCTAssertEqual(Environment.isoDate(Date(timeIntervalSince1970: 0)), "1970-01-01")
+    }
+}

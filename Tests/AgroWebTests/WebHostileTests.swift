@@ -1,0 +1,536 @@
+import AgroStore
+import AgroTestSupport
+@testable import AgroWeb
+import Hummingbird
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `agro web` against clients that do not play fair, on loopback with the built agro-full:
+/// oversized searches, a flood of distinct keys against the answer cache, slow and idle
+/// connections, heavy requests crowding out cheap ones, a weather flood spending the key,
+/// and HTTP by the book (HEAD, 405, headers, HTTP/1.0). Bounds are generous: a 2-core CI
+/// machine runs this; speed figures live in Benchmarks/web.
+final class WebHostileTests: XCTestCase {
+    static let catalog = WebProcess.root.appendingPathComponent("Database/catalog.sqlite").path
+
+    // MARK: - Bounded cost per request
+
+    func testOversizedSearchesAreRefusedNotRun() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        // 5,000 one-letter words: a 10 KB address, refused before any work.
+        let flood = Array(repeating: "a", count: 5000).joined(separator: "+")
+        let started = Date()
+        let huge = try server.get("/api/v1/search?q=" + flood)
+        XCTAssertEqual(huge.status, 414)
+        XCTAssertEqual(((huge.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "uriTooLong")
+        let page = try server.get("/?q=" + flood)
+        XCTAssertEqual(page.status, 414)
+        // 11 words fit in the address but not in the search.
+        let eleven = (1...11).map { "w\($0)" }.joined(separator: "+")
+        let many = try server.get("/api/v1/search?q=" + eleven)
+        XCTAssertEqual(many.status, 400, many.body)
+        let message = ((many.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("at most 10 words"), message)
+        let ten = try server.get("/api/v1/search?q=" + (1...10).map { "w\($0)" }.joined(separator: "+"))
+        XCTAssertEqual(ten.status, 200, ten.body)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "the refusals did work")
+        // Pages past the cap are refused with the whole range in the message.
+        let far = try server.get("/api/v1/products?page=1000001")
+        XCTAssertEqual(far.status, 400)
+        XCTAssertTrue(far.body.contains("from 1 to 1000000"), far.body)
+        XCTAssertFalse(far.body.contains("or more"), far.body)
+        let wide = try server.get("/api/v1/products?perPage=501")
+        XCTAssertEqual(wide.status, 400)
+        XCTAssertTrue(wide.body.contains("from 1 to 500"), wide.body)
+    }
+
+    func testCatalogWorkPastItsDeadlineIsStopped() throws {
+        let server = WebProcess()
+        // A deadline no catalog read can meet.
+        try server.start(["--catalog", Self.catalog], web: ["--request-deadline", "0.000001", "--cache-mb", "0"])
+        defer { server.stop() }
+        let answer = try server.get("/api/v1/products")
+        XCTAssertEqual(answer.status, 503, answer.body)
+        XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooSlow")
+        XCTAssertNotNil(answer.headers["retry-after"])
+        let page = try server.get("/products")
+        XCTAssertEqual(page.status, 503)
+        XCTAssertTrue(page.body.contains("more catalog work than one request may do"), page.body)
+        XCTAssertEqual(try server.get("/static/app.css").status, 200)
+    }
+
+    // MARK: - Bounded memory
+
+    func testAKeyFloodStaysWithinTheCacheAndTheProcessCeiling() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--cache-mb", "2"])
+        defer { server.stop() }
+        let pid = try XCTUnwrap(server.process?.processIdentifier)
+        _ = try server.get("/api/v1/regions")
+        let before = try Self.memory(pid, "VmRSS")
+        // 1,200 distinct 3.5 KB query strings on a cached endpoint, over 4 kept-alive
+        // connections (the exact accounting is the next test's; this is the whole process).
+        let padding = String(repeating: "x", count: 3500)
+        let port = server.port
+        let errors = Self.concurrently(4) { worker in
+            let connection = try RawConnection(port: port)
+            for index in 0..<300 {
+                let answer = try connection.request("GET /api/v1/regions?pad\(worker)x\(index)=\(padding) HTTP/1.1\r\nHost: x\r\n\r\n")
+                if answer.status != 200 { throw NSError(domain: "status \(answer.status)", code: index) }
+            }
+        }
+        XCTAssertEqual(errors, [])
+        let peak = try Self.memory(pid, "VmHWM"), after = try Self.memory(pid, "VmRSS")
+        // The ceiling: what the process held before, the 2 MB cache, and room for the
+        // allocator and four connections' buffers.
+        XCTAssertLessThan(after - before, 40 << 20, "resident memory grew by \((after - before) >> 20) MB")
+        XCTAssertLessThan(peak, 400 << 20, "peak \(peak >> 20) MB")
+    }
+
+    func testTheCacheCountsKeysAndNormalizesRequests() throws {
+        let cache = ResponseCache(limit: 256 << 10)
+        let catalog = LiveCatalog(try SQLiteCatalog(path: Self.catalog, maximumReaders: 1))
+        // 3,000 entries of 2 bytes under 1,000-byte keys: 6 KB of answers, 3 MB of queries.
+        let padding = String(repeating: "y", count: 1000)
+        for index in 0..<3_000 {
+            let request = Self.request("/api/v1/regions?q\(index)=\(padding)")
+            let key = ResponseCache.key(language: "en", request: request)
+            XCTAssertNil(cache.cached(key, catalog: catalog))
+            cache.keep("{}", for: key, catalog: catalog)
+            if index % 100 == 0 { XCTAssertLessThanOrEqual(cache.size, 256 << 10) }
+        }
+        XCTAssertLessThanOrEqual(cache.size, 256 << 10)
+        XCTAssertGreaterThan(cache.size, 0)
+        // lang and empty parameters are no part of the key; order of the others is.
+        let plain = ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&culture=b"))
+        XCTAssertEqual(plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&lang=zz&culture=b&page=")))
+        XCTAssertNotEqual(plain, ResponseCache.key(language: "ru", request: Self.request("/api/v1/products?pest=a&culture=b")))
+        XCTAssertNotEqual(plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?culture=b&pest=a")))
+    }
+
+    func testAnUnknownLanguageIsNeitherEchoedNorKept() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        let long = String(repeating: "q", count: 3000)
+        for target in ["/products?lang=" + long, "/products?lang=xx-evil"] {
+            let page = try server.get(target)
+            XCTAssertEqual(page.status, 200)
+            XCTAssertEqual(page.headers["content-language"], "en", target)
+            XCTAssertFalse(page.body.contains("qqqqqqqq") || page.body.contains("xx-evil"), target)
+        }
+        let russian = try server.get("/products?lang=ru-RU")
+        XCTAssertEqual(russian.headers["content-language"], "ru")
+    }
+
+    // MARK: - Slow and idle clients
+
+    func testSlowAndIdleConnectionsAreClosed() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--header-timeout", "1", "--keep-alive-timeout", "1"])
+        defer { server.stop() }
+        // A slowloris set: 30 connections sending a header byte every 0.3 s for good.
+        let slow = try (0..<30).map { _ in try RawConnection(port: server.port) }
+        for connection in slow { try connection.send("GET / HTTP/1.1\r\nHost: x\r\n") }
+        let started = Date()
+        var open = slow
+        while !open.isEmpty, Date().timeIntervalSince(started) < 10 {
+            Thread.sleep(forTimeInterval: 0.2)
+            open = open.filter { (try? $0.send("X")) != nil && !$0.isClosed(waiting: 0.01) }
+        }
+        XCTAssertTrue(open.isEmpty, "\(open.count) slow connections still open after 10 s")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8)
+        // A kept-alive connection idle after its answer is closed too.
+        let idle = try RawConnection(port: server.port)
+        XCTAssertEqual(try idle.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200)
+        XCTAssertTrue(idle.isClosed(waiting: 5))
+        // A connection that never sends anything.
+        let mute = try RawConnection(port: server.port)
+        XCTAssertTrue(mute.isClosed(waiting: 5))
+        // And the server still answers.
+        XCTAssertEqual(try server.get("/healthz").status, 200)
+    }
+
+    func testConnectionsBeyondTheLimitAreRefused() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--max-connections", "8", "--header-timeout", "30"])
+        defer { server.stop() }
+        let held = try (0..<8).map { _ in try RawConnection(port: server.port) }
+        for connection in held { try connection.send("GET / HTTP/1.1\r\n") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let refused = try RawConnection(port: server.port)
+        try? refused.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertTrue(refused.isClosed(waiting: 3), "a ninth connection was served")
+        for connection in held { connection.close() }
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertEqual(try server.get("/healthz").status, 200)
+    }
+
+    func testHTTP10IsAnsweredAndClosed() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        let answer = try connection.request("GET /healthz HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertTrue(answer.statusLine.hasPrefix("HTTP/1.0 200"), answer.statusLine)
+        XCTAssertTrue(connection.isClosed(waiting: 2), "HTTP/1.0 without keep-alive held open")
+        // HTTP/1.1 keeps the connection for the next request.
+        let kept = try RawConnection(port: server.port)
+        XCTAssertEqual(try kept.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200)
+        XCTAssertEqual(try kept.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status, 200)
+        // Two requests in one write (pipelining) get two answers, in order.
+        let piped = try RawConnection(port: server.port)
+        let first = try piped.request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /static/app.css HTTP/1.1\r\nHost: x\r\n\r\n")
+        let second = try piped.request("")
+        XCTAssertEqual(first.headers["content-type"], "application/json; charset=utf-8")
+        XCTAssertEqual(second.headers["content-type"], "text/css; charset=utf-8")
+    }
+
+    // MARK: - Fair under load
+
+    func testCheapRequestsStayFastWhileHeavyOnesSaturateThePool() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--workers", "2", "--queue-limit", "4", "--cache-mb", "0"])
+        defer { server.stop() }
+        let stop = Locked(false)
+        let statuses = Locked([Int: Int]())
+        // 8 clients asking for the heaviest pages (rendered, uncached) without pause.
+        let port = server.port
+        let heavy = (0..<8).map { worker in
+            Thread {
+                guard let connection = try? RawConnection(port: port, timeout: 30) else { return }
+                var index = 0
+                while !stop.value {
+                    index += 1
+                    let target = worker % 2 == 0 ? "/products?all=true&lang=ru&n=\(index)" : "/api/v1/products?all=true&n=\(index)"
+                    guard let answer = try? connection.request("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n") else { return }
+                    statuses.update { $0[answer.status, default: 0] += 1 }
+                }
+            }
+        }
+        heavy.forEach { $0.start() }
+        Thread.sleep(forTimeInterval: 1)
+        var latencies: [Double] = []
+        let cheap = try RawConnection(port: server.port)
+        for index in 0..<60 {
+            let target = index % 2 == 0 ? "/static/app.js" : "/healthz"
+            let started = Date()
+            let answer = try cheap.request("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+            latencies.append(Date().timeIntervalSince(started))
+            XCTAssertEqual(answer.status, 200, target)
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        stop.value = true
+        latencies.sort()
+        // Generous: a cheap answer waits for no heavy one (they took seconds each before).
+        XCTAssertLessThan(latencies[latencies.count * 95 / 100], 1.0, "p95 \(latencies[latencies.count * 95 / 100]) s")
+        let seen = statuses.value
+        XCTAssertGreaterThan(seen[200, default: 0], 0, "\(seen)")
+        XCTAssertEqual(Set(seen.keys).subtracting([200, 503]), [], "\(seen)")
+        let health = try XCTUnwrap(try server.get("/healthz").json as? [String: Any])
+        XCTAssertEqual(health["status"] as? String, "ok")
+    }
+
+    func testBusyAnswersCarryRetryAfter() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--workers", "1", "--queue-limit", "0", "--cache-mb", "0"])
+        defer { server.stop() }
+        let statuses = Locked([(Int, String?)]())
+        let port = server.port
+        let errors = Self.concurrently(6) { worker in
+            let connection = try RawConnection(port: port, timeout: 30)
+            for index in 0..<10 {
+                let answer = try connection.request("GET /api/v1/products?all=true&w=\(worker)&i=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                statuses.update { $0.append((answer.status, answer.headers["retry-after"])) }
+            }
+        }
+        XCTAssertEqual(errors, [])
+        let busy = statuses.value.filter { $0.0 == 503 }
+        XCTAssertFalse(busy.isEmpty, "one worker and no queue never refused 6 clients")
+        XCTAssertTrue(busy.allSatisfy { $0.1 != nil }, "503 without Retry-After")
+    }
+
+    // MARK: - The weather key
+
+    func testTheWeatherKeySpendsOnlyOnRealPlacesWithinTheLimits() throws {
+        let current = try SharedFixtures.data("fixtures/owm/current_weather_rain_gust_manila_metric.json")
+        let upstream = try LoopbackHTTPServer { request in
+            request.path == "/data/2.5/weather"
+                ? LoopbackResponse(status: 200, body: current)
+                : LoopbackResponse(status: 404, json: "{\"cod\":\"404\"}")
+        }
+        defer { upstream.stop() }
+        let server = WebProcess(extraEnvironment: [
+            "AGRO_OPENWEATHER_URL": upstream.baseURL.absoluteString, "OPENWEATHER_API_KEY": "hostile-test-key",
+        ])
+        try server.start(["--catalog", Self.catalog], web: ["--weather-per-client", "5", "--weather-total", "8"])
+        defer { server.stop() }
+        // 40 distinct lang values at one place: one upstream call, the others from its cache.
+        for index in 0..<40 {
+            let answer = try server.get("/api/v1/weather?at=51.17,71.45&lang=x\(index)\(String(repeating: "z", count: 300))")
+            XCTAssertEqual(answer.status, 200, answer.body)
+        }
+        XCTAssertEqual(upstream.requests.count, 1, "distinct lang values spent the key")
+        XCTAssertEqual(try server.get("/api/v1/weather?at=51.17,71.45&units=kelvin").status, 400)
+        // 30 distinct places from one client: 5 calls a minute, then 429 with Retry-After.
+        var refused = 0
+        for index in 0..<30 {
+            let answer = try server.get("/api/v1/weather?at=\(10 + index),10")
+            if answer.status == 429 {
+                refused += 1
+                XCTAssertNotNil(answer.headers["retry-after"])
+                XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooManyRequests")
+            } else {
+                XCTAssertEqual(answer.status, 200, answer.body)
+            }
+        }
+        XCTAssertLessThanOrEqual(upstream.requests.count, 1 + 5)
+        XCTAssertGreaterThanOrEqual(refused, 30 - 5)
+        let weatherPages = try server.get("/weather?at=60,60")
+        XCTAssertEqual(weatherPages.status, 429)
+        XCTAssertLessThanOrEqual(upstream.requests.count, 8, "the total limit")
+    }
+
+    // MARK: - HTTP by the book
+
+    func testHeadMethodsAndHeadersOnEveryAnswer() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        for path in ["/", "/products", "/api/v1/catalog", "/static/app.css", "/healthz"] {
+            let get = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try connection.request("HEAD \(path) HTTP/1.1\r\nHost: x\r\n\r\n", head: true)
+            XCTAssertEqual(head.status, 200, path)
+            XCTAssertTrue(head.body.isEmpty, path)
+            XCTAssertEqual(head.headers["content-length"], String(get.body.count), path)
+            XCTAssertEqual(head.headers["content-type"], get.headers["content-type"], path)
+        }
+        for (method, path) in [("POST", "/products"), ("DELETE", "/api/v1/catalog"), ("PUT", "/static/app.js")] {
+            let answer = try connection.request("\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            XCTAssertEqual(answer.status, 405, "\(method) \(path)")
+            let allow = Set((answer.headers["allow"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+            XCTAssertTrue(allow.isSuperset(of: ["GET", "HEAD"]), "\(method) \(path): \(allow)")
+            if path.hasPrefix("/api/") {
+                XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["status"] as? Int, 405)
+            }
+        }
+        // Every answer carries the security headers, the router's 404 and errors included.
+        for target in ["/no/such/page", "/api/v1/product/", "/api/v1/nothing", "/products?page=0", "/static/none.js"] {
+            let answer = try server.get(target)
+            XCTAssertGreaterThanOrEqual(answer.status, 400, target)
+            XCTAssertEqual(answer.headers["x-content-type-options"], "nosniff", target)
+            XCTAssertNotNil(answer.headers["content-security-policy"], target)
+            XCTAssertEqual(answer.headers["x-frame-options"], "DENY", target)
+            if target.hasPrefix("/api/") {
+                XCTAssertEqual(answer.headers["content-type"], "application/json; charset=utf-8", target)
+                XCTAssertNotNil((answer.json as? [String: Any])?["error"], "\(target): \(answer.body)")
+            }
+        }
+        // No protocol-relative address, as a link or a redirect.
+        let doubled = try server.get("//product/x?lang=ru")
+        XCTAssertEqual(doubled.status, 301)
+        XCTAssertEqual(doubled.headers["location"], "/product/x?lang=ru")
+        let page = try server.get("/product/x")
+        XCTAssertFalse(page.body.contains("href=\"//"))
+    }
+
+    func testCompressionETagsAndRevalidation() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        let connection = try RawConnection(port: server.port)
+        for path in ["/products", "/api/v1/products?perPage=50", "/static/app.css"] {
+            let plain = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertNil(plain.headers["content-encoding"], path)
+            let zipped = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br;q=1, gzip;q=0.8\r\n\r\n")
+            XCTAssertEqual(zipped.headers["content-encoding"], "gzip", path)
+            XCTAssertLessThan(zipped.body.count, plain.body.count, path)
+            XCTAssertEqual(try gunzip(zipped.body), plain.body, path)
+            XCTAssertTrue(zipped.headers["vary"]?.contains("Accept-Encoding") ?? false, path)
+            XCTAssertNotNil(plain.headers["cache-control"], path)
+            for answer in [plain, zipped] {
+                let tag = try XCTUnwrap(answer.headers["etag"], path)
+                let again = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(tag)\r\nAccept-Encoding: gzip\r\n\r\n", head: true)
+                XCTAssertEqual(again.status, 304, path)
+            }
+            let refused = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip;q=0\r\n\r\n")
+            XCTAssertNil(refused.headers["content-encoding"], path)
+        }
+        let other = try connection.request("GET /products HTTP/1.1\r\nHost: x\r\nIf-None-Match: \"nope\"\r\n\r\n")
+        XCTAssertEqual(other.status, 200)
+    }
+
+    // MARK: - Helpers
+
+    static func request(_ target: String) -> Request {
+        Request(head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: target), body: .init(buffer: .init()))
+    }
+
+    /// A field of /proc/PID/status in bytes (VmRSS, VmHWM).
+    static func memory(_ pid: Int32, _ field: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix(field + ":") })
+        let kilobytes = try XCTUnwrap(Int(line.split(separator: " ").dropFirst().first ?? ""))
+        return kilobytes * 1024
+    }
+
+    /// Runs `body` on `count` threads; the errors they threw, as text.
+    static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> [String] {
+        let errors = Locked([String]())
+        let group = DispatchGroup()
+        for worker in 0..<count {
+            group.enter()
+            Thread {
+                do { try body(worker) } catch { errors.update { $0.append("\(worker): \(error)") } }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        return errors.value
+    }
+}
+
+/// A value shared between test threads.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&stored) } }
+}
+
+/// One client connection on loopback, speaking HTTP/1.1 by hand: requests sent as written,
+/// answers read by Content-Length (or to the end).
+final class RawConnection: @unchecked Sendable {
+    struct Answer {
+        var statusLine: String
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+    }
+
+    private let fd: Int32
+    private var buffer = Data()
+    private var closed = false
+
+    init(port: Int, timeout: Double = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { Glibc.close(fd); throw NSError(domain: "connect", code: Int(errno)) }
+        setTimeout(timeout)
+    }
+
+    deinit { close() }
+
+    func close() {
+        if !closed { Glibc.close(fd) }
+        closed = true
+    }
+
+    private func setTimeout(_ seconds: Double) {
+        var time = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw NSError(domain: "send", code: Int(errno)) }
+            sent += count
+        }
+    }
+
+    /// Reads more bytes; false at the end of the stream (or a timeout).
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    /// Sends `text` and reads one answer (`head`: an answer to HEAD or a 304, without body).
+    func request(_ text: String, head: Bool = false) throws -> Answer {
+        try send(text)
+        var split: Range<Data.Index>?
+        while true {
+            split = buffer.range(of: Data("\r\n\r\n".utf8))
+            if split != nil { break }
+            guard fill() else { throw NSError(domain: "no answer", code: 0) }
+        }
+        let headEnd = split!
+        let lines = String(decoding: buffer[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+        buffer = Data(buffer[headEnd.upperBound...])
+        var body = Data()
+        if head || status == 304 || status == 204 {
+            // no body
+        } else if let length = headers["content-length"].flatMap({ Int($0) }) {
+            while buffer.count < length { guard fill() else { break } }
+            body = Data(buffer.prefix(length))
+            buffer = Data(buffer.dropFirst(length))
+        } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            while buffer.range(of: Data("0\r\n\r\n".utf8)) == nil { guard fill() else { break } }
+            body = WebProcess.dechunk(buffer)
+            buffer = Data()
+        } else {
+            while fill() {}
+            body = buffer
+            buffer = Data()
+        }
+        return Answer(statusLine: lines[0], status: status, headers: headers, body: body)
+    }
+
+    /// Whether the server closes the connection within `seconds` (a read sees its end).
+    func isClosed(waiting seconds: Double) -> Bool {
+        setTimeout(seconds)
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
+        return false
+    }
+}
+
+/// gzip decoding by the system's gzip, so the test does not reuse the server's zlib code.
+func gunzip(_ data: Data) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-dc"]
+    let input = Pipe(), output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(data)
+    try input.fileHandleForWriting.close()
+    let result = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return result
+}
