@@ -138,6 +138,7 @@ public enum SearchQuery {
         }
     }
 
+    /// The words of `text` as the index stores them: folded, split at everything but letters and digits.
     public static func words(_ text: String) -> [String] {
         fold(text).split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }

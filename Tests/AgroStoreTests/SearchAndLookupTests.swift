@@ -71,17 +71,17 @@ final class LookupTests: StoreTestCase {
     func testAmbiguousAndUnknownNames() throws {
         XCTAssertEqual(try ids("rust", .pest), ["rust"], "an exact id wins")
         XCTAssertEqual(Set(try ids("ржавчина", .pest)), ["rust", "yellow-rust"])
-        XCThrowsCatalogError(try catalog.resolve("ржавчина", kind: .pest, locale: "en")) { error in
+        assertThrowsCatalogError(try catalog.resolve("ржавчина", kind: .pest, locale: "en")) { error in
             guard case let .ambiguous(_, _, candidates) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(Set(candidates.map(\.id)), ["rust", "yellow-rust"])
         }
-        XCThrowsCatalogError(try catalog.resolve("Wheet", kind: .culture, locale: "en")) { error in
+        assertThrowsCatalogError(try catalog.resolve("Wheet", kind: .culture, locale: "en")) { error in
             guard case let .unknownName(_, _, suggestions) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(suggestions.first?.id, "wheat")
         }
     }
 
-    func XCThrowsCatalogError<T>(_ body: @autoclosure () throws -> T, _ check: (CatalogError) -> Void,
+    func assertThrowsCatalogError<T>(_ body: @autoclosure () throws -> T, _ check: (CatalogError) -> Void,
                                  file: StaticString = #filePath, line: UInt = #line) {
         do {
             _ = try body()
