@@ -147,6 +147,8 @@ enum Pages {
         "removeFavorite", "favoritesEmpty", "favoritesNoScript", "scheme", "map", "representatives", "distributors",
         "point", "show", "spray", "language", "problem", "pictures", "letters", "uses", "ingredients", "hazards",
         "links", "stage", "dose", "phi", "applications", "products", "menu", "pageInfo", "pests",
+        // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
+        "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
     ]
 
     static func strings(_ page: PageContext) -> [String: String] {
@@ -252,8 +254,9 @@ enum Pages {
             let key = use.cultures.map(\.name).joined(separator: ", ")
             var facts: [String] = []
             if !use.dose.isEmpty { facts.append(page.t("use.dose", environment.label(use.dose))) }
-            if let phi = use.preHarvestIntervalDays { facts.append(page.t("use.phi", phi)) }
-            if let count = use.maxApplications { facts.append(page.t("use.applications", count)) }
+            // Counted phrases have one key per plural form (use.phi.one, ...): plural() picks it.
+            if let phi = use.preHarvestIntervalDays { facts.append(environment.strings.plural("use.phi", phi)) }
+            if let count = use.maxApplications { facts.append(environment.strings.plural("use.applications", count)) }
             if let bbch = use.bbch { facts.append(bbch.label) }
             let entry: [String: Any] = [
                 "pests": use.pests.map { ["name": $0.pest.name, "href": href(.pest, $0.pest.id)] },
@@ -284,10 +287,12 @@ enum Pages {
 
     static func cultures(_ page: PageContext) throws -> Rendered {
         let rows = CatalogDocuments.cultureTree(try page.catalog.cultures(locale: page.language))
+        // A scheme link only where a scheme exists (the others ended on an error page).
+        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.language).map(\.id))
         let values: [String: Any] = [
             "rows": rows.map { row -> [String: Any] in
                 ["name": row.name, "depth": min(row.depth, 6), "products": href(.culture, row.id),
-                 "scheme": "/scheme/\(percent(row.id))"]
+                 "scheme": withSchemes.contains(row.id) ? "/scheme/\(percent(row.id))" : ""]
             },
         ]
         return Rendered(template: "cultures", title: page.t("web.cultures"), values: values)
@@ -309,7 +314,7 @@ enum Pages {
             "uses": document.uses.map { use -> [String: String] in
                 ["product": use.product.name, "href": href(.product, use.product.id),
                  "cultures": use.cultures.map(\.name).joined(separator: ", "), "dose": page.environment.label(use.dose),
-                 "phi": use.preHarvestIntervalDays.map { page.t("use.days", $0) } ?? "", "bbch": use.bbch?.label ?? ""]
+                 "phi": use.preHarvestIntervalDays.map { page.environment.strings.plural("use.days", $0) } ?? "", "bbch": use.bbch?.label ?? ""]
             },
         ]
         return Rendered(template: "pest", title: pest.name, values: values)

@@ -18,6 +18,7 @@ package enum WebServer {
         router.add(middleware: SecurityHeadersMiddleware())
         APIRoutes.register(on: router, app: app)
         Pages.register(on: router, app: app)
+        OfflineRoutes.register(on: router, app: app)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "agro"),
@@ -32,7 +33,7 @@ package enum WebServer {
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var policy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'"
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
     }
 
     static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }
