@@ -17,6 +17,9 @@
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
+// The benchmark executables are a package of their own (Benchmarks/Package.swift), so that
+// neither `swift build` nor the test command builds them; the one executable here that is not a
+// product, AgroUpdateTestHelper, is a child process the update tests need.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -30,6 +33,7 @@ let package = Package(
         .library(name: "AgroDomain", targets: ["AgroDomain"]),
         .library(name: "AgroStore", targets: ["AgroStore"]),
         .library(name: "AgroImport", targets: ["AgroImport"]),
+        .library(name: "AgroContent", targets: ["AgroContent"]),
         .library(name: "AgroWeather", targets: ["AgroWeather"]),
         .library(name: "AgroHTML", targets: ["AgroHTML"]),
         .library(name: "AgroNews", targets: ["AgroNews"]),
@@ -39,6 +43,8 @@ let package = Package(
         .library(name: "AgroServer", targets: ["AgroServer"]),
         .library(name: "AgroHTTP", targets: ["AgroHTTP"]),
         .library(name: "AgroWeb", targets: ["AgroWeb"]),
+        // For the benchmarks package (Benchmarks/Package.swift) only: loopback servers, test catalogs.
+        .library(name: "AgroTestSupport", targets: ["AgroTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -67,10 +73,6 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),
-        // Times a register import and the catalog queries on the result (Benchmarks/import/run.sh).
-        .executableTarget(
-            name: "agro-import-bench", dependencies: ["AgroDomain", "AgroStore", "AgroImport"],
-            path: "Benchmarks/import/Sources", swiftSettings: strict),
         // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
@@ -98,12 +100,6 @@ let package = Package(
             name: "AgroUpdateTestHelper",
             dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroStore"],
             swiftSettings: strict),
-        // `swift run -c release AgroUpdateBenchmark`; see Benchmarks/update/README.md.
-        .executableTarget(
-            name: "AgroUpdateBenchmark",
-            dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport"],
-            path: "Benchmarks/update/Sources",
-            swiftSettings: strict),
         .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal", "AgroHTTP"], swiftSettings: strict),
         // Display widths and what the output terminal accepts; no C library, so the query program
         // can use it without loading libxml2.
@@ -115,7 +111,7 @@ let package = Package(
         // The one HTTP layer (libcurl): caps on decoded bodies, deadlines, idle timeouts.
         .target(name: "AgroHTTP", dependencies: ["CCurlShim"], swiftSettings: strict),
         // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
-        // test catalogs); no product exposes it.
+        // test catalogs); its library product exists for the benchmarks package alone.
         .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore", "CZlib"], swiftSettings: strict),
         .target(
             name: "AgroCLI",
@@ -149,19 +145,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
-        // Throughput benchmark for the HTML renderer (Benchmarks/html/run.sh); not a test.
-        .executableTarget(
-            name: "agro-html-bench", dependencies: ["AgroHTML"], path: "Benchmarks/html/Sources",
-            swiftSettings: strict),
-        // Benchmarks of the catalog core (Benchmarks/README.md); not part of the test suite.
-        .executableTarget(
-            name: "agro-bench",
-            dependencies: [
-                "AgroDomain", "AgroStore", "AgroContent",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Benchmarks/CatalogBench",
-            swiftSettings: strict),
         .testTarget(
             name: "AgroImportTests", dependencies: ["AgroImport", "AgroStore", "AgroDomain", "CLibXML2", "AgroTestSupport"]),
         .testTarget(
@@ -171,16 +154,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        // The process-start floor of a Swift program using Foundation (Benchmarks/README.md).
-        .executableTarget(name: "agro-floor", path: "Benchmarks/Floor", swiftSettings: strict),
-        // The same with agro's libraries doing agro's work: parse, open, query, JSON (Benchmarks/README.md).
-        .executableTarget(
-            name: "agro-library-floor",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Benchmarks/LibraryFloor", swiftSettings: strict),
         .testTarget(
             name: "AgroStoreTests",
             dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),

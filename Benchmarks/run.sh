@@ -13,7 +13,10 @@ cd "$(dirname "$0")/.."
 # answers the benchmarked queries itself, so agro-full is built only for --single.
 # Linked as a position-dependent executable too: a position-independent one has ~90,000
 # relocations for the loader to apply at every start, about 0.4 ms.
-products=(agro agro-floor agro-library-floor agro-bench)
+# agro and agro-full come from this package (.build), the benchmark programs from the benchmarks
+# package (Benchmarks/Package.swift, built into Benchmarks/.build).
+flags=(-c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+products=(agro)
 single=()
 if [[ "${1:-}" == "--single" ]]; then
   shift
@@ -21,8 +24,12 @@ if [[ "${1:-}" == "--single" ]]; then
   single=(--single .build/release/agro-full)
 fi
 for product in "${products[@]}"; do
-  swift build -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie --product "$product"
+  swift build "${flags[@]}" --product "$product"
 done
+for product in agro-floor agro-library-floor agro-bench; do
+  swift build --package-path Benchmarks "${flags[@]}" --product "$product"
+done
+bench=Benchmarks/.build/release
 
-exec .build/release/agro-bench run --agro .build/release/agro --floor .build/release/agro-floor \
-  --library-floor .build/release/agro-library-floor "${single[@]}" "$@"
+exec "$bench/agro-bench" run --agro .build/release/agro --floor "$bench/agro-floor" \
+  --library-floor "$bench/agro-library-floor" "${single[@]}" "$@"

@@ -15,5 +15,6 @@ if ! command -v w3m >/dev/null || ! /usr/bin/python3 -c 'import html2text' 2>/de
         exit 1
     fi
 fi
-swift build -c release --product agro-html-bench 2>&1 | tail -1
-python3 Benchmarks/html/bench.py .build/release/agro-html-bench "$pages_dir" "$repeats"
+# The benchmark programs are a package of their own (Benchmarks/Package.swift).
+swift build --package-path Benchmarks -c release --product agro-html-bench 2>&1 | tail -1
+python3 Benchmarks/html/bench.py Benchmarks/.build/release/agro-html-bench "$pages_dir" "$repeats"

@@ -20,8 +20,9 @@ command -v xmllint >/dev/null || { echo "needs xmllint: apt-get install libxml2-
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
 
 cd "$root"
-swift build -c release --product agro-import-bench >/dev/null
-bench="$(swift build -c release --show-bin-path)/agro-import-bench"
+# The benchmark programs are a package of their own (Benchmarks/Package.swift).
+swift build --package-path Benchmarks -c release --product agro-import-bench >/dev/null
+bench="$(swift build --package-path Benchmarks -c release --show-bin-path)/agro-import-bench"
 
 # Peak resident set size in MB and elapsed seconds from /usr/bin/time -v output.
 peak_mb() { awk -F: '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$1"; }

@@ -9,15 +9,19 @@ import Foundation
 /// together, each with its file and entry. Entries are written sorted by id, so the same
 /// sources always give the same bytes.
 public struct ContentBuilder: Sendable {
+    /// The folder holding `catalog.json` and the other source files.
     public let sourceDirectory: URL
 
+    /// A builder for the sources in `sourceDirectory`; nothing is read until `build(to:)` or `load()`.
     public init(sourceDirectory: URL) {
         self.sourceDirectory = sourceDirectory
     }
 
     /// What a successful build wrote.
     public struct Report: Sendable, Hashable {
+        /// Identity, version, locales and titles of the catalog written.
         public var info: CatalogHeader
+        /// Entries written per kind (`"products": 58`), for the build's summary line.
         public var counts: [String: Int]
     }
 
@@ -78,26 +82,40 @@ public struct ContentBuilder: Sendable {
 
 /// The checked content of a sources directory, each list sorted by id.
 public struct CatalogContent: Sendable {
+    /// Identity, version, release date, locales, fallbacks and titles (`catalog.json`).
     public var header: CatalogHeader
+    /// Registration holders and manufacturers (`companies.json`).
     public var companies: [CatalogRecord.Company] = []
+    /// Hazard and precautionary statements the products refer to (`hazard-statements.json`).
     public var statements: [CatalogRecord.Statement] = []
+    /// Active substances with their mode-of-action groups (`substances.json`).
     public var substances: [CatalogRecord.Substance] = []
+    /// Cultures and culture groups with their parents (`cultures.json`).
     public var cultures: [CatalogRecord.Culture] = []
+    /// Pests: insects, diseases, weeds (`pests.json`).
     public var pests: [CatalogRecord.Pest] = []
+    /// Products with their ingredients and registrations (`products.json`).
     public var products: [CatalogRecord.Product] = []
+    /// Registered uses: product, cultures, pests, dose, PHI, BBCH window (`uses.json`).
     public var uses: [CatalogRecord.Use] = []
     /// Conditions of use, each distinct text once, referred to by the uses.
     public var obligations: [CatalogRecord.Obligation] = []
+    /// Protection schemes by culture and growth stage (`schemes.json`).
     public var schemes: [CatalogRecord.Scheme] = []
+    /// Regions with their centres (`regions.json`).
     public var regions: [CatalogRecord.Region] = []
+    /// Regional representatives (`representatives.json`).
     public var representatives: [CatalogRecord.Representative] = []
+    /// Distributors per region (`distributors.json`).
     public var distributors: [CatalogRecord.Distributor] = []
+    /// News items and articles (`news.json`, `news/`).
     public var news: [CatalogRecord.News] = []
     /// Resistance-management limits per mode-of-action group (`group-limits.json`).
     public var groupLimits: [CatalogRecord.GroupLimit] = []
     /// Products not to be mixed (`tank-incompatibilities.json`).
     public var tankIncompatibilities: [CatalogRecord.TankIncompatibility] = []
 
+    /// Entries per kind, as `ContentBuilder.Report.counts` reports them.
     public var counts: [String: Int] {
         [
             "companies": companies.count, "statements": statements.count, "substances": substances.count,

@@ -7,8 +7,10 @@ public struct ContentProblem: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// The entry's id, or its position ("#3") when it has no usable id.
     public var entry: String?
+    /// What is wrong, in English ("unknown product \"xyz\"").
     public var problem: String
 
+    /// A problem found in `file`, in the entry `entry` when there is one.
     public init(file: String, entry: String?, problem: String) {
         self.file = file
         self.entry = entry
@@ -24,12 +26,15 @@ public struct ContentProblem: Sendable, Hashable, CustomStringConvertible {
 
 /// The catalog sources cannot be built; every problem found is listed.
 public struct ContentBuildError: UserFacingError {
+    /// Every problem found, in the order the sources were read.
     public var problems: [ContentProblem]
 
+    /// A build error listing `problems` (at least one).
     public init(problems: [ContentProblem]) {
         self.problems = problems
     }
 
+    /// The first problem, and how many more there are, in one line.
     public var message: String {
         guard let first = problems.first else { return "catalog sources are invalid" }
         return problems.count == 1 ? first.description : "\(first) (and \(problems.count - 1) more problems)"

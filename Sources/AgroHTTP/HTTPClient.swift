@@ -13,9 +13,13 @@ public protocol HTTPBodySink: AnyObject {
 
 /// Collects a body in memory (never more than the request's cap).
 public final class HTTPMemorySink: HTTPBodySink {
+    /// The body received so far.
     public private(set) var data = Data()
+    /// An empty sink.
     public init() {}
+    /// Accepts every body.
     public func begin(_ response: HTTPResponse) throws -> Bool { true }
+    /// Appends `bytes` to `data`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws { data.append(contentsOf: bytes) }
 }
 
@@ -25,6 +29,7 @@ public final class HTTPMemorySink: HTTPBodySink {
 /// Each transfer runs `curl_easy_perform` on a thread of its own, so a slow server never
 /// holds a thread of Swift's cooperative pool.
 public struct HTTPClient: Sendable {
+    /// A client; it holds no state, every transfer has its own libcurl handle.
     public init() {}
 
     /// Fetches `request` into memory: the response and its body (at most `maxBodyBytes`).

@@ -3,6 +3,7 @@ import Foundation
 /// One GET with the limits every fetch in agro needs: a cap on the body, an overall deadline
 /// and an idle timeout.
 public struct HTTPRequest: Sendable {
+    /// The address fetched (http or https).
     public var url: URL
     /// Extra request headers (`Accept`, `If-None-Match`, ...), sent as given.
     public var headers: [(name: String, value: String)]
@@ -20,8 +21,10 @@ public struct HTTPRequest: Sendable {
     public var acceptsCompression: Bool
     /// Whether a redirect may lead from https to plain http.
     public var allowsInsecureRedirects: Bool
+    /// The User-Agent header sent.
     public var userAgent: String
 
+    /// A GET of `url` with its caps; the idle timeout defaults to the deadline.
     public init(
         url: URL, headers: [(name: String, value: String)] = [], maxBodyBytes: Int64, deadline: TimeInterval,
         idleTimeout: TimeInterval? = nil, acceptsCompression: Bool = true, allowsInsecureRedirects: Bool = true,
@@ -46,12 +49,14 @@ public struct HTTPRequest: Sendable {
 
 /// The status line and headers of the final response (after redirects).
 public struct HTTPResponse: Sendable, Equatable {
+    /// The HTTP status code (200, 304, 404, ...).
     public var status: Int
     /// Header fields in arrival order, names as sent.
     public var headers: [HTTPHeader]
     /// The URL that answered, after redirects.
     public var url: URL?
 
+    /// A response as received.
     public init(status: Int, headers: [HTTPHeader], url: URL?) {
         self.status = status
         self.headers = headers
@@ -83,9 +88,12 @@ public struct HTTPResponse: Sendable, Equatable {
 
 /// One response header field.
 public struct HTTPHeader: Sendable, Hashable {
+    /// The field name, as sent.
     public var name: String
+    /// The field value, without surrounding whitespace.
     public var value: String
 
+    /// A header field `name: value`.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -19,6 +19,7 @@ public enum SRPPPImportError: UserFacingError, Equatable {
     /// The catalog file could not be written.
     case cannotWrite(path: String, reason: String)
 
+    /// The error in English, one line, naming the file.
     public var message: String {
         switch self {
         case let .cannotOpen(path, reason):
@@ -59,6 +60,7 @@ public struct SRPPPImportOptions: Sendable, Hashable {
     /// How many examples each kind of data error keeps.
     public var examplesPerError: Int
 
+    /// Import settings; the defaults derive the version from the file name.
     public init(version: Int? = nil, examplesPerError: Int = 5) {
         self.version = version
         self.examplesPerError = examplesPerError
@@ -69,10 +71,12 @@ public struct SRPPPImportOptions: Sendable, Hashable {
 public struct SRPPPDataError: Sendable, Hashable, Codable {
     /// What went wrong, e.g. "missing Culture key" or "unparsable number".
     public var kind: String
+    /// How many times it occurred in the register.
     public var count: Int
     /// The first occurrences, each naming the record and the offending value.
     public var examples: [String]
 
+    /// A kind of data error seen `count` times, with its first `examples`.
     public init(kind: String, count: Int, examples: [String]) {
         self.kind = kind
         self.count = count
@@ -82,23 +86,35 @@ public struct SRPPPDataError: Sendable, Hashable, Codable {
 
 /// What an import wrote and what it had to skip.
 public struct SRPPPImportReport: Sendable, Hashable, Codable {
+    /// The catalog file written.
     public var catalogPath: String
+    /// The catalog's identity (`ch.blv.srppp`).
     public var identity: String
+    /// The catalog's version (from `--version` or the publication date).
     public var version: Int
     /// Publication date as ISO 8601 (YYYY-MM-DD), when known from the file name.
     public var publicationDate: String?
     /// Registered products and sale permissions (one per wNbr).
     public var products: Int
+    /// Sale permissions (products sold under another name), counted in `products`.
     public var salePermissions: Int
+    /// Parallel imports, counted in `products`.
     public var parallelImports: Int
     /// Uses (indications), of products and parallel imports together.
     public var uses: Int
+    /// Uses of registered products.
     public var productUses: Int
+    /// Uses of parallel imports.
     public var parallelImportUses: Int
+    /// Cultures written (the register's cultures and culture groups).
     public var cultures: Int
+    /// Pests written.
     public var pests: Int
+    /// Active substances, safeners and synergists written.
     public var substances: Int
+    /// Registration holders written.
     public var companies: Int
+    /// Distinct conditions of use written, each text once.
     public var obligations: Int
     /// Data errors by kind, sorted by kind. Empty for a clean register.
     public var dataErrors: [SRPPPDataError]

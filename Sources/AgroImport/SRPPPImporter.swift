@@ -34,8 +34,10 @@ public struct SRPPPImporter: Sendable {
     /// The identity of every catalog made from the register.
     public static let identity = "ch.blv.srppp"
 
+    /// The settings of the import (version, error examples kept).
     public var options: SRPPPImportOptions
 
+    /// An importer with `options`; nothing is read until `importRegister` is called.
     public init(options: SRPPPImportOptions = SRPPPImportOptions()) {
         self.options = options
     }

@@ -74,6 +74,7 @@ public struct FeedCacheEntry: Sendable, Codable, Hashable {
     public var fetchedAt: Date
     /// Validators from the last 200 answer, sent back as If-None-Match / If-Modified-Since.
     public var etag: String?
+    /// The Last-Modified value of the last 200 answer, sent back as If-Modified-Since.
     public var lastModified: String?
 }
 

@@ -4,9 +4,13 @@ import Foundation
 /// A line of the merged news list (the catalog's items and the feeds'), as `agro news` and
 /// `agro web` list it.
 public struct NewsListItem: Encodable, Sendable {
+    /// The catalog's news id, or the feed entry's stable id.
     public var id: String
+    /// The title, in the list's language where the catalog has it.
     public var name: String
+    /// News, article or event.
     public var kind: NewsKind
+    /// Publication date as ISO 8601 (YYYY-MM-DD), empty when unknown.
     public var date: String
     /// "catalog", or the feed's title.
     public var source: String
@@ -26,9 +30,12 @@ public struct NewsListItem: Encodable, Sendable {
 
 /// One news item with its text rendered (`agro news show ID --format json`).
 public struct NewsItemDocument: Encodable, Sendable {
+    /// The item as the catalog or the feed holds it.
     public var item: NewsItem
+    /// Its body as terminal text, rendered from HTML at the width asked for.
     public var text: String
 
+    /// A document of `item` with its rendered `text`.
     public init(item: NewsItem, text: String) {
         self.item = item
         self.text = text

@@ -40,8 +40,10 @@ public enum CatalogServer {
 /// One log line per request, after the response: method, target, status, body length,
 /// range asked for and time taken. `agro web` logs through it too.
 public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The middleware; it keeps no state.
     public init() {}
 
+    /// Passes the request on and logs one line when the response (or an error) comes back.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {

@@ -10,8 +10,11 @@ import Darwin
 /// cut short or longer than announced, slow bytes, no answer at all. Written on POSIX
 /// sockets, one thread per connection, one request per connection; for tests only.
 public final class FaultyHTTPServer: @unchecked Sendable {
+    /// A request as the handler sees it.
     public struct Request: Sendable {
+        /// The request method ("GET", "HEAD").
         public var method: String
+        /// The request target, path and query.
         public var path: String
         /// Header names in lower case.
         public var headers: [String: String]
@@ -19,14 +22,18 @@ public final class FaultyHTTPServer: @unchecked Sendable {
 
     /// How to send a body.
     public struct Pacing: Sendable {
+        /// Bytes sent in one write.
         public var chunkSize: Int
+        /// Seconds between two writes.
         public var delay: TimeInterval
+        /// Pacing of `chunkSize` bytes every `delay` seconds.
         public init(chunkSize: Int, delay: TimeInterval) {
             self.chunkSize = chunkSize
             self.delay = delay
         }
     }
 
+    /// How the server answers a request, well or badly.
     public enum Reply: Sendable {
         /// A response. `contentLength` overrides the header (nil: the body's length);
         /// `closeAfter` drops the connection after that many body bytes.
@@ -40,6 +47,7 @@ public final class FaultyHTTPServer: @unchecked Sendable {
         case endless(headers: [String: String] = [:], chunk: Data, pacing: Pacing? = nil)
     }
 
+    /// The loopback port the server listens on.
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply

@@ -13,11 +13,13 @@ import Darwin
 
 /// A request as the handler sees it.
 public struct LoopbackRequest: Sendable {
+    /// The request method, as sent ("GET").
     public var method: String
     /// Path and query, exactly as sent ("/data/2.5/weather?lat=1&lon=2").
     public var target: String
     /// Header names lower-cased.
     public var headers: [String: String]
+    /// The request body (empty for a GET).
     public var body: Data
 
     /// The path without the query.
@@ -34,14 +36,18 @@ public struct LoopbackRequest: Sendable {
 
 /// What the handler answers.
 public struct LoopbackResponse: Sendable {
+    /// The status code sent.
     public var status: Int
+    /// Header fields sent, in order; Content-Length is added by the server.
     public var headers: [(String, String)]
+    /// The body sent.
     public var body: Data
     /// Seconds to wait before sending anything (to trip client timeouts).
     public var delay: TimeInterval
     /// Send only this many body bytes, then close, while Content-Length announces the whole body.
     public var truncateBodyAt: Int?
 
+    /// A response with `body`, sent after `delay` seconds, cut at `truncateBodyAt` bytes when given.
     public init(
         status: Int, headers: [(String, String)] = [("Content-Type", "application/json; charset=utf-8")],
         body: Data, delay: TimeInterval = 0, truncateBodyAt: Int? = nil
@@ -53,6 +59,7 @@ public struct LoopbackResponse: Sendable {
         self.truncateBodyAt = truncateBodyAt
     }
 
+    /// A JSON response with `json` as its body.
     public init(status: Int, json: String, headers: [(String, String)] = [], delay: TimeInterval = 0) {
         self.init(
             status: status, headers: [("Content-Type", "application/json; charset=utf-8")] + headers,
@@ -62,11 +69,13 @@ public struct LoopbackResponse: Sendable {
 
 /// Errors starting the server.
 public struct LoopbackServerError: Error, CustomStringConvertible, Sendable {
+    /// Why the server could not start (socket, bind or listen failed).
     public var description: String
 }
 
 /// A loopback HTTP/1.1 server. Start it, point the client at `baseURL`, stop it in tearDown.
 public final class LoopbackHTTPServer: @unchecked Sendable {
+    /// Answers one request; called on the connection's thread.
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse
 
     /// The port the kernel gave (bound to port 0).

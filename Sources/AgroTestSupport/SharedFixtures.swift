@@ -16,7 +16,9 @@ import XCTest
 public enum SharedFixtures {
     /// A fixture the tests need and do not find.
     public struct Missing: Error, CustomStringConvertible {
+        /// The path looked for, relative to the shared folder.
         public let path: String
+        /// Where the fixture was looked for and how to provide it.
         public var description: String {
             "shared fixture missing: \(path) (put ../shared beside the package or set AGRO_SHARED; CI=true makes this a failure)"
         }

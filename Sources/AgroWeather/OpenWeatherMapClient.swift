@@ -25,10 +25,12 @@ public struct OpenWeatherMapConfiguration: Sendable, Hashable {
 
     /// Scheme, host, port and optional path prefix; "/data/2.5/..." is appended.
     public var baseURL: URL
+    /// The API key sent as `appid` (never logged: see `KeyRedactor`).
     public var apiKey: String
     /// Seconds one request may take in all (connect, answer, body).
     public var timeout: TimeInterval
 
+    /// Settings for the service at `baseURL` with `apiKey`.
     public init(baseURL: URL = Self.defaultBaseURL, apiKey: String, timeout: TimeInterval = 15) {
         self.baseURL = baseURL
         self.apiKey = apiKey
@@ -72,20 +74,24 @@ public enum WeatherEndpoint: String, Sendable, Codable, CaseIterable, Hashable {
 public final class OpenWeatherMapClient: WeatherService {
     /// The largest answer read: a 5-day forecast is about 16 KB.
     public static let maximumAnswerSize: Int64 = 4 << 20
+    /// Where and how to ask.
     public let configuration: OpenWeatherMapConfiguration
     private let client = HTTPClient()
     private let redactor: KeyRedactor
 
+    /// A client for `configuration`.
     public init(configuration: OpenWeatherMapConfiguration) {
         self.configuration = configuration
         redactor = KeyRedactor(key: configuration.apiKey)
     }
 
+    /// Fetches /data/2.5/weather for `point`.
     public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
         let data = try await fetch(.current, at: point, units: units, lang: lang)
         return try decode(CurrentWeather.self, from: data)
     }
 
+    /// Fetches /data/2.5/forecast (5 days, 3-hour slots) for `point`.
     public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
         let data = try await fetch(.forecast, at: point, units: units, lang: lang)
         return try decode(Forecast.self, from: data)

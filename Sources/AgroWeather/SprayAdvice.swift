@@ -12,6 +12,7 @@ public enum SprayVerdict: String, Sendable, Codable, Hashable, Comparable, CaseI
         }
     }
 
+    /// Good before marginal before avoid.
     public static func < (a: SprayVerdict, b: SprayVerdict) -> Bool { a.rank < b.rank }
 }
 
@@ -35,16 +36,20 @@ public enum SprayRule: String, Sendable, Codable, Hashable, CaseIterable {
 
 /// One rule's judgement of one slot.
 public struct SprayFinding: Sendable, Hashable, Codable {
+    /// The rule that judged.
     public var rule: SprayRule
+    /// Its verdict on the slot.
     public var verdict: SprayVerdict
     /// The value judged (rounded to one decimal), in `unit`; nil when the forecast lacks it.
     public var value: Double?
+    /// The unit of `value` and `threshold` ("km/h", "°C", "mm", "%").
     public var unit: String
     /// The limit that decided the verdict, in `unit` (for good: the nearest limit kept).
     public var threshold: Double?
     /// One short phrase for people, e.g. "wind 17.3 km/h above 15".
     public var text: String
 
+    /// A finding of `rule` on one slot.
     public init(rule: SprayRule, verdict: SprayVerdict, value: Double?, unit: String, threshold: Double?, text: String) {
         self.rule = rule
         self.verdict = verdict
@@ -60,9 +65,11 @@ public struct SprayFinding: Sendable, Hashable, Codable {
 /// Hand-made slots are how the rules are tested; `SpraySlot.slots(from:units:rules:)` makes
 /// them from a forecast.
 public struct SpraySlot: Sendable, Hashable, Codable {
+    /// When the slot begins.
     public var start: Date
     /// Seconds; 3 h in OpenWeatherMap's forecast.
     public var duration: TimeInterval
+    /// Air temperature, °C.
     public var temperatureC: Double?
     /// Relative humidity, %.
     public var humidity: Double?
@@ -79,6 +86,7 @@ public struct SpraySlot: Sendable, Hashable, Codable {
     /// Whether the slot touches the night-time inversion period (before sunset to after sunrise).
     public var inversionPeriod: Bool
 
+    /// A slot with its readings, in metric units.
     public init(
         start: Date, duration: TimeInterval = 3 * 3600, temperatureC: Double?, humidity: Double?,
         wind10m: Double?, gust10m: Double? = nil, precipitationMm: Double = 0,
@@ -96,11 +104,13 @@ public struct SpraySlot: Sendable, Hashable, Codable {
         self.inversionPeriod = inversionPeriod
     }
 
+    /// When the slot ends.
     public var end: Date { start.addingTimeInterval(duration) }
 }
 
 /// The verdict on one slot with everything that led to it.
 public struct SlotAssessment: Sendable, Hashable, Codable {
+    /// The slot judged.
     public var slot: SpraySlot
     /// The worst verdict of all findings.
     public var verdict: SprayVerdict
@@ -108,6 +118,7 @@ public struct SlotAssessment: Sendable, Hashable, Codable {
     public var findings: [SprayFinding]
     /// Wind and gusts at boom height, km/h.
     public var boomWindKmh: Double?
+    /// Gusts at boom height, km/h.
     public var boomGustKmh: Double?
     /// Delta-T, °C.
     public var deltaT: Double?
@@ -122,11 +133,16 @@ public struct SlotAssessment: Sendable, Hashable, Codable {
 
 /// Consecutive slots with the same verdict.
 public struct SprayWindow: Sendable, Hashable, Codable {
+    /// The verdict shared by the window's slots.
     public var verdict: SprayVerdict
+    /// Start of the first slot.
     public var start: Date
+    /// End of the last slot.
     public var end: Date
+    /// How many slots the window holds.
     public var slotCount: Int
 
+    /// A window of `slotCount` slots with `verdict` from `start` to `end`.
     public init(verdict: SprayVerdict, start: Date, end: Date, slotCount: Int) {
         self.verdict = verdict
         self.start = start
@@ -140,6 +156,7 @@ public struct SprayWindow: Sendable, Hashable, Codable {
 
 /// The spray advice for a forecast.
 public struct SprayReport: Sendable, Hashable, Codable {
+    /// The thresholds the slots were judged by.
     public var rules: SprayRules
     /// Rain-fast period used, hours.
     public var rainfastHours: Double

@@ -101,8 +101,10 @@ public struct SprayRules: Sendable, Hashable, Codable {
     /// figure]. Light wind and clear sky: avoid; otherwise the period is marginal.
     public var inversionClearSkyMaxCloudPercent: Double = 30
 
+    /// The project's default thresholds (see each property's source).
     public init() {}
 
+    /// Reads any subset of the thresholds; the others keep their defaults.
     public init(from decoder: any Decoder) throws {
         // Any subset of keys may be given in the config file; the rest keep their defaults.
         self.init()

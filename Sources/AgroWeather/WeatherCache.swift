@@ -10,7 +10,9 @@ import Foundation
 public struct WeatherCache: Sendable {
     /// One cached answer and when it was fetched.
     public struct Entry<Value: Sendable>: Sendable {
+        /// The answer as it was stored.
         public var value: Value
+        /// When it was fetched from the network.
         public var fetchedAt: Date
         /// Seconds since `fetchedAt`, at the time of reading.
         public var age: TimeInterval
@@ -24,6 +26,7 @@ public struct WeatherCache: Sendable {
     public let freshness: TimeInterval
     private let now: @Sendable () -> Date
 
+    /// A cache in `directory`; answers younger than `freshness` seconds (by `now`) are fresh.
     public init(directory: URL, freshness: TimeInterval = 600, now: @escaping @Sendable () -> Date = { Date() }) {
         self.directory = directory
         self.freshness = freshness
@@ -89,11 +92,14 @@ public enum AnswerSource: Sendable, Hashable, Codable {
 
 /// A weather answer with its provenance and, when it is a stand-in, a warning for the user.
 public struct WeatherAnswer<Value: Sendable>: Sendable {
+    /// The answer.
     public var value: Value
+    /// Whether it came from the network or the cache, and how old it is.
     public var source: AnswerSource
     /// Set when the network failed and a cached answer is shown instead.
     public var warning: String?
 
+    /// An answer from `source`, with a warning when it stands in for a failed fetch.
     public init(value: Value, source: AnswerSource, warning: String? = nil) {
         self.value = value
         self.source = source
@@ -108,11 +114,14 @@ public struct WeatherAnswer<Value: Sendable>: Sendable {
 ///   an older answer is cached, that answer is returned with a warning instead of the error.
 /// - Offline, only the cache is read, whatever its age.
 public struct CachedWeatherService: WeatherService {
+    /// The service asked when the cache has no fresh answer.
     public let upstream: any WeatherService
+    /// Where answers are kept.
     public let cache: WeatherCache
     /// Never touch the network.
     public let offline: Bool
 
+    /// The cache policy around `upstream`; `offline` reads only the cache.
     public init(upstream: any WeatherService, cache: WeatherCache, offline: Bool = false) {
         self.upstream = upstream
         self.cache = cache
@@ -133,10 +142,12 @@ public struct CachedWeatherService: WeatherService {
         }
     }
 
+    /// The current weather at `point`, cached or fetched (see the type's policy).
     public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
         try await currentAnswer(at: point, units: units, lang: lang).value
     }
 
+    /// The 5-day forecast at `point`, cached or fetched (see the type's policy).
     public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
         try await forecastAnswer(at: point, units: units, lang: lang).value
     }

@@ -29,6 +29,7 @@ public enum WeatherError: UserFacingError, Equatable {
     /// AGRO_OPENWEATHER_URL is not an http(s) URL.
     case invalidBaseURL(String)
 
+    /// The error in English, one line, for library users (the CLI and the web word it in the interface language).
     public var message: String {
         switch self {
         case .noAPIKey:

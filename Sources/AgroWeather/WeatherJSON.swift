@@ -6,7 +6,9 @@ import Foundation
 public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
     /// The point asked about.
     public var point: Coordinates
+    /// Metric, imperial or standard, as requested.
     public var units: WeatherUnits
+    /// The language asked of OpenWeatherMap for its descriptions, if any.
     public var lang: String?
     /// "network" or "cache".
     public var source: String
@@ -14,13 +16,16 @@ public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
     public var ageSeconds: Double?
     /// Set when a cached answer stands in for a failed fetch.
     public var warning: String?
+    /// The region whose centre is nearest, with the distance.
     public var region: RegionDistance?
+    /// The nearest representative, with the distance.
     public var representative: RepresentativeDistance?
     /// The answer: `CurrentWeather` or `Forecast`.
     public var weather: Value
     /// Spray verdicts, for `--spray`.
     public var spray: SprayReport?
 
+    /// The document for `answer` at `point`, with the nearest region and representative when known.
     public init(
         point: Coordinates, units: WeatherUnits, lang: String?, answer: WeatherAnswer<Value>,
         region: RegionDistance? = nil, representative: RepresentativeDistance? = nil, spray: SprayReport? = nil
@@ -46,6 +51,7 @@ public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
 
 /// The one JSON style of the weather output: sorted keys, pretty, ISO 8601 dates.
 public enum WeatherJSON {
+    /// `value` as pretty JSON with sorted keys and ISO 8601 dates.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -44,9 +44,12 @@ public enum WeatherUnits: String, Sendable, Codable, CaseIterable, Hashable {
 
 /// A point as OpenWeatherMap writes it (`{"lon": .., "lat": ..}`).
 public struct WeatherCoordinates: Sendable, Hashable, Codable {
+    /// Longitude, degrees east.
     public var lon: Double?
+    /// Latitude, degrees north.
     public var lat: Double?
 
+    /// A point as OpenWeatherMap writes it.
     public init(lat: Double?, lon: Double?) {
         self.lat = lat
         self.lon = lon
@@ -70,8 +73,10 @@ public struct WeatherCondition: Sendable, Hashable, Codable {
     public var main: String?
     /// Description in the requested language.
     public var description: String?
+    /// OpenWeatherMap's icon code ("10d").
     public var icon: String?
 
+    /// A condition as OpenWeatherMap writes it.
     public init(id: Int? = nil, main: String? = nil, description: String? = nil, icon: String? = nil) {
         self.id = id
         self.main = main
@@ -82,15 +87,21 @@ public struct WeatherCondition: Sendable, Hashable, Codable {
 
 /// The `main` block: temperatures, pressure, humidity.
 public struct MainReadings: Sendable, Hashable, Codable {
+    /// Air temperature, in the request's units.
     public var temp: Double?
+    /// Temperature as felt, in the request's units.
     public var feelsLike: Double?
+    /// Lowest temperature seen in the area at this moment.
     public var tempMin: Double?
+    /// Highest temperature seen in the area at this moment.
     public var tempMax: Double?
     /// hPa, at sea level when `seaLevel` is absent.
     public var pressure: Double?
     /// Relative humidity, %. Forecasts occasionally say 101.
     public var humidity: Double?
+    /// Pressure at sea level, hPa.
     public var seaLevel: Double?
+    /// Pressure at ground level, hPa.
     public var groundLevel: Double?
     /// Dew point (some forecast answers carry it).
     public var dewPoint: Double?
@@ -105,6 +116,7 @@ public struct MainReadings: Sendable, Hashable, Codable {
         case dewPoint = "dew_point"
     }
 
+    /// Readings as OpenWeatherMap writes them.
     public init(
         temp: Double? = nil, feelsLike: Double? = nil, tempMin: Double? = nil, tempMax: Double? = nil,
         pressure: Double? = nil, humidity: Double? = nil, seaLevel: Double? = nil,
@@ -131,6 +143,7 @@ public struct Wind: Sendable, Hashable, Codable {
     /// Gusts, when the answer has them.
     public var gust: Double?
 
+    /// Wind as OpenWeatherMap writes it.
     public init(speed: Double? = nil, deg: Double? = nil, gust: Double? = nil) {
         self.speed = speed
         self.deg = deg
@@ -140,7 +153,9 @@ public struct Wind: Sendable, Hashable, Codable {
 
 /// Rain or snow volume in millimetres (`{"1h": ..}` in current weather, `{"3h": ..}` in forecasts).
 public struct Precipitation: Sendable, Hashable, Codable {
+    /// Precipitation over the last hour, mm.
     public var oneHour: Double?
+    /// Precipitation over the last 3 hours (forecast: the slot's 3 hours), mm.
     public var threeHours: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -148,6 +163,7 @@ public struct Precipitation: Sendable, Hashable, Codable {
         case threeHours = "3h"
     }
 
+    /// Precipitation as OpenWeatherMap writes it.
     public init(oneHour: Double? = nil, threeHours: Double? = nil) {
         self.oneHour = oneHour
         self.threeHours = threeHours
@@ -156,19 +172,23 @@ public struct Precipitation: Sendable, Hashable, Codable {
 
 /// Cloudiness, %.
 public struct Clouds: Sendable, Hashable, Codable {
+    /// Cloud cover, %.
     public var all: Double?
 
+    /// Cloud cover of `all` %.
     public init(all: Double? = nil) { self.all = all }
 }
 
 /// The `sys` block of current weather.
 public struct CurrentSys: Sendable, Hashable, Codable {
+    /// ISO 3166 country code.
     public var country: String?
     /// Unix time, UTC.
     public var sunrise: Int?
     /// Unix time, UTC.
     public var sunset: Int?
 
+    /// The `sys` block as OpenWeatherMap writes it.
     public init(country: String? = nil, sunrise: Int? = nil, sunset: Int? = nil) {
         self.country = country
         self.sunrise = sunrise
@@ -178,9 +198,12 @@ public struct CurrentSys: Sendable, Hashable, Codable {
 
 /// A status code OpenWeatherMap writes as a number in some answers and as a string in others.
 public struct ResponseCode: Sendable, Hashable, Codable {
+    /// The code as a number, when it is one.
     public var value: Int?
+    /// The code as written.
     public var text: String
 
+    /// The code `value`.
     public init(_ value: Int) {
         self.value = value
         self.text = String(value)
@@ -191,6 +214,7 @@ public struct ResponseCode: Sendable, Hashable, Codable {
         self.text = text
     }
 
+    /// Reads a number or a string.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Int.self) {
@@ -201,6 +225,7 @@ public struct ResponseCode: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the code as it was received: a number, or the string.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let value { try container.encode(value) } else { try container.encode(text) }
@@ -209,17 +234,25 @@ public struct ResponseCode: Sendable, Hashable, Codable {
 
 /// The answer of /data/2.5/weather.
 public struct CurrentWeather: Sendable, Hashable, Codable {
+    /// The point asked about, as OpenWeatherMap rounds it.
     public var coord: WeatherCoordinates?
+    /// Weather conditions, the most important first.
     public var weather: [WeatherCondition]?
+    /// Temperature, humidity and pressure.
     public var main: MainReadings?
     /// Metres; absent in some answers.
     public var visibility: Double?
+    /// Wind at 10 m.
     public var wind: Wind?
+    /// Cloud cover.
     public var clouds: Clouds?
+    /// Rain over the last hour(s).
     public var rain: Precipitation?
+    /// Snow over the last hour(s).
     public var snow: Precipitation?
     /// Time of the observation, Unix seconds UTC.
     public var dt: Int?
+    /// Country, sunrise and sunset.
     public var sys: CurrentSys?
     /// Offset of the place's local time from UTC, seconds.
     public var timezone: Int?
@@ -227,8 +260,10 @@ public struct CurrentWeather: Sendable, Hashable, Codable {
     public var id: Int?
     /// Name of the nearest place OpenWeatherMap knows, in the requested language when it has one.
     public var name: String?
+    /// The answer's status code (200).
     public var cod: ResponseCode?
 
+    /// An answer as OpenWeatherMap writes it.
     public init(
         coord: WeatherCoordinates? = nil, weather: [WeatherCondition]? = nil, main: MainReadings? = nil,
         visibility: Double? = nil, wind: Wind? = nil, clouds: Clouds? = nil, rain: Precipitation? = nil,
@@ -261,8 +296,10 @@ public struct CurrentWeather: Sendable, Hashable, Codable {
 
 /// Part of day of a forecast slot: "d" or "n".
 public struct ForecastSys: Sendable, Hashable, Codable {
+    /// Part of the day: "d" for day, "n" for night.
     public var pod: String?
 
+    /// A `sys` block with `pod`.
     public init(pod: String? = nil) { self.pod = pod }
 }
 
@@ -270,15 +307,23 @@ public struct ForecastSys: Sendable, Hashable, Codable {
 public struct ForecastSlot: Sendable, Hashable, Codable {
     /// Start of the slot, Unix seconds UTC.
     public var dt: Int
+    /// Temperature, humidity and pressure.
     public var main: MainReadings?
+    /// Weather conditions, the most important first.
     public var weather: [WeatherCondition]?
+    /// Cloud cover.
     public var clouds: Clouds?
+    /// Wind at 10 m.
     public var wind: Wind?
+    /// Visibility, metres.
     public var visibility: Double?
     /// Probability of precipitation, 0...1.
     public var pop: Double?
+    /// Rain over the slot's 3 hours.
     public var rain: Precipitation?
+    /// Snow over the slot's 3 hours.
     public var snow: Precipitation?
+    /// Part of the day.
     public var sys: ForecastSys?
     /// "2026-08-01 09:00:00", UTC.
     public var dtTxt: String?
@@ -288,6 +333,7 @@ public struct ForecastSlot: Sendable, Hashable, Codable {
         case dtTxt = "dt_txt"
     }
 
+    /// A slot as OpenWeatherMap writes it.
     public init(
         dt: Int, main: MainReadings? = nil, weather: [WeatherCondition]? = nil, clouds: Clouds? = nil,
         wind: Wind? = nil, visibility: Double? = nil, pop: Double? = nil, rain: Precipitation? = nil,
@@ -306,6 +352,7 @@ public struct ForecastSlot: Sendable, Hashable, Codable {
         self.dtTxt = dtTxt
     }
 
+    /// The slot's start (`dt`, UTC).
     public var date: Date { Date(timeIntervalSince1970: TimeInterval(dt)) }
     /// The first well-formed condition.
     public var condition: WeatherCondition? {
@@ -315,17 +362,24 @@ public struct ForecastSlot: Sendable, Hashable, Codable {
 
 /// The `city` block of a forecast.
 public struct ForecastCity: Sendable, Hashable, Codable {
+    /// OpenWeatherMap's city id.
     public var id: Int?
     /// Empty for places far from any town (e.g. Antarctica).
     public var name: String?
+    /// The city's point.
     public var coord: WeatherCoordinates?
+    /// ISO 3166 country code.
     public var country: String?
+    /// Inhabitants, 0 when unknown.
     public var population: Int?
     /// Offset of local time from UTC, seconds.
     public var timezone: Int?
+    /// Sunrise, Unix time (UTC).
     public var sunrise: Int?
+    /// Sunset, Unix time (UTC).
     public var sunset: Int?
 
+    /// A city block as OpenWeatherMap writes it.
     public init(
         id: Int? = nil, name: String? = nil, coord: WeatherCoordinates? = nil, country: String? = nil,
         population: Int? = nil, timezone: Int? = nil, sunrise: Int? = nil, sunset: Int? = nil
@@ -343,11 +397,16 @@ public struct ForecastCity: Sendable, Hashable, Codable {
 
 /// The answer of /data/2.5/forecast: up to 40 slots of 3 hours.
 public struct Forecast: Sendable, Hashable, Codable {
+    /// The answer's status code ("200").
     public var cod: ResponseCode?
+    /// Number of slots.
     public var cnt: Int?
+    /// The 3-hour slots, in time order.
     public var list: [ForecastSlot]
+    /// The place the forecast is for.
     public var city: ForecastCity?
 
+    /// A forecast as OpenWeatherMap writes it.
     public init(cod: ResponseCode? = nil, cnt: Int? = nil, list: [ForecastSlot], city: ForecastCity? = nil) {
         self.cod = cod
         self.cnt = cnt

@@ -13,6 +13,7 @@ public struct WeatherWording: Sendable {
     /// One spray finding as a short phrase; gets the report for its rain-fast period.
     public var finding: @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String
 
+    /// A wording from the phrase, number and finding functions of one interface language.
     public init(
         phrase: @escaping @Sendable (_ key: String, _ english: String) -> String,
         number: @escaping @Sendable (_ text: String) -> String,

@@ -25,6 +25,11 @@ enum Agro {
             print(BuildID.value)
             exit(0)
         }
+        // `scripts/agro` asks before it builds agro-full: status 0 when this program answers the
+        // command line itself, 1 when it would hand it to agro-full.
+        if arguments.first == "--answers-itself" {
+            exit(CatalogCommands.parse(Array(arguments.dropFirst())) == nil ? 1 : 0)
+        }
         // Anything this program would not run as a catalog query (help, --version, a usage
         // error, another command) goes to agro-full, so it is answered exactly as before.
         guard let command = CatalogCommands.parse(arguments) else { handOver(arguments) }
