@@ -15,29 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-duration=15 connections=32 catalog=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --duration) duration="$2"; shift 2 ;;
-    --connections) connections="$2"; shift 2 ;;
-    --catalog) catalog="$2"; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--connections N] [--catalog FILE]" >&2; exit 64 ;;
-  esac
-done
-work="${AGRO_BENCH_DIR:-/tmp/agro-web-bench}"
-mkdir -p "$work"
-register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.xz}"
+source Benchmarks/web/common.sh
 uses_path="${AGRO_USES_PATH:-/uses}"  # the uses page's route
-
-command -v wrk >/dev/null || scripts/install-deps wrk
-scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
-swift build -c release --product agro-full "${scratch[@]}"
-agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
-[ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
-if [ -z "$catalog" ]; then
-  catalog="$work/ch.sqlite"
-  [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"
-fi
 
 # The pages: products with the most uses, pest/culture pairs with the most uses (ids from SQL).
 sqlite3 -readonly "$catalog" "SELECT product_id FROM uses GROUP BY product_id ORDER BY COUNT(*) DESC, product_id LIMIT 200" >"$work/products.txt"
@@ -55,7 +34,7 @@ usesPaths = [f"{uses}?pest={q(p)}&culture={q(c)}&lang={lang}" for p, c in pairs]
 for name, paths in (("card", products), ("uses", usesPaths)):
     with open(f"{work}/{name}.paths", "w") as out:
         out.write("\n".join(paths) + "\n")
-    # A wrk script that cycles through the paths, each connection from its own offset.
+    # A wrk script: each of its threads cycles through the paths from a random start.
     with open(f"{work}/{name}.lua", "w") as out:
         out.write("local paths = {}\nfor line in io.lines('%s/%s.paths') do paths[#paths + 1] = line end\n" % (work, name))
         out.write("local i = math.random(#paths)\nrequest = function()\n  i = i %% #paths + 1\n"
@@ -93,17 +72,7 @@ PY
 
 run() { # prints "requests/s p50_ms p99_ms non2xx" for the paths of $1
   wrk -t2 -c"$connections" -d"$duration"s --latency -s "$work/$1.lua" "$base" >"$work/wrk-$1.txt"
-  python3 - "$work/wrk-$1.txt" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-def ms(label):
-    m = re.search(r"^\s*" + label + r"\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    value, unit = float(m.group(1)), m.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-print(f"{rps:.0f} {ms('50%'):.2f} {ms('99%'):.2f} {errors.group(1) if errors else 0}")
-PY
+  wrk_summary "$work/wrk-$1.txt"
 }
 wrk -t1 -c4 -d2s -s "$work/card.lua" "$base" >/dev/null
 wrk -t1 -c4 -d2s -s "$work/uses.lua" "$base" >/dev/null
