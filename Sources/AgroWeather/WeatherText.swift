@@ -14,6 +14,21 @@ public enum WeatherText {
         representative: RepresentativeDistance? = nil, source: AnswerSource? = nil, warning: String? = nil,
         wording w: WeatherWording = .english
     ) -> String {
+        let (lines, rows) = currentParts(
+            weather, units: units, region: region, representative: representative, source: source, warning: warning, wording: w)
+        // One label width for every answer, so outputs line up from run to run.
+        let representativeLabel = w("current.representative", "Representative")
+        let labelWidth = max(TerminalWidth.width(of: representativeLabel), rows.map { TerminalWidth.width(of: $0.label) }.max() ?? 0)
+        return (lines + rows.map { TerminalWidth.padded($0.label, to: labelWidth) + "  " + $0.value }).joined(separator: "\n")
+    }
+
+    /// Current conditions in pieces, for a page to lay out: the heading lines (warning, place
+    /// and time, cache age, description) and the labelled facts, worded as `current` words them.
+    public static func currentParts(
+        _ weather: CurrentWeather, units: WeatherUnits, region: RegionDistance? = nil,
+        representative: RepresentativeDistance? = nil, source: AnswerSource? = nil, warning: String? = nil,
+        wording w: WeatherWording = .english
+    ) -> (heading: [String], rows: [(label: String, value: String)]) {
         var lines: [String] = []
         if let warning { lines.append(w("current.warning", "warning: {0}", warning)) }
         let one = { w.number(Self.one($0)) }, amount = { w.number(Self.amount($0)) }
@@ -77,10 +92,7 @@ public enum WeatherText {
             }
             rows.append((representativeLabel, text))
         }
-        // One label width for every answer, so outputs line up from run to run.
-        let labelWidth = max(TerminalWidth.width(of: representativeLabel), rows.map { TerminalWidth.width(of: $0.0) }.max() ?? 0)
-        lines += rows.map { TerminalWidth.padded($0.0, to: labelWidth) + "  " + $0.1 }
-        return lines.joined(separator: "\n")
+        return (lines, rows.map { (label: $0.0, value: $0.1) })
     }
 
     // MARK: - Forecast table

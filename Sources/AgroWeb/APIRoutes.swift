@@ -20,7 +20,7 @@ enum APIRoutes {
         "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
         "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
         "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
-        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json",
+        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json", "/api/v1/plan/check", "/api/v1/tank",
     ]
 
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
@@ -158,6 +158,7 @@ enum APIRoutes {
                 status: .ok, headers: [.contentType: file.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
+        registerDecisions(on: api, app: app)
         api.get("**") { request, _ in failure(APIError(notFound: request.uri.path)) }
     }
 
@@ -220,7 +221,11 @@ enum APIRoutes {
 
     /// The point of a weather request: `at=LAT,LON`, or the centre of `region=` (id or name).
     static func place(_ web: WebRequest, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
-        switch (web.query("at"), web.query("region")) {
+        try place(at: web.query("at"), region: web.query("region"), regions: regions, app: app, language: language)
+    }
+
+    static func place(at: String?, region: String?, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
+        switch (at, region) {
         case let (at?, nil):
             return try CoordinateParser.parse(at)
         case let (nil, name?):

@@ -30,11 +30,13 @@ struct Timeline {
 }
 
 /// The regions' centres on an equirectangular map (longitude scaled by the cosine of the mean
-/// latitude, so shapes keep their proportions), each a coloured dot linking to its contacts.
+/// latitude, so shapes keep their proportions), each a numbered dot linking to its contacts and
+/// coloured by kind (region or city). Dots are nudged apart until none overlaps, and labelled
+/// with the number of the list beside the map, so nothing collides or is cut off on a phone.
 struct RegionMap {
     var values: [String: Any]
 
-    static let width = 500.0, margin = 55.0
+    static let width = 500.0, margin = 30.0, radius = 15.0
 
     init(regions: [Region]) {
         guard !regions.isEmpty else {
@@ -48,15 +50,43 @@ struct RegionMap {
         let spanX = max((east - west) * stretch, 0.01), spanY = max(north - south, 0.01)
         let scale = (Self.width - 2 * Self.margin) / max(spanX, spanY * 1.2)
         let height = min(max(spanY * scale + 2 * Self.margin, 160), 900)
+        var points = regions.map { region in
+            (x: Self.margin + (region.centre.longitude - west) * stretch * scale, y: Self.margin + (north - region.centre.latitude) * scale)
+        }
+        Self.separate(&points, distance: 2 * Self.radius + 2, width: Self.width, height: height)
         values = [
-            "width": Int(Self.width), "height": Int(height.rounded()),
+            "width": Int(Self.width), "height": Int(height.rounded()), "radius": Int(Self.radius),
             "points": regions.enumerated().map { index, region -> [String: Any] in
-                let x = Self.margin + (region.centre.longitude - west) * stretch * scale
-                let y = Self.margin + (north - region.centre.latitude) * scale
-                return ["x": Int(x.rounded()), "y": Int(y.rounded()), "labelY": Int(y.rounded()) - 10,
+                let x = Int(points[index].x.rounded()), y = Int(points[index].y.rounded())
+                return ["x": x, "y": y, "labelY": y + 5, "number": index + 1,
                         "name": region.name, "href": "/regions?region=\(Pages.percent(region.id))#contacts",
-                        "tone": index % 6, "city": region.kind == .city]
+                        "city": region.kind == .city]
             },
         ]
+    }
+
+    /// Pushes overlapping dots apart (each pair half the overlap, a few rounds), kept inside
+    /// the drawing.
+    static func separate(_ points: inout [(x: Double, y: Double)], distance: Double, width: Double, height: Double) {
+        for _ in 0..<60 {
+            var moved = false
+            for i in points.indices {
+                for j in points.indices where j > i {
+                    var dx = points[j].x - points[i].x, dy = points[j].y - points[i].y
+                    var gap = (dx * dx + dy * dy).squareRoot()
+                    guard gap < distance else { continue }
+                    if gap < 0.01 { (dx, dy, gap) = (1, 0, 1) }
+                    let push = (distance - gap) / 2
+                    points[i].x -= dx / gap * push; points[i].y -= dy / gap * push
+                    points[j].x += dx / gap * push; points[j].y += dy / gap * push
+                    moved = true
+                }
+            }
+            for i in points.indices {
+                points[i].x = min(max(points[i].x, radius + 1), width - radius - 1)
+                points[i].y = min(max(points[i].y, radius + 1), height - radius - 1)
+            }
+            if !moved { break }
+        }
     }
 }

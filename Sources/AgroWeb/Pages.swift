@@ -44,6 +44,7 @@ enum Pages {
         router.get("favorites") { request, _ in
             render(request, app) { page in Rendered(template: "favorites", title: page.t("web.favorites"), values: [:]) }
         }
+        registerFieldPages(on: router, app: app)
         router.get("static/:name") { request, context in
             guard let name = context.parameters.get("name"), let file = app.staticFiles[name] else {
                 return Response(status: .notFound)
@@ -113,14 +114,13 @@ enum Pages {
 
     /// The page inside the layout: navigation, language switch, strings.
     static func respond(_ page: PageContext, _ rendered: Rendered) -> Response {
-        var values = rendered.values
+        var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
         let strings = Self.strings(page)
         values["t"] = strings
         values["lang"] = page.language
         let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
         let path = page.web.request.uri.path
-        let query = page.web.request.uri.queryParameters.filter { $0.key != "lang" }
-            .map { "\(Self.percent(String($0.key)))=\(Self.percent(String($0.value)))" }
+        let query = page.web.query(leaving: ["lang"])
         let languages = WebApp.interfaceLanguages.map { code -> [String: Any] in
             ["code": code, "name": Self.languageNames[code] ?? code, "selected": code == page.language,
              "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&")]
@@ -138,6 +138,18 @@ enum Pages {
         return Response(status: rendered.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
+    /// The values without their empty strings: Mustache takes an empty string for true, so
+    /// `{{#expired}}...{{/expired}}` would show for a product that has not expired.
+    static func pruned(_ value: Any) -> Any? {
+        switch value {
+        case let text as String: return text.isEmpty ? nil : text
+        case let table as [String: Any]: return table.compactMapValues(pruned)
+        case let list as [[String: Any]]: return list.map { $0.compactMapValues(pruned) }
+        case let list as [Any]: return list.compactMap(pruned)
+        default: return value
+        }
+    }
+
     static let languageNames = ["en": "English", "ru": "Русский", "kk": "Қазақша"]
 
     /// The interface strings the templates use (`{{t.search}}` for `web.search`).
@@ -147,6 +159,10 @@ enum Pages {
         "removeFavorite", "favoritesEmpty", "favoritesNoScript", "scheme", "map", "representatives", "distributors",
         "point", "show", "spray", "language", "problem", "pictures", "letters", "uses", "ingredients", "hazards",
         "links", "stage", "dose", "phi", "applications", "products", "menu", "pageInfo", "pests",
+        "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
+        "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
+        "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind", "cityKind",
+        "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
     ]
@@ -157,16 +173,11 @@ enum Pages {
         return table
     }
 
-    static func percent(_ text: String) -> String {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
+    static func percent(_ text: String) -> String { WebRequest.encoded(text) }
 
     /// Links to the previous and next pages, the other parameters kept.
     static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
-        let query = page.web.request.uri.queryParameters.filter { $0.key != "page" }
-            .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
+        let query = page.web.query(leaving: ["page"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         var values: [String: Any] = [
             "info": page.t("list.footer", result.page, result.pageCount, result.total),
@@ -183,8 +194,8 @@ enum Pages {
         switch kind {
         case .product: return "/product/\(id)"
         case .pest: return "/pest/\(id)"
-        case .culture: return "/products?culture=\(id)"
-        case .substance: return "/products?substance=\(id)"
+        case .culture: return "/culture/\(id)"
+        case .substance: return "/substance/\(id)"
         case .news: return "/news/\(id)"
         case .region: return "/regions?region=\(id)#contacts"
         case .company: return "/products?company=\(id)"
@@ -196,10 +207,12 @@ enum Pages {
         if let text = page.web.query("q") {
             values["q"] = text
             let result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.language)
+            let expiries = try self.expiries(result.items.filter { $0.kind == .product }.map(\.id), page)
             values["hits"] = result.items.map { hit -> [String: Any] in
                 var detail = hit.detail ?? ""
                 if hit.kind == .product, let category = ProductCategory(rawValue: detail) { detail = page.environment.name(of: category) }
-                return ["href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind), "detail": detail]
+                return ["href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind), "detail": detail,
+                        "expired": hit.kind == .product ? expiredMark(expiries[hit.id], page) : ""]
             }
             values["empty"] = result.total == 0
             values["pages"] = pagination(result, page, path: "/")
@@ -217,10 +230,13 @@ enum Pages {
         withoutLetter.letter = nil
         let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
         let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
-        let others = web.request.uri.queryParameters.filter { $0.key != "letter" && $0.key != "page" }
-            .map { "\(percent(String($0.key)))=\(percent(String($0.value)))" }
+        let others = web.query(leaving: ["letter", "page"])
         let values: [String: Any] = [
-            "pest": web.query("pest") ?? "", "culture": web.query("culture") ?? "",
+            "cultures": try culturePicker(page, selected: filter.culture),
+            "pests": try pestPicker(page, culture: filter.culture, selected: filter.pest),
+            // Filters the form has no field for are kept as they came.
+            "kept": web.parameters.filter { ["substance", "company", "letter"].contains($0.name) && !$0.value.isEmpty }
+                .map { ["name": $0.name, "value": $0.value] },
             "categories": ProductCategory.allCases.map { category -> [String: Any] in
                 ["code": category.rawValue, "name": page.environment.name(of: category), "selected": filter.category == category]
             },
@@ -228,10 +244,7 @@ enum Pages {
                 ["letter": letter.name, "selected": filter.letter == letter.name,
                  "href": "/products?" + (others + ["letter=\(percent(letter.name))"]).joined(separator: "&")]
             },
-            "items": result.items.map { product -> [String: Any] in
-                ["href": href(.product, product.id), "name": product.name, "category": page.environment.name(of: product.category),
-                 "ingredients": page.environment.label(product.ingredients), "registration": product.registrationNumber ?? ""]
-            },
+            "items": result.items.map { productItem($0, page) },
             "empty": result.total == 0,
             "pages": pagination(result, page, path: "/products"),
         ]
@@ -242,32 +255,35 @@ enum Pages {
         let id = try page.catalog.resolve(text, kind: .product, locale: page.language).id
         let document = try CatalogDocuments.product(id: id, catalog: page.catalog, environment: page.environment)
         let product = document.product, environment = page.environment
+        let expired = expiredMark(product.registrationExpiry, page)
         var facts: [[String: String]] = [
             ["label": page.t("field.category"), "value": environment.name(of: product.category)],
         ]
         if let formulation = product.formulation { facts.append(["label": page.t("field.formulation"), "value": formulation]) }
         if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
         if let number = product.registrationNumber { facts.append(["label": page.t("field.registration"), "value": number]) }
-        if let expiry = product.registrationExpiry { facts.append(["label": page.t("field.expires"), "value": expiry]) }
+        if let expiry = product.registrationExpiry {
+            facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? expiry : expired])
+        }
         var groups: [(String, [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
-            var facts: [String] = []
-            if !use.dose.isEmpty { facts.append(page.t("use.dose", environment.label(use.dose))) }
-            // Counted phrases have one key per plural form (use.phi.one, ...): plural() picks it.
-            if let phi = use.preHarvestIntervalDays { facts.append(environment.strings.plural("use.phi", phi)) }
-            if let count = use.maxApplications { facts.append(environment.strings.plural("use.applications", count)) }
-            if let bbch = use.bbch { facts.append(bbch.label) }
-            let entry: [String: Any] = [
-                "pests": use.pests.map { ["name": $0.pest.name, "href": href(.pest, $0.pest.id)] },
-                "facts": facts.joined(separator: " · "), "notes": use.notes ?? "", "obligations": use.obligations,
-            ]
+            var entry = useEntry(use, page)
+            // The uses page for each of its pests on each of its cultures: what else is registered
+            // there. A favorite's card keeps these pages for offline use (offline.js).
+            let compare = use.cultures.flatMap { culture in
+                use.pests.map { ["name": $0.pest.name, "href": "/uses?culture=\(percent(culture.id))&pest=\(percent($0.pest.id))"] }
+            }
+            entry["compare"] = compare
+            entry["hasCompare"] = !compare.isEmpty
             if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(entry) } else { groups.append((key, [entry])) }
         }
+        let alternatives = try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language)
         let values: [String: Any] = [
-            "id": product.id, "name": product.name, "facts": facts,
+            "id": product.id, "name": product.name, "facts": facts, "expired": expired,
             "ingredients": product.ingredients.map { ingredient -> [String: String] in
-                ["label": environment.label([ingredient]), "moa": ingredient.modeOfAction?.label ?? ""]
+                ["label": environment.label([ingredient]), "moa": ingredient.modeOfAction?.label ?? "",
+                 "href": href(.substance, ingredient.substance.id)]
             },
             "hasHazard": !product.hazard.isEmpty,
             "hasIngredients": !product.ingredients.isEmpty, "hasLinks": !product.links.isEmpty,
@@ -276,6 +292,11 @@ enum Pages {
             "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map { "\($0.code) \($0.text)" },
             "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.0.isEmpty ? "—" : $0.0, "uses": $0.1] },
             "usesTitle": page.t("section.uses", document.uses.count),
+            "alternativesTitle": page.t("alternatives.title", product.name), "hasAlternatives": !alternatives.isEmpty,
+            "alternatives": alternatives.prefix(30).map { other -> [String: String] in
+                ["name": other.name, "href": href(.product, other.id), "relation": page.t("relation.\(other.relation.rawValue)"),
+                 "groups": other.groups.joined(separator: ", ")]
+            },
             "sections": product.sections.map { ["title": $0.title, "body": $0.body] },
             "links": product.links.compactMap { link -> [String: String]? in
                 guard let url = HTMLSanitizer.safeURL(link.url, base: nil, allowMail: false) else { return nil }
@@ -287,12 +308,12 @@ enum Pages {
 
     static func cultures(_ page: PageContext) throws -> Rendered {
         let rows = CatalogDocuments.cultureTree(try page.catalog.cultures(locale: page.language))
-        // A scheme link only where a scheme exists (the others ended on an error page).
         let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.language).map(\.id))
+        var schemes: [EntityID: String] = [:]
+        for id in Set(rows.map(\.id)) { schemes[id] = try schemeLink(id, withSchemes: withSchemes, page) }
         let values: [String: Any] = [
             "rows": rows.map { row -> [String: Any] in
-                ["name": row.name, "depth": min(row.depth, 6), "products": href(.culture, row.id),
-                 "scheme": withSchemes.contains(row.id) ? "/scheme/\(percent(row.id))" : ""]
+                ["name": row.name, "depth": min(row.depth, 6), "href": href(.culture, row.id), "scheme": schemes[row.id] ?? ""]
             },
         ]
         return Rendered(template: "cultures", title: page.t("web.cultures"), values: values)
@@ -303,18 +324,29 @@ enum Pages {
         let culture = try page.environment.resolve(page.web.query("culture"), .culture, in: page.catalog)
         let document = try CatalogDocuments.pest(id: id, cultureID: culture, catalog: page.catalog, environment: page.environment)
         let pest = document.pest
+        let expiries = try self.expiries(document.uses.map(\.product.id), page)
+        // The cultures its uses name, to compare the uses on one of them.
+        var cultures: [EntityRef] = []
+        for use in try page.catalog.uses(UseFilter(pest: id), locale: page.language) {
+            for culture in use.cultures where !cultures.contains(where: { $0.id == culture.id }) { cultures.append(culture) }
+        }
         let values: [String: Any] = [
-            "name": pest.name, "latin": pest.latinName ?? "", "kind": page.environment.name(of: pest.kind),
+            "id": pest.id, "name": pest.name, "latin": pest.latinName ?? "", "kind": page.environment.name(of: pest.kind),
             "description": pest.description ?? "", "hasImages": !pest.images.isEmpty,
             "images": pest.images.compactMap { link -> [String: String]? in
                 guard let url = HTMLSanitizer.safeURL(link.url, base: nil, allowMail: false) else { return nil }
                 return ["url": url, "label": link.title ?? page.t("link.image")]
             },
+            "hasCultures": !cultures.isEmpty,
+            "cultures": cultures.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+                .map { ["id": $0.id, "name": $0.name, "selected": $0.id == culture] },
             "usesTitle": page.t("section.productsAgainst", Set(document.uses.map(\.product.id)).count),
-            "uses": document.uses.map { use -> [String: String] in
-                ["product": use.product.name, "href": href(.product, use.product.id),
-                 "cultures": use.cultures.map(\.name).joined(separator: ", "), "dose": page.environment.label(use.dose),
-                 "phi": use.preHarvestIntervalDays.map { page.environment.strings.plural("use.days", $0) } ?? "", "bbch": use.bbch?.label ?? ""]
+            "uses": document.uses.map { use -> [String: Any] in
+                var entry = useEntry(use, page)
+                entry["product"] = use.product.name
+                entry["href"] = href(.product, use.product.id)
+                entry["expired"] = expiredMark(expiries[use.product.id], page)
+                return entry
             },
         ]
         return Rendered(template: "pest", title: pest.name, values: values)
@@ -343,7 +375,9 @@ enum Pages {
     static func regions(_ page: PageContext) throws -> Rendered {
         let regions = try page.catalog.regions(locale: page.language)
         var values: [String: Any] = ["map": RegionMap(regions: regions).values]
-        values["regions"] = regions.map { ["name": $0.name, "href": href(.region, $0.id)] }
+        values["regions"] = regions.enumerated().map { index, region -> [String: Any] in
+            ["name": region.name, "href": href(.region, region.id), "number": index + 1, "city": region.kind == .city]
+        }
         if let asked = page.web.query("region") {
             let id = try page.catalog.resolve(asked, kind: .region, locale: page.language).id
             let contacts = try CatalogDocuments.contacts(regionID: id, catalog: page.catalog, environment: page.environment)
@@ -369,29 +403,6 @@ enum Pages {
     static func telephone(_ phone: String) -> String {
         "tel:" + phone.enumerated().filter { $0.element.isASCII && ($0.element.isNumber || ($0.element == "+" && $0.offset == 0)) }
             .map { String($0.element) }.joined()
-    }
-
-    static func weather(_ page: PageContext) async throws -> Rendered {
-        var values: [String: Any] = ["at": page.web.query("at") ?? "", "spray": page.web.flag("spray")]
-        guard page.web.query("at") != nil || page.web.query("region") != nil else {
-            return Rendered(template: "weather", title: page.t("web.weather"), values: values)
-        }
-        let regions = try page.catalog.regions(locale: page.language)
-        let point = try APIRoutes.place(page.web, regions: regions, app: page.app, language: page.language)
-        let service = try page.app.weather()
-        let region = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try page.catalog.representatives(locale: page.language), regions: regions)
-        let current = try await service.currentAnswer(at: point, units: .metric, lang: page.language)
-        values["current"] = WeatherText.current(
-            current.value, units: .metric, region: region, representative: representative, source: current.source,
-            warning: current.warning)
-        if page.web.flag("spray") {
-            let forecast = try await service.forecastAnswer(at: point, units: .metric, lang: page.language)
-            let report = SprayAdvisor.report(forecast: forecast.value, units: .metric, rules: page.app.sprayRules)
-            values["report"] = WeatherText.sprayReport(report, timeZoneOffset: forecast.value.city?.timezone, width: 60)
-        }
-        return Rendered(template: "weather", title: page.t("web.weather"), values: values)
     }
 
     static func news(_ page: PageContext) throws -> Rendered {

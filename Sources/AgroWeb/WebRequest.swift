@@ -11,8 +11,45 @@ struct WebRequest: Sendable {
     /// The value of query parameter `name`; an empty value counts as absent, as an empty
     /// form field does.
     func query(_ name: String) -> String? {
-        guard let value = request.uri.queryParameters.get(name), !value.isEmpty else { return nil }
+        guard let value = parameters.first(where: { $0.name == name })?.value, !value.isEmpty else { return nil }
         return value
+    }
+
+    /// Every value of a repeatable parameter (`product=a&product=b`), empty ones included so
+    /// that lists given side by side keep their positions.
+    func queries(_ name: String) -> [String] {
+        parameters.filter { $0.name == name }.map(\.value)
+    }
+
+    /// The query's parameters in order, decoded as a browser's form encodes them: `+` is a
+    /// space, then percent escapes (so `culture=winter+wheat` reads "winter wheat").
+    var parameters: [(name: String, value: String)] {
+        Self.formDecoded(request.uri.query ?? "")
+    }
+
+    /// `application/x-www-form-urlencoded` pairs: GET queries and posted forms.
+    static func formDecoded(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (decode(parts[0]), parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+
+    /// The query again, without the parameters named in `leaving`, each pair encoded: for
+    /// links that change one parameter and keep the others.
+    func query(leaving names: Set<String>) -> [String] {
+        parameters.filter { !names.contains($0.name) }.map { Self.encoded($0.name) + "=" + Self.encoded($0.value) }
+    }
+
+    /// A query component, percent-encoded (a space as %20, `+`, `&`, `=` escaped).
+    static func encoded(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// A true/false parameter: `1`, `true`, `yes`, `on` are true.

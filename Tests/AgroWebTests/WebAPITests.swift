@@ -210,7 +210,11 @@ final class WebAPITests: XCTestCase {
             "{region}": try firstID("/api/v1/regions?perPage=1"),
         ]
         for (path, value) in paths where !path.contains("weather") {
-            let operation = try XCTUnwrap((value as? [String: Any])?["get"] as? [String: Any], path)
+            guard let operation = (value as? [String: Any])?["get"] as? [String: Any] else {
+                // The plan check takes its plan as a POST body: WebFieldPagesTests posts plans.
+                XCTAssertNotNil((value as? [String: Any])?["post"], path)
+                continue
+            }
             var target = path
             for (placeholder, example) in examples { target = target.replacingOccurrences(of: placeholder, with: example) }
             if path == "/api/v1/news/{id}" { target = "/api/v1/news/" + (try firstID("/api/v1/news?perPage=1")) }
@@ -220,7 +224,8 @@ final class WebAPITests: XCTestCase {
             // Required query parameters get a plausible value.
             let required = ((operation["parameters"] as? [[String: Any]]) ?? [])
                 .filter { $0["in"] as? String == "query" && $0["required"] as? Bool == true }.compactMap { $0["name"] as? String }
-            let values = ["q": "wheat", "near": "51.17,71.45"]
+            let values = ["q": "wheat", "near": "51.17,71.45", "product": "tebuconazole-250-ec", "dose": "0.75", "area": "10",
+                          "water": "200", "tank": "1000"]
             if !required.isEmpty { target += "?" + required.map { "\($0)=\(values[$0] ?? "x")" }.joined(separator: "&") }
             // `uses` needs a pest or a culture (either one, so neither is required alone).
             if path == "/api/v1/uses" { target += "?culture=winter%20wheat" }

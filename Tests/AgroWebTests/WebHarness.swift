@@ -104,6 +104,11 @@ final class WebProcess {
     /// GET `target` over a fresh connection (HTTP/1.1, Connection: close), with exactly the
     /// headers given: no client adds an Accept-Language behind the test's back.
     func get(_ target: String, headers: [String: String] = [:]) throws -> Answer {
+        try exchange("GET", target, headers: headers)
+    }
+
+    /// `method` `target` with `body` (its length given), over a fresh connection.
+    func exchange(_ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) throws -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw NSError(domain: "socket", code: Int(errno)) }
         defer { close(fd) }
@@ -115,10 +120,11 @@ final class WebProcess {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw NSError(domain: "connect", code: Int(errno)) }
-        var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if method != "GET" { request += "Content-Length: \(body.count)\r\n" }
         request += "\r\n"
-        let bytes = Array(request.utf8)
+        let bytes = Array(request.utf8) + Array(body)
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -53,13 +53,51 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         XCTAssertTrue(upstream.requests.contains { $0.query["appid"] == Self.apiKey })
         let page = try server.get("/weather?at=51.17,71.45&spray=1")
         XCTAssertEqual(page.status, 200)
-        XCTAssertTrue(page.body.contains("<pre class=\"weather\">"))
         XCTAssertFalse(page.body.contains(Self.apiKey))
+        try assertWeatherPageForAPhone(server)
 
         let bad = try server.get("/api/v1/weather?at=95,10")
         XCTAssertEqual(bad.status, 400)
         XCTAssertEqual(((bad.json as? [String: Any])?["error"] as? [String: Any])?["exitStatus"] as? Int, 64)
         XCTAssertFalse(server.stderrText.contains(Self.apiKey), "the key in the log")
+    }
+
+    /// The weather page as a phone shows it: current conditions as labelled facts, one slot
+    /// per 3 hours of the forecast coloured by its verdict with its reasons, in the page's
+    /// language; the nearest representative to call; the place from the region list or typed
+    /// with decimal commas.
+    func assertWeatherPageForAPhone(_ server: WebProcess, file: StaticString = #filePath, line: UInt = #line) throws {
+        let forecast = try XCTUnwrap(try JSONSerialization.jsonObject(
+            with: try SharedFixtures.data("fixtures/owm/" + Self.forecastFixture)) as? [String: Any])
+        let slots = try XCTUnwrap(forecast["list"] as? [Any]).count
+        let spray = try XCTUnwrap(try server.get("/api/v1/weather?at=51.17,71.45&spray=true").json as? [String: Any])
+        let verdicts = try XCTUnwrap((spray["spray"] as? [String: Any])?["slots"] as? [[String: Any]]).compactMap { $0["verdict"] as? String }
+        XCTAssertEqual(verdicts.count, slots, file: file, line: line)
+        for (query, language) in [("at=51.17,71.45", "en"), ("at=51%2C17+71%2C45", "ru"), ("region=KZ-AKM", "kk")] {
+            let page = try server.get("/weather?\(query)&spray=1&lang=\(language)")
+            XCTAssertEqual(page.status, 200, page.body, file: file, line: line)
+            let html = page.body
+            // One slot per forecast slot, each coloured by the verdict the API gives it, in order.
+            let classes = html.components(separatedBy: "<details class=\"slot verdict-").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            if query.hasPrefix("at=") { XCTAssertEqual(classes, verdicts, query, file: file, line: line) }
+            XCTAssertEqual(classes.count, slots, query, file: file, line: line)
+            XCTAssertFalse(html.contains("<pre"), "no preformatted text", file: file, line: line)
+            XCTAssertTrue(html.contains("href=\"tel:+"), "the nearest representative to call", file: file, line: line)
+            XCTAssertTrue(html.contains("<dl class=\"facts\">"), "current conditions as facts", file: file, line: line)
+            XCTAssertNil(html.range(of: #"\b(web|weather|spray|current)\.[a-z][A-Za-z]+"#, options: .regularExpression), "a raw key", file: file, line: line)
+            switch language {
+            case "ru":
+                XCTAssertTrue(html.contains("Температура"), file: file, line: line)
+                XCTAssertTrue(["хорошо", "допустимо", "не опрыскивать"].contains { html.contains(">\($0)<") }, "Russian verdicts", file: file, line: line)
+            case "en":
+                XCTAssertTrue(html.contains("Temperature"), file: file, line: line)
+                XCTAssertTrue(["good", "marginal", "avoid"].contains { html.contains(">\($0)<") }, file: file, line: line)
+            default:
+                XCTAssertTrue(html.contains("<option value=\"KZ-AKM\" selected>"), "the region chosen stays chosen", file: file, line: line)
+            }
+        }
+        let bad = try server.get("/weather?at=95,10")
+        XCTAssertEqual(bad.status, 400, file: file, line: line)
     }
 
     func testWeatherWithoutAKeyIsAnErrorOfTheWeatherOnly() throws {

@@ -20,8 +20,8 @@
     switch (hit.kind) {
       case "product": return "/product/" + id;
       case "pest": return "/pest/" + id;
-      case "culture": return "/products?culture=" + id;
-      case "substance": return "/products?substance=" + id;
+      case "culture": return "/culture/" + id;
+      case "substance": return "/substance/" + id;
       case "news": return "/news/" + id;
       case "region": return "/regions?region=" + id + "#contacts";
       default: return "/products?company=" + id;
@@ -90,6 +90,21 @@
       if (at >= 0) { list.splice(at, 1); } else { list.push(id); }
       saveFavorites(list);
       show();
+    });
+  }
+
+  // The weather page: the browser's location fills the coordinates (a region chosen is cleared).
+  var locate = document.getElementById("locate");
+  var at = document.getElementById("at");
+  if (locate && at && navigator.geolocation) {
+    locate.hidden = false;
+    locate.addEventListener("click", function () {
+      navigator.geolocation.getCurrentPosition(function (position) {
+        at.value = position.coords.latitude.toFixed(4) + "," + position.coords.longitude.toFixed(4);
+        var region = at.form.querySelector("select[name=region]");
+        if (region) { region.value = ""; }
+        at.form.submit();
+      }, function () { at.focus(); }, { timeout: 10000, maximumAge: 600000 });
     });
   }
 

@@ -34,8 +34,7 @@ struct PlanCheckCommand: ParsableCommand {
 
     @Argument(help: "The plan file (.json or .csv); - reads standard input.") var file: String
 
-    /// The largest plan file read.
-    static let maximumPlanBytes = 4 * 1_048_576
+    static var maximumPlanBytes: Int { CatalogDocuments.maximumPlanBytes }
 
     func run() throws {
         let environment = try Environment(global)
@@ -47,19 +46,12 @@ struct PlanCheckCommand: ParsableCommand {
         guard data.count <= Self.maximumPlanBytes else {
             throw CatalogError.invalidArgument(environment.strings("plan.tooLarge", file, Self.maximumPlanBytes / 1_048_576))
         }
-        let plan = try SeasonPlan.parse(data, fileName: file)
         let catalog = try environment.openCatalog()
-        let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
-        // Every output carries the findings in the interface language.
-        var report = checked
-        let wording = FindingWording(strings: environment.strings)
-        for index in report.findings.indices {
-            report.findings[index].message = wording.text(report.findings[index])
-            report.findings[index].source = wording.source(report.findings[index])
-        }
+        let document = try CatalogDocuments.planCheck(data, fileName: file, catalog: catalog, environment: environment)
+        let (resolved, report) = (document.resolved, document.report)
         switch environment.format {
         case .json:
-            try environment.printJSON(Document(culture: resolved.culture, report: report))
+            try environment.printJSON(document)
         case .csv:
             environment.output.write(CSV.line(["application", "rule", "severity", "message", "source"]) + "\n")
             for finding in report.findings {
@@ -73,19 +65,6 @@ struct PlanCheckCommand: ParsableCommand {
         }
         if !report.passed {
             throw PlanViolations(count: report.violations, message: environment.strings.plural("plan.violations", report.violations))
-        }
-    }
-
-    struct Document: Encodable {
-        var culture: EntityRef
-        var report: PlanReport
-
-        enum Keys: String, CodingKey { case culture }
-
-        func encode(to encoder: any Encoder) throws {
-            try report.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(culture, forKey: .culture)
         }
     }
 
@@ -113,12 +92,7 @@ struct PlanCheckCommand: ParsableCommand {
         }
         for (index, application) in plan.applications.enumerated() {
             let number = index + 1
-            var when: [String] = []
-            if let date = application.date { when.append(date.description) }
-            if let bbch = application.bbch { when.append("BBCH \(bbch)") }
-            let products = ([(application.product, application.dose, application.unit)]
-                + application.partners.map { ($0.product, $0.dose, $0.unit) })
-                .map { "\($0.0) " + s.label(Dose(from: $0.1, to: nil, unit: $0.2)) }.joined(separator: " + ")
+            let (when, products) = (application.when(), application.products(s))
             lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
                                        width: width, indent: "  ", hanging: "   ")
             let findings = report.findings.filter { $0.application == number }

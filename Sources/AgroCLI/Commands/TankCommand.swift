@@ -26,62 +26,20 @@ struct TankCommand: ParsableCommand {
 
     /// Bad numbers get one line and status 64 (not the usage text).
     func check() throws {
-        if product.isEmpty { throw TankError(.noProduct) }
-        if dose.count != product.count { throw TankError(.doseCountMismatch) }
-        if unit.count > 1 && unit.count != product.count { throw TankError(.unitCountMismatch) }
-        try TankPlan.checkSizes(area: area, water: water, tank: tank)
-        for value in dose where !(value.isFinite && value > 0) { throw TankError(.notPositive(option: "--dose", value: value)) }
-    }
-
-    struct Document: Encodable {
-        var plan: TankPlan
-        var warnings: [String]
+        try CatalogDocuments.checkTank(products: product.count, doses: dose, units: unit.count, area: area, water: water, tank: tank)
     }
 
     func run() throws {
         try check()
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let locale = environment.language
-        let cultureID = try environment.resolve(culture, .culture, in: catalog)
-        var products: [TankProduct] = [], warnings: [String] = []
-        for (index, text) in product.enumerated() {
-            let id = try catalog.resolve(text, kind: .product, locale: locale).id
-            guard let card = try catalog.product(id: id, locale: locale) else { throw CatalogError.notFound(kind: .product, id: id) }
-            let doseUnit = unit.count > 1 ? unit[index] : (unit.first ?? "l/ha")
-            let uses = try catalog.uses(UseFilter(product: id, culture: cultureID), locale: locale)
-            let fits = uses.map { PlanCheck.doseFits(dose[index], unit: doseUnit, use: $0) }
-            if !fits.isEmpty, !fits.contains(true), fits.contains(false) {
-                // One of each range, in the order of their labels.
-                let ranges = Dictionary(uses.enumerated().filter { fits[$0.offset] == false }.map { ($0.element.dose.label, $0.element.dose) },
-                                        uniquingKeysWith: { a, _ in a }).sorted { $0.key < $1.key }.map(\.value)
-                throw TankError(.doseOutsideRange(product: card.name, dose: dose[index], unit: doseUnit, registered: ranges))
-            }
-            if let expiry = card.registrationExpiry, expiry < ProductCommand.today {
-                warnings.append(environment.strings("tank.expired", card.name, expiry))
-            }
-            products.append(TankProduct(product: id, name: card.name, dose: dose[index], unit: doseUnit, ingredients: card.ingredients))
-        }
-        let plan = try TankPlan.compute(area: area, water: water, tank: tank, products: products)
-        let names = Dictionary(products.map { ($0.product, $0.name) }, uniquingKeysWith: { a, _ in a })
-        for incompatibility in try catalog.tankIncompatibilities(among: products.map(\.product), locale: locale) {
-            warnings.append(environment.strings(
-                "tank.incompatible", names[incompatibility.product] ?? incompatibility.product,
-                names[incompatibility.other] ?? incompatibility.other, incompatibility.reason))
-        }
-        // The same substance twice in one tank adds up: worth saying.
-        var seen: [EntityID: String] = [:]
-        for product in products {
-            for ingredient in product.ingredients {
-                if let other = seen[ingredient.substance.id], other != product.name {
-                    warnings.append(environment.strings("tank.sameSubstance", ingredient.substance.name, other, product.name))
-                }
-                seen[ingredient.substance.id] = product.name
-            }
-        }
+        let document = try CatalogDocuments.tank(
+            products: product, doses: dose, units: unit, area: area, water: water, tank: tank,
+            culture: try environment.resolve(culture, .culture, in: catalog), catalog: catalog, environment: environment)
+        let (plan, warnings) = (document.plan, document.warnings)
         switch environment.format {
         case .json:
-            try environment.printJSON(Document(plan: plan, warnings: warnings))
+            try environment.printJSON(document)
         case .csv:
             environment.output.write(CSV.line(["product", "unit", "per_full_load", "last_load", "total"]) + "\n")
             for amounts in plan.products {

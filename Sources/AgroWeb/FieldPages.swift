@@ -1,0 +1,389 @@
+import AgroCLI
+import AgroDomain
+import AgroStore
+import Foundation
+import Hummingbird
+
+/// The pages an agronomist decides with: a use written out in full, the uses against a pest on
+/// a culture side by side, culture and substance cards, a season plan checked, a tank filled.
+/// Every value comes from the document the CLI prints (`CatalogDocuments`), worded with the
+/// interface strings of the page's language.
+extension Pages {
+    static func registerFieldPages(on router: Router<BasicRequestContext>, app: WebApp) {
+        router.get("uses") { request, _ in
+            render(request, app) { page in try uses(page) }
+        }
+        router.get("culture/:id") { request, context in
+            render(request, app) { page in try culture(page, id: try APIRoutes.parameter(context, "id")) }
+        }
+        router.get("substance/:id") { request, context in
+            render(request, app) { page in try substance(page, id: try APIRoutes.parameter(context, "id")) }
+        }
+        router.get("tank") { request, _ in
+            render(request, app) { page in try tank(page) }
+        }
+        router.get("plan") { request, _ in
+            render(request, app) { page in try plan(page, form: nil) }
+        }
+        router.post("plan") { request, _ in
+            let page = PageContext(request: request, app: app)
+            let form: PostedForm
+            do {
+                form = try await PostedForm(request, limit: CatalogDocuments.maximumPlanBytes)
+            } catch {
+                return respond(page, errorPage(page, error))
+            }
+            return await renderAsync(page) { try plan(page, form: form) }
+        }
+    }
+
+    // MARK: - A use, written out
+
+    /// The expired mark for a registration ending on `expiry`, or "" while it runs.
+    static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
+        guard let expiry, expiry < CatalogDocuments.today else { return "" }
+        return page.t("web.expiredOn", expiry)
+    }
+
+    /// A use's facts, each with its label, in the order the label prints them: dose, water,
+    /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
+    /// marked `keep` so that the page never breaks it across lines.
+    static func useFacts(
+        dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?, _ page: PageContext
+    ) -> [[String: Any]] {
+        let s = page.environment.strings
+        var facts: [[String: Any]] = []
+        func add(_ label: String, _ value: String, keep: Bool) {
+            facts.append(["label": page.t(label), "value": value, "keep": keep])
+        }
+        if !dose.isEmpty { add("web.dose", s.label(dose), keep: true) }
+        if !water.isEmpty { add("web.water", s.label(water), keep: true) }
+        if let phi { add("web.phi", s.plural("use.days", phi), keep: true) }
+        if let applications { add("web.applications", s("web.atMost", applications), keep: true) }
+        if let interval { add("web.interval", s.plural("use.days", interval), keep: true) }
+        if let bbch { add("web.bbch", stages(bbch, s), keep: true) }
+        if let area { add("web.area", area, keep: false) }
+        return facts
+    }
+
+    /// "13–32" (the language's range sign) or "30": a BBCH window.
+    static func stages(_ bbch: BBCHRange, _ s: Localizer) -> String {
+        bbch.from == bbch.to ? "\(bbch.from)" : s.range(Double(bbch.from), Double(bbch.to))
+    }
+
+    /// A use of the catalog for the templates: its facts, cultures and pests, linked.
+    static func useEntry(_ use: Use, _ page: PageContext) -> [String: Any] {
+        [
+            "facts": useFacts(
+                dose: use.dose, water: use.waterVolume, phi: use.preHarvestIntervalDays, applications: use.maxApplications,
+                interval: use.applicationIntervalDays, bbch: use.bbch, area: use.applicationArea, page),
+            "cultures": use.cultures.map { ["name": $0.name, "href": href(.culture, $0.id)] },
+            "pests": use.pests.map { pest -> [String: String] in
+                let effect = pest.effect == .full ? "" : page.t("effect.\(pest.effect.rawValue)")
+                return ["name": pest.pest.name, "href": href(.pest, pest.pest.id), "effect": effect]
+            },
+            "notes": use.notes ?? "", "obligations": use.obligations,
+        ]
+    }
+
+    /// The registration expiry of each product named, read once each.
+    static func expiries(_ ids: [EntityID], _ page: PageContext) throws -> [EntityID: String] {
+        var found: [EntityID: String] = [:]
+        for id in Set(ids) {
+            if let expiry = try page.catalog.product(id: id, locale: page.language)?.registrationExpiry { found[id] = expiry }
+        }
+        return found
+    }
+
+    // MARK: - Pickers
+
+    /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked.
+    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> [[String: Any]] {
+        try page.catalog.cultures(locale: page.language)
+            .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+            .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    }
+
+    /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
+    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
+        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.language).items.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+            .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    }
+
+    /// Where the culture's protection scheme is: its own, else the nearest group's above it;
+    /// nil when neither has one (no link to an error page).
+    static func schemeLink(_ culture: EntityID, withSchemes: Set<EntityID>, _ page: PageContext) throws -> String? {
+        try page.catalog.cultureAncestry(id: culture).first(where: withSchemes.contains).map { "/scheme/" + percent($0) }
+    }
+
+    // MARK: - Uses against a pest on a culture
+
+    static func uses(_ page: PageContext) throws -> Rendered {
+        let web = page.web
+        let cultureID = try page.environment.resolve(web.query("culture"), .culture, in: page.catalog)
+        let pestID = try page.environment.resolve(web.query("pest"), .pest, in: page.catalog)
+        let sort = web.query("sort") ?? "name", group = web.query("group")
+        var values: [String: Any] = [
+            "cultures": try culturePicker(page, selected: cultureID),
+            "pests": try pestPicker(page, culture: cultureID, selected: pestID),
+            "sorts": UseSort.allCases.map { order -> [String: Any] in
+                ["code": order.rawValue, "name": page.t("web.sort.\(order.rawValue)"), "selected": order.rawValue == sort]
+            },
+            "group": group ?? "", "stage": web.query("stage") ?? "",
+        ]
+        var title = page.t("web.compare")
+        guard cultureID != nil || pestID != nil else {
+            return Rendered(template: "uses", title: title, values: values)
+        }
+        let query = try CatalogDocuments.useQuery(
+            pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
+            group: group, sort: sort, catalog: page.catalog, environment: page.environment)
+        let result = try page.catalog.compareUses(query, page: try web.page(), locale: page.language)
+        // The groups the unfiltered rows carry, offered as the filter's choices.
+        var unfiltered = query
+        unfiltered.group = nil
+        let groups = Set(try page.catalog.compareUses(unfiltered, page: .all, locale: page.language).items.flatMap(\.groups))
+        values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
+            ["code": code, "selected": GroupCode(parsing: code) == query.group]
+        }
+        let s = page.environment.strings
+        values["rows"] = result.items.map { row -> [String: Any] in
+            [
+                "product": row.name, "href": href(.product, row.productId), "registration": row.registrationNumber ?? "",
+                "ingredients": row.ingredients.map { ingredient -> [String: String] in
+                    let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+                    return ["name": amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)", "group": ingredient.group ?? "?",
+                            "href": href(.substance, ingredient.substanceId)]
+                },
+                "dose": s.label(row.dose.dose), "water": row.water.map { s.label($0.dose) } ?? "",
+                "phi": row.phiDays.map { s.plural("use.days", $0) } ?? "",
+                "applications": row.maxApplications.map { s("web.atMost", $0) } ?? "",
+                "interval": row.intervalDays.map { s.plural("use.days", $0) } ?? "",
+                "bbch": row.bbch.map { stages($0, s) } ?? "", "area": row.area ?? "",
+                "expired": row.expired ? expiredMark(row.registrationExpiry, page).nonEmpty ?? page.t("mark.expired") : "",
+                "outsideStage": row.outsideStage ? page.t("mark.outsideStage") : "",
+            ]
+        }
+        values["empty"] = result.total == 0
+        values["pages"] = pagination(result, page, path: "/uses")
+        let pestName = try pestID.flatMap { try page.catalog.pest(id: $0, locale: page.language)?.name }
+        let cultureName = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.language)?.name }
+        switch (pestName, cultureName) {
+        case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
+        case let (pest?, nil): title = page.t("web.usesAgainst", pest)
+        case let (nil, culture?): title = page.t("web.usesOn", culture)
+        default: break
+        }
+        values["heading"] = title
+        values["headers"] = [
+            "product": page.t("column.product"), "registration": page.t("column.registration"),
+            "ingredients": page.t("column.ingredients"), "mark": page.t("column.mark"),
+        ]
+        return Rendered(template: "uses", title: title, values: values)
+    }
+
+    // MARK: - Culture and substance cards
+
+    static func culture(_ page: PageContext, id text: String) throws -> Rendered {
+        let id = try page.catalog.resolve(text, kind: .culture, locale: page.language).id
+        let document = try CatalogDocuments.culture(id: id, catalog: page.catalog, environment: page.environment)
+        let culture = document.culture
+        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.language).map(\.id))
+        var values: [String: Any] = [
+            "name": culture.name, "latin": culture.latinName ?? "", "description": culture.description ?? "",
+            "hasParents": !culture.parents.isEmpty, "hasChildren": !culture.children.isEmpty,
+            "hasStages": !culture.growthStages.isEmpty,
+            "parents": culture.parents.map { ["name": $0.name, "href": href(.culture, $0.id)] },
+            "children": culture.children.map { ["name": $0.name, "href": href(.culture, $0.id)] },
+            "stages": culture.growthStages.map { ["bbch": stages($0.bbch, page.environment.strings), "name": $0.name] },
+            "pests": document.pests.map { pest -> [String: String] in
+                ["name": pest.name, "href": "/uses?culture=\(percent(id))&pest=\(percent(pest.id))",
+                 "kind": page.environment.name(of: pest.kind)]
+            },
+            "products": document.products.map { productItem($0, page) },
+            "productsTitle": page.t("section.products", document.products.count),
+            "pestsTitle": page.t("section.pests", document.pests.count),
+            "usesHref": "/uses?culture=\(percent(id))",
+        ]
+        if let scheme = try schemeLink(id, withSchemes: withSchemes, page) { values["scheme"] = scheme }
+        return Rendered(template: "culture", title: culture.name, values: values)
+    }
+
+    static func substance(_ page: PageContext, id text: String) throws -> Rendered {
+        let id = try page.catalog.resolve(text, kind: .substance, locale: page.language).id
+        let document = try CatalogDocuments.substance(id: id, catalog: page.catalog, environment: page.environment)
+        let substance = document.substance
+        var facts: [[String: String]] = []
+        if let moa = substance.modeOfAction { facts.append(["label": page.t("field.moa"), "value": moa.label]) }
+        if let cas = substance.casNumber { facts.append(["label": page.t("field.cas"), "value": cas]) }
+        if let iupac = substance.iupacName { facts.append(["label": page.t("field.iupac"), "value": iupac]) }
+        let values: [String: Any] = [
+            "name": substance.name, "description": substance.description ?? "", "facts": facts,
+            "products": document.products.map { productItem($0, page) },
+            "productsTitle": page.t("section.products", document.products.count),
+        ]
+        return Rendered(template: "substance", title: substance.name, values: values)
+    }
+
+    /// A product in a list: name, category, ingredients, registration, the expired mark.
+    static func productItem(_ product: ProductSummary, _ page: PageContext) -> [String: Any] {
+        ["href": href(.product, product.id), "name": product.name, "category": page.environment.name(of: product.category),
+         "ingredients": page.environment.label(product.ingredients), "registration": product.registrationNumber ?? "",
+         "expired": expiredMark(product.registrationExpiry, page)]
+    }
+
+    // MARK: - The tank
+
+    static func tank(_ page: PageContext) throws -> Rendered {
+        let web = page.web
+        let products = web.queries("product"), doses = web.queries("dose"), units = web.queries("unit")
+        // Three rows to fill without JavaScript; what was asked for is kept in them.
+        let rows = (0..<max(3, products.count)).map { index -> [String: Any] in
+            let unit = index < units.count ? units[index] : "l/ha"
+            return ["index": index + 1, "product": index < products.count ? products[index] : "",
+                    "dose": index < doses.count ? doses[index] : "",
+                    "units": TankForm.units.map { ["code": $0, "name": unitName($0, page), "selected": $0 == unit] }]
+        }
+        var values: [String: Any] = [
+            "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
+            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.language).items
+                .map { ["id": $0.id, "name": $0.name] },
+        ]
+        if products.contains(where: { !$0.isEmpty }) {
+            let form = try TankForm(web)
+            let document = try CatalogDocuments.tank(
+                products: form.products, doses: form.doses, units: form.units, area: form.area, water: form.water, tank: form.tank,
+                culture: nil, catalog: page.catalog, environment: page.environment)
+            values["result"] = tankResult(document, page)
+        }
+        return Rendered(template: "tank", title: page.t("web.tank"), values: values)
+    }
+
+    /// "l/ha" as the interface writes it ("л/га").
+    static func unitName(_ unit: String, _ page: PageContext) -> String {
+        let key = "unit.\(unit)", text = page.t(key)
+        return text == key ? unit : text
+    }
+
+    static func tankResult(_ document: TankDocument, _ page: PageContext) -> [String: Any] {
+        let plan = document.plan, s = page.environment.strings
+        func n(_ value: Double) -> String { s.number((value * 1000).rounded() / 1000) }
+        return [
+            "title": page.t("tank.title", n(plan.area), n(plan.water), n(plan.tank)),
+            "facts": [
+                page.t("tank.totalWater", n(plan.totalWater)),
+                plan.lastLoadWater > 0
+                    ? page.t("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
+                    : page.t("tank.loadsFull", plan.loads, n(plan.tank)),
+                page.t("tank.areaPerLoad", n(plan.areaPerFullLoad)),
+            ],
+            "headers": ["product": page.t("column.product"), "perLoad": page.t("tank.perLoad"), "lastLoad": page.t("tank.lastLoad"),
+                        "total": page.t("tank.total")],
+            "products": plan.products.map { amounts -> [String: String] in
+                let unit = unitName(amounts.unit, page)
+                return ["name": amounts.name, "href": href(.product, amounts.productId), "perLoad": "\(n(amounts.perFullLoad)) \(unit)",
+                        "lastLoad": plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(unit)" : "—", "total": "\(n(amounts.total)) \(unit)"]
+            },
+            "substancesTitle": page.t("tank.substances"),
+            "substances": plan.products.flatMap(\.substances).map { substance -> String in
+                "\(substance.name): " + (substance.grams.map { page.t("web.grams", n($0)) } ?? page.t("tank.unknownGrams"))
+            },
+            "warningsTitle": page.t("tank.warnings"), "warnings": document.warnings, "hasWarnings": !document.warnings.isEmpty,
+        ]
+    }
+
+    // MARK: - The season plan
+
+    static func plan(_ page: PageContext, form: PostedForm?) throws -> Rendered {
+        var values: [String: Any] = [
+            "cultures": try culturePicker(page, selected: nil),
+            "rows": (1...4).map { ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }] },
+            "example": Self.planExample,
+            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.language).items
+                .map { ["id": $0.id, "name": $0.name] },
+            "pestChoices": try page.catalog.pests(PestFilter(), page: .all, locale: page.language).items
+                .map { ["id": $0.id, "name": $0.name] },
+        ]
+        guard let form else { return Rendered(template: "plan", title: page.t("web.plan"), values: values) }
+        let (data, name) = try form.plan()
+        values["text"] = form.value("text") ?? ""
+        let document = try CatalogDocuments.planCheck(data, fileName: name, catalog: page.catalog, environment: page.environment)
+        values["report"] = planReport(document, page)
+        return Rendered(template: "plan", title: page.t("web.plan"), values: values)
+    }
+
+    /// The findings grouped as `agro plan check` groups them: under each application in the
+    /// plan's order, then the whole season; the verdict last.
+    static func planReport(_ document: PlanCheckDocument, _ page: PageContext) -> [String: Any] {
+        let plan = document.resolved.plan, report = document.report, s = page.environment.strings
+        func findings(_ list: [PlanFinding]) -> [[String: String]] {
+            list.map { finding in
+                ["severity": finding.severity.rawValue, "mark": finding.severity == .error ? "✗" : finding.severity == .warning ? "!" : "·",
+                 "severityName": page.t("web.severity.\(finding.severity.rawValue)"), "rule": finding.rule.rawValue,
+                 "message": finding.message, "source": page.t("plan.source", finding.source)]
+            }
+        }
+        var header = page.t("plan.title", document.resolved.culture.name)
+        if let area = plan.area { header += " · " + page.t("plan.area", s.number(area)) }
+        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", sowing) }
+        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", harvest) }
+        let warnings = report.findings.filter { $0.severity == .warning }.count
+        return [
+            "header": header, "passed": report.passed,
+            "verdict": report.passed ? page.t("plan.passed", warnings) : page.t("plan.failed", report.violations, warnings),
+            "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
+                let when = application.when(stagePrefix: "BBCH\u{00A0}"), products = application.products(s)
+                let own = report.findings.filter { $0.application == index + 1 }
+                return ["number": index + 1, "when": when.joined(separator: " · "), "products": products,
+                        "findings": findings(own), "ok": own.isEmpty]
+            },
+            "season": findings(report.findings.filter { $0.application == nil }),
+            "okText": page.t("plan.ok"), "seasonTitle": page.t("plan.season"),
+        ]
+    }
+
+    /// The passing example of `Database/examples`, shown as the format to paste.
+    static let planExample = """
+        {"culture": "winter-wheat", "sowing": "2025-09-10", "harvest": "2026-07-28", "area": 120,
+         "applications": [
+           {"date": "2026-04-28", "bbch": 25, "product": "tribenuron-750-wg", "dose": 20, "unit": "g/ha",
+            "pests": ["descurainia-sophia"]}
+         ]}
+        """
+}
+
+/// The numbers of a tank request (`/tank` and `/api/v1/tank`): products and doses side by
+/// side, doses with a decimal point or comma; bad numbers in the CLI's words.
+struct TankForm {
+    static let units = ["l/ha", "ml/ha", "kg/ha", "g/ha"]
+
+    var products: [String] = [], doses: [Double] = [], units: [String] = []
+    var area: Double, water: Double, tank: Double
+
+    init(_ web: WebRequest) throws {
+        let names = web.queries("product"), doseTexts = web.queries("dose"), unitTexts = web.queries("unit")
+        // A form's empty rows are left out; the API's lists must line up as the CLI's options do.
+        for (index, name) in names.enumerated() where !name.trimmingCharacters(in: .whitespaces).isEmpty {
+            products.append(name)
+            if index < doseTexts.count { doses.append(try Self.number(doseTexts[index], "dose")) }
+            if index < unitTexts.count, !unitTexts[index].isEmpty { units.append(unitTexts[index]) }
+        }
+        if units.count > 1, Set(units).count == 1, units.count == products.count { units = [units[0]] }
+        area = try Self.number(web.query("area"), "area")
+        water = try Self.number(web.query("water"), "water")
+        tank = try Self.number(web.query("tank"), "tank")
+    }
+
+    static func number(_ text: String?, _ name: String) throws -> Double {
+        guard let text, !text.isEmpty else { throw CatalogError.invalidArgument("\(name) is needed") }
+        guard let value = Double(text.replacingOccurrences(of: ",", with: ".").trimmingCharacters(in: .whitespaces)) else {
+            throw CatalogError.invalidArgument("\(name) must be a number, not \"\(text)\"")
+        }
+        return value
+    }
+}
+
+extension String {
+    /// nil for an empty string, for `??` chains.
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
