@@ -17,7 +17,7 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
 
 usage: browser_test.py BASE_URL SCREENSHOTS_DIR
 """
-import base64, hashlib, html.parser, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time
+import base64, csv, hashlib, html.parser, io, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time
 import urllib.error, urllib.parse, urllib.request, zipfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -456,7 +456,7 @@ def offline_checks(tools, tab, base, lookup, shots):
     wanted = ["/product/" + urllib.parse.quote(first[1]), "/favorites"] + links
     tab.wait_for(f"""caches.open('agro-favorites').then(c => c.keys()).then(k => k.map(r => new URL(r.url)).map(u => u.pathname + u.search))
       .then(kept => {json.dumps(wanted)}.every(u => kept.includes(u)))""", f"the favorite's pages kept: {wanted}")
-    check(True, f"the favorite's card, favorites page and {len(links)} uses pages are kept")
+    check(len(links) > 0, f"the favorite's card, favorites page and the {len(links)} uses pages it links to are kept")
     tab.evaluate("caches.delete('agro-pages')")
     set_offline(tools, tab, True)
     tab.open(other, "!!document.getElementById('product')")
@@ -476,6 +476,109 @@ def offline_checks(tools, tab, base, lookup, shots):
     tab.evaluate("document.getElementById('favorite').click()")
     tab.wait_for(f"""caches.open('agro-favorites').then(c => c.match({json.dumps(wanted[0])})).then(r => !r)""", "the unfavorited card let go")
     check(True, "a product no longer favorite is no longer kept")
+
+
+# --- decisions: the uses page against `agro uses`, a plan checked, a tank computed -----------
+
+def cli(*arguments):
+    """The agro CLI on the same catalog (its exit status is part of the answer)."""
+    command = [os.environ["AGRO_CLI"], "--catalog", os.environ["AGRO_CATALOG"]] + list(arguments)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+    return done.returncode, done.stdout
+
+
+def dashes(text):
+    return text.replace("\u2013", "-")
+
+
+USE_ROWS = r"""Array.from(document.querySelectorAll('li.use-row')).map(row => {
+  const fact = name => { for (const d of row.querySelectorAll('dl.use-facts > div'))
+    if (d.querySelector('dt').textContent.trim() === name) return d.querySelector('dd').textContent.trim(); return ''; };
+  const expired = row.querySelector('.expired');
+  return {product: row.querySelector('.targets a').textContent.trim(), href: row.querySelector('.targets a').getAttribute('href'),
+    registration: (row.querySelector('.reg') || {textContent: ''}).textContent.trim(),
+    ingredients: Array.from(row.querySelectorAll('p.small a')).map(a => [a.textContent.trim(),
+      (a.nextElementSibling && a.nextElementSibling.classList.contains('group')) ? a.nextElementSibling.textContent.trim() : '?']),
+    dose: fact(T.dose), water: fact(T.water), phi: fact(T.phi), applications: fact(T.applications),
+    interval: fact(T.interval), bbch: fact(T.bbch), area: fact(T.area), expired: expired ? expired.textContent.trim() : ''};
+})"""
+
+
+def uses_against_cli(tab, base, lookup, pairs):
+    """The uses page shows the rows `agro uses --format csv` prints (the table's columns, worded
+    in the interface language), in the same order, for the same pest and culture."""
+    compared, expired, first = 0, 0, None
+    for culture, pest in pairs:
+        for code in LANGUAGES:
+            status, out = cli("--lang", code, "uses", "--pest", pest, "--culture", culture, "--format", "csv", "--all")
+            check(status == 0, f"agro uses --pest {pest} --culture {culture} --lang {code} answers")
+            rows = list(csv.reader(io.StringIO(out)))[1:]
+            names = {key: lookup(code, "web." + key) for key in ("dose", "water", "phi", "applications", "interval", "bbch", "area")}
+            tab.open(with_lang(f"{base}/uses?culture={urllib.parse.quote(culture)}&pest={urllib.parse.quote(pest)}", code))
+            page = tab.evaluate("(() => { const T = " + json.dumps(names) + "; return " + USE_ROWS + "; })()")
+            check(len(page) == len(rows), f"uses of {pest} on {culture} [{code}]: {len(page)} rows on the page, {len(rows)} from agro uses")
+            for web, row in zip(page, rows):
+                product, registration, ingredients, dose, water, phi, counts, bbch, area, mark = row
+                maximum, _, interval = counts.partition(" / ")
+                listed = [re.match(r"(.*) \[(.*)\]$", part).groups() for part in ingredients.split(" + ")] if ingredients else []
+                wanted = {"product": product, "registration": registration, "dose": dose, "water": water,
+                          "interval": interval, "bbch": bbch, "area": area}
+                seen = {key: web[key] for key in wanted}
+                seen["bbch"] = dashes(seen["bbch"])
+                same = (seen == wanted and [tuple(i) for i in web["ingredients"]] == listed
+                        and re.findall(r"\d+", web["phi"]) == re.findall(r"\d+", phi)
+                        and re.findall(r"\d+", web["applications"]) == re.findall(r"\d+", maximum)
+                        # Marked expired on both (the CLI's short mark, the page's with the date).
+                        and bool(mark) == bool(web["expired"]))
+                check(same, f"[{code}] {product}: the page reads as agro uses" + ("" if same else f": {web} vs {row}"))
+                compared += 1
+                expired += bool(mark)
+                if first is None and not mark and dose.endswith(" l/ha") and code == "en":
+                    first = (web["href"].rsplit("/", 1)[-1], float(dose.split()[0].split("-")[0]))
+    check(compared > 0 and expired > 0, f"{compared} rows compared with agro uses, {expired} of them expired and marked")
+    return first
+
+
+def plan_checked(tab, base):
+    """A plan file uploaded on the plan page: the findings per application and for the season
+    are those `agro plan check FILE --format json` reports."""
+    plan = os.path.join(ROOT, "Database", "examples", "winter-wheat-kz-fails.json")
+    _, out = cli("--lang", "en", "plan", "check", plan, "--format", "json")
+    report = json.loads(out)
+    tab.open(base + "/plan?lang=en", "!!document.querySelector('input[type=file]')")
+    root = tab.call("DOM.getDocument")["root"]["nodeId"]
+    node = tab.call("DOM.querySelector", nodeId=root, selector="form.plan input[type=file]")["nodeId"]
+    tab.call("DOM.setFileInputFiles", files=[plan], nodeId=node)
+    tab.evaluate("window.agroOld = true; document.querySelector('form.plan button[type=submit]').click()")
+    tab.loaded("!!document.getElementById('report')", "the plan's report")
+    shown = tab.evaluate("""(() => { const text = li => { const c = li.cloneNode(true);
+        c.querySelectorAll('.mark, .rule, small').forEach(e => e.remove()); return c.textContent.trim(); };
+      return {applications: Array.from(document.querySelectorAll('ol.applications > li')).map(a => Array.from(a.querySelectorAll('li.finding')).map(text)),
+              season: Array.from(document.querySelectorAll('#report > ul.findings > li.finding')).map(text)}; })()""")
+    count = len(shown["applications"])
+    wanted = [[f["message"] for f in report["findings"] if f["application"] == n] for n in range(1, count + 1)]
+    season = [f["message"] for f in report["findings"] if f["application"] is None]
+    check(count > 1 and shown["applications"] == wanted, f"the uploaded plan's {count} applications carry the findings of agro plan check")
+    check(shown["season"] == season, f"and the season's {len(season)} findings")
+
+
+def tank_computed(tab, base, product, dose):
+    """The tank form filled in as a person would: loads and amounts as worked out by hand."""
+    area, water, size = 25.0, 200.0, 2000.0
+    tab.open(base + "/tank?lang=en", "!!document.querySelector('form.tank')")
+    fill = {"input[name=product]": product, "input[name=dose]": f"{dose:g}", "input[name=area]": f"{area:g}",
+            "input[name=water]": f"{water:g}", "input[name=tank]": f"{size:g}"}
+    for selector, value in fill.items():
+        tab.evaluate(f"document.querySelector('form.tank {selector}').value = {json.dumps(value)}")
+    tab.evaluate("document.querySelector('form.tank select[name=unit]').value = 'l/ha'")
+    tab.evaluate("window.agroOld = true; document.querySelector('form.tank button[type=submit]').click()")
+    tab.loaded("!!document.getElementById('result')", "the tank's result")
+    cells = tab.evaluate("Array.from(document.querySelectorAll('#result tbody tr:first-child td')).map(td => td.textContent.trim())")
+    per_hectare_load = size / water                      # ha one full tank covers
+    full = int(area // per_hectare_load)
+    last = area - full * per_hectare_load
+    expected = [f"{dose * per_hectare_load:g} l", f"{dose * last:g} l", f"{dose * area:g} l"]
+    check(cells == expected, f"the tank for {area:g} ha at {water:g} l/ha, {size:g} l: {cells} (by hand {expected})")
 
 
 # --- the walk ------------------------------------------------------------------------------
@@ -595,6 +698,22 @@ def main():
               f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1"
               + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
 
+        pairs = []
+        for path in sorted(pages):
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(path).query))
+            if path.startswith("/uses?") and query.keys() >= {"culture", "pest"} and (query["culture"], query["pest"]) not in pairs:
+                pairs.append((query["culture"], query["pest"]))
+        # A pair where an expired registration is offered (the catalog says which have expired), then two crawled.
+        today = time.strftime("%Y-%m-%d")
+        listed = json.loads(cli("products", "--all", "--format", "json")[1])["items"]
+        gone = [item["id"] for item in listed if item.get("registrationExpiry", "9999") < today]
+        check(len(gone) > 0, f"the catalog has expired registrations: {gone[:3]}")
+        use = json.loads(cli("product", gone[0], "--format", "json")[1])["uses"][0]
+        expired_pair = (use["cultures"][0]["id"], use["pests"][0]["pest"]["id"])
+        tank = uses_against_cli(tab, base, lookup, [expired_pair] + [p for p in pairs if p != expired_pair][:2])
+        plan_checked(tab, base)
+        check(tank is not None, f"a product with a dose in l/ha for the tank: {tank}")
+        tank_computed(tab, base, *tank)
         search_and_favorites(tab, base, lookup)
         offline_checks(tools, tab, base, lookup, shots)
     finally:
