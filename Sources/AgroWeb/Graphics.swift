@@ -36,7 +36,7 @@ struct Timeline {
 struct RegionMap {
     var values: [String: Any]
 
-    static let width = 500.0, margin = 30.0, radius = 15.0
+    static let width = 500.0, margin = 30.0, radius = 20.0
 
     init(regions: [Region]) {
         guard !regions.isEmpty else {
@@ -58,7 +58,7 @@ struct RegionMap {
             "width": Int(Self.width), "height": Int(height.rounded()), "radius": Int(Self.radius),
             "points": regions.enumerated().map { index, region -> [String: Any] in
                 let x = Int(points[index].x.rounded()), y = Int(points[index].y.rounded())
-                return ["x": x, "y": y, "labelY": y + 5, "number": index + 1,
+                return ["x": x, "y": y, "labelY": y + 7, "number": index + 1,
                         "name": region.name, "href": "/regions?region=\(Pages.percent(region.id))#contacts",
                         "city": region.kind == .city]
             },

@@ -265,6 +265,12 @@ enum Pages {
         if let expiry = product.registrationExpiry {
             facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? expiry : expired])
         }
+        // A withdrawn registration (the Swiss register's): sale and use until these days.
+        if product.origin != .registered {
+            facts.append(["label": page.t("origin.\(product.origin.rawValue)"), "value": product.originalProduct?.name ?? ""])
+        }
+        if let date = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date]) }
+        if let date = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date]) }
         var groups: [(String, [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")

@@ -6,22 +6,7 @@ import XCTest
 
 /// `agro web`'s JSON API against the CLI: for the same query, the API answers with the bytes
 /// `agro ... --format json` prints (both run the built agro-full on the bundled catalog).
-final class WebAPITests: XCTestCase {
-    static let catalog = WebProcess.root.appendingPathComponent("Database/catalog.sqlite").path
-    var server: WebProcess!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        server = WebProcess()
-        try server.start(["--catalog", Self.catalog])
-    }
-
-    override func tearDown() {
-        server?.stop()
-        server = nil
-        super.tearDown()
-    }
-
+final class WebAPITests: BundledCatalogWebTestCase {
     /// The CLI's standard output for `arguments --format json`, which must succeed.
     func cliJSON(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let result = try server.cli(["--catalog", Self.catalog] + arguments + ["--format", "json"])

@@ -189,3 +189,21 @@ final class WebProcess {
             stderr: try String(contentsOf: err, encoding: .utf8))
     }
 }
+
+/// A test case with `agro web` running on the bundled catalog, one server per test.
+class BundledCatalogWebTestCase: XCTestCase {
+    static let catalog = WebProcess.root.appendingPathComponent("Database/catalog.sqlite").path
+    var server: WebProcess!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+    }
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+}
