@@ -573,7 +573,10 @@ def tank_computed(tab, base, product, dose):
     tab.evaluate("document.querySelector('form.tank select[name=unit]').value = 'l/ha'")
     tab.evaluate("window.agroOld = true; document.querySelector('form.tank button[type=submit]').click()")
     tab.loaded("!!document.getElementById('result')", "the tank's result")
-    cells = tab.evaluate("Array.from(document.querySelectorAll('#result tbody tr:first-child td')).map(td => td.textContent.trim())")
+    # The first product's amounts: per full load, last load, total (as labelled facts, or a table's row).
+    cells = tab.evaluate("""(() => { const facts = document.querySelector('#result dl.use-facts');
+      const cells = facts ? facts.querySelectorAll('dd') : document.querySelectorAll('#result tbody tr:first-child td');
+      return Array.from(cells).map(c => c.textContent.trim()); })()""")
     per_hectare_load = size / water                      # ha one full tank covers
     full = int(area // per_hectare_load)
     last = area - full * per_hectare_load
