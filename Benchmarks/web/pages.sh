@@ -37,7 +37,7 @@ for name, paths in (("card", products), ("uses", usesPaths)):
     # A wrk script: each of its threads cycles through the paths from a random start.
     with open(f"{work}/{name}.lua", "w") as out:
         out.write("local paths = {}\nfor line in io.lines('%s/%s.paths') do paths[#paths + 1] = line end\n" % (work, name))
-        out.write("local i = math.random(#paths)\nrequest = function()\n  i = i %% #paths + 1\n"
+        out.write("local i = math.random(#paths)\nrequest = function()\n  i = i % #paths + 1\n"
                   "  return wrk.format('GET', paths[i])\nend\n")
 PY
 
