@@ -9,11 +9,20 @@
 //          <- AgroUpdate (publish, verify, install, roll back: no network, no GRDB; swift-crypto, zlib)
 //               <- AgroUpdateClient (check and download over HTTP)
 //          AgroServer (static catalog server, Hummingbird)
-//     <- AgroWeather (OpenWeatherMap client, spray windows) -> AgroTerminal
+//     <- AgroWeather (weather models, cache, spray advisor, text; no network) -> AgroTerminal
+//          <- AgroWeatherClient (the OpenWeatherMap client) -> AgroHTTP
 //     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
 //   AgroHTTP (the one HTTP client: libcurl through CCurlShim; size caps, deadlines)
-//     <- AgroUpdateClient, AgroNews, AgroWeather
-//   AgroCLI (the catalog-query commands and what every command shares, exit statuses) <- AgroStore
+//     <- AgroUpdateClient, AgroNews, AgroWeatherClient
+//   AgroPresentation (between the use cases and the two fronts: documents, Localizer, the
+//     wording and status of every library error, findings, tank warnings and weather verdicts,
+//     CSV/JSON encoding, the Environment) <- AgroDomain, AgroStore, AgroTerminal, AgroWeather.
+//     It imports neither ArgumentParser nor Hummingbird, nor any library that links libcurl,
+//     libxml2, zlib or swift-crypto: the errors of AgroUpdate, AgroNews, AgroImport and
+//     AgroContent describe themselves as an `ErrorCase` (type, case, arguments; AgroDomain's
+//     `DescribedError`) which it words and gives a status from its own table.
+//   AgroCLI (the catalog-query commands, their options, the exit) <- AgroPresentation
+//   AgroWeb (routes and templates of `agro web`) <- AgroPresentation, Hummingbird; not AgroCLI.
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
@@ -35,6 +44,7 @@ let package = Package(
         .library(name: "AgroImport", targets: ["AgroImport"]),
         .library(name: "AgroContent", targets: ["AgroContent"]),
         .library(name: "AgroWeather", targets: ["AgroWeather"]),
+        .library(name: "AgroWeatherClient", targets: ["AgroWeatherClient"]),
         .library(name: "AgroHTML", targets: ["AgroHTML"]),
         .library(name: "AgroNews", targets: ["AgroNews"]),
         .library(name: "AgroUpdate", targets: ["AgroUpdate"]),
@@ -100,7 +110,11 @@ let package = Package(
             name: "AgroUpdateTestHelper",
             dependencies: ["AgroUpdate", "AgroUpdateClient", "AgroStore"],
             swiftSettings: strict),
-        .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal", "AgroHTTP"], swiftSettings: strict),
+        // Weather models, cache, spray advisor and text: no network, so the presentation layer
+        // (and with it the query program) can word weather without linking libcurl.
+        .target(name: "AgroWeather", dependencies: ["AgroDomain", "AgroTerminal"], swiftSettings: strict),
+        // The OpenWeatherMap client (AgroHTTP, libcurl): only agro-full links it.
+        .target(name: "AgroWeatherClient", dependencies: ["AgroDomain", "AgroWeather", "AgroHTTP"], swiftSettings: strict),
         // Display widths and what the output terminal accepts; no C library, so the query program
         // can use it without loading libxml2.
         .target(name: "AgroTerminal", swiftSettings: strict),
@@ -113,32 +127,45 @@ let package = Package(
         // Test helpers only (loopback HTTP servers, one of them misbehaving on purpose; small
         // test catalogs); its library product exists for the benchmarks package alone.
         .target(name: "AgroTestSupport", dependencies: ["AgroDomain", "AgroStore", "CZlib"], swiftSettings: strict),
+        // Documents (JSON shapes), the localizer, the wording of every library error, plan-check
+        // finding, tank warning and weather verdict, CSV and JSON encoding, the environment a
+        // command or a request runs in. Neither ArgumentParser nor Hummingbird; no library
+        // that links libcurl, libxml2, zlib or swift-crypto (their errors come as ErrorCase).
+        .target(
+            name: "AgroPresentation",
+            dependencies: ["AgroDomain", "AgroStore", "AgroTerminal", "AgroWeather"],
+            swiftSettings: strict),
         .target(
             name: "AgroCLI",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroTerminal",
+                "AgroDomain", "AgroStore", "AgroTerminal", "AgroPresentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
         .executableTarget(
             name: "agro",
-            dependencies: ["AgroCLI", "AgroDomain", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "AgroCLI", "AgroPresentation", "AgroDomain",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "agro-full",
             dependencies: [
-                "AgroCLI", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather", "AgroHTML",
+                "AgroCLI", "AgroPresentation", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather",
+                "AgroWeatherClient", "AgroHTML",
                 "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // `agro web`: the catalog as a web app and a JSON API (Hummingbird, Mustache templates from
-        // Assets/web). Reuses AgroCLI's documents and encoder, so the API's JSON is the CLI's.
+        // Assets/web). Answers with AgroPresentation's documents, encoder and wording, so the
+        // API's JSON and messages are the CLI's.
         .target(
             name: "AgroWeb",
             dependencies: [
-                "AgroCLI", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroPresentation", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
                 "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -163,14 +190,16 @@ let package = Package(
             dependencies: [
                 "agro", "agro-full", "AgroDomain", "AgroTestSupport",
                 // The error table's test (ErrorWordingTests) builds the libraries' errors.
-                "AgroCLI", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport", "AgroContent",
+                "AgroCLI", "AgroPresentation", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport",
+                "AgroContent",
             ]),
-        .testTarget(name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroDomain", "AgroTestSupport"]),
+        .testTarget(
+            name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroWeatherClient", "AgroDomain", "AgroTestSupport"]),
         .testTarget(name: "AgroHTMLTests", dependencies: ["AgroHTML", "AgroTerminal", "AgroTestSupport"]),
         .testTarget(name: "AgroHTTPTests", dependencies: ["AgroHTTP", "AgroTestSupport"]),
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
         .testTarget(
             name: "AgroWebTests",
-            dependencies: ["AgroWeb", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
+            dependencies: ["AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
     ]
 )

@@ -13,23 +13,21 @@ cd "$(dirname "$0")/.."
 # answers the benchmarked queries itself, so agro-full is built only for --single.
 # Linked as a position-dependent executable too: a position-independent one has ~90,000
 # relocations for the loader to apply at every start, about 0.4 ms.
-# agro and agro-full come from this package (.build), the benchmark programs from the benchmarks
-# package (Benchmarks/Package.swift, built into Benchmarks/.build).
-flags=(-c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
-products=(agro)
+# Everything is built in the benchmarks package (Benchmarks/Package.swift, into Benchmarks/.build),
+# agro and agro-full too: that package depends on agro's, so one release build of GRDB and the
+# libraries serves the programs and the benchmarks alike.
+flags=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+bin=Benchmarks/.build/release
+products=(agro agro-floor agro-library-floor agro-bench)
 single=()
 if [[ "${1:-}" == "--single" ]]; then
   shift
   products+=(agro-full)
-  single=(--single .build/release/agro-full)
+  single=(--single "$bin/agro-full")
 fi
 for product in "${products[@]}"; do
   swift build "${flags[@]}" --product "$product"
 done
-for product in agro-floor agro-library-floor agro-bench; do
-  swift build --package-path Benchmarks "${flags[@]}" --product "$product"
-done
-bench=Benchmarks/.build/release
 
-exec "$bench/agro-bench" run --agro .build/release/agro --floor "$bench/agro-floor" \
-  --library-floor "$bench/agro-library-floor" "${single[@]}" "$@"
+exec "$bin/agro-bench" run --agro "$bin/agro" --floor "$bin/agro-floor" \
+  --library-floor "$bin/agro-library-floor" "${single[@]}" "$@"

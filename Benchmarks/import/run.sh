@@ -16,10 +16,9 @@ data="${1:-$root/../shared/data/srppp}"
 work="$(mktemp -d -t agro-import-bench.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
-command -v xmllint >/dev/null || { echo "needs xmllint: apt-get install libxml2-utils" >&2; exit 1; }
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
-
 cd "$root"
+# xmllint (the baseline) and GNU time (peak memory), installed when missing.
+command -v xmllint >/dev/null && [ -x /usr/bin/time ] || scripts/install-deps libxml2-utils time
 # The benchmark programs are a package of their own (Benchmarks/Package.swift).
 swift build --package-path Benchmarks -c release --product agro-import-bench >/dev/null
 bench="$(swift build --package-path Benchmarks -c release --show-bin-path)/agro-import-bench"

@@ -18,9 +18,15 @@ mkdir -p "$work"
 register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.xz}"
 
 command -v wrk >/dev/null || scripts/install-deps wrk
-scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
-swift build -c release --product agro-full "${scratch[@]}"
-agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
+# Without AGRO_BENCH_SCRATCH, agro-full is built in the benchmarks package as Benchmarks/run.sh
+# builds agro (same flags, so the scripts share one release build of the libraries).
+if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
+  build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
+else
+  build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+fi
+swift build "${build[@]}" --product agro-full
+agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"
 # Outside the repository the program would not find Assets/web beside it.
 [ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
 if [ -z "$catalog" ]; then

@@ -1,3 +1,4 @@
+import AgroPresentation
 import ArgumentParser
 
 /// The commands that answer from the catalog and the user database alone: the queries of

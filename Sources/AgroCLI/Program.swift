@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import ArgumentParser
 import Foundation
 

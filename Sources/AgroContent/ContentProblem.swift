@@ -40,3 +40,13 @@ public struct ContentBuildError: UserFacingError {
         return problems.count == 1 ? first.description : "\(first) (and \(problems.count - 1) more problems)"
     }
 }
+
+extension ContentBuildError: DescribedError {
+    /// The first problem, and how many more: "none", "one" (the problem's own words, from the
+    /// sources) or "more".
+    public var errorCase: ErrorCase {
+        guard let first = problems.first else { return ErrorCase("ContentBuildError", "none") }
+        if problems.count == 1 { return ErrorCase("ContentBuildError", "one", [first.description]) }
+        return ErrorCase("ContentBuildError", "more", [first.description, "\(problems.count - 1)"])
+    }
+}

@@ -25,8 +25,6 @@ public enum CatalogError: UserFacingError, Equatable {
     case corrupt(path: String, reason: String)
     /// The catalog's schema is newer than this program understands.
     case schemaTooNew(path: String, found: Int, supported: Int)
-    /// An argument that cannot be used as given.
-    case invalidArgument(String)
 
     /// One line for the user, naming the entity or file concerned.
     public var message: String {
@@ -46,8 +44,6 @@ public enum CatalogError: UserFacingError, Equatable {
             return "catalog at \(path) is unusable (\(reason)); rebuild it with `agro catalog build` or pass --catalog FILE"
         case let .schemaTooNew(path, found, supported):
             return "catalog at \(path) has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro"
-        case let .invalidArgument(text):
-            return text
         }
     }
 }

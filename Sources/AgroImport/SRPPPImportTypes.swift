@@ -140,3 +140,25 @@ public struct SRPPPImportReport: Sendable, Hashable, Codable {
         return lines.joined(separator: "\n")
     }
 }
+
+extension SRPPPImportError: DescribedError {
+    /// This case as data, for the program to word (`error.SRPPPImportError.<name>` in Localizable).
+    public var errorCase: ErrorCase {
+        switch self {
+        case let .cannotOpen(v0, v1): return ErrorCase("SRPPPImportError", "cannotOpen", ["\(v0)", "\(v1)"])
+        case let .notThisRegister(v0, v1): return ErrorCase("SRPPPImportError", "notThisRegister", ["\(v0)", "\(v1)"])
+        case let .malformedXML(path, line, message) where line > 0:
+            return ErrorCase("SRPPPImportError", "malformedXML.line", [path, "\(line)", message])
+        case let .malformedXML(path, _, message): return ErrorCase("SRPPPImportError", "malformedXML", [path, message])
+        case let .decompressionFailed(path, tool, message) where message.isEmpty:
+            return ErrorCase("SRPPPImportError", "decompressionFailed", [path, tool])
+        case let .decompressionFailed(path, tool, message):
+            return ErrorCase("SRPPPImportError", "decompressionFailed.detail", [path, tool, message])
+        case let .toolMissing(tool):
+            // The Debian package to install: xz comes in xz-utils, the other tools under their names.
+            return ErrorCase("SRPPPImportError", "toolMissing", [tool, tool == "xz" ? "xz-utils" : tool])
+        case let .versionUnknown(v0): return ErrorCase("SRPPPImportError", "versionUnknown", ["\(v0)"])
+        case let .cannotWrite(v0, v1): return ErrorCase("SRPPPImportError", "cannotWrite", ["\(v0)", "\(v1)"])
+        }
+    }
+}

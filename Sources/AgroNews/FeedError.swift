@@ -43,3 +43,19 @@ public enum FeedError: UserFacingError, Equatable {
         }
     }
 }
+
+extension FeedError: DescribedError {
+    /// This case as data, for the program to word (`error.FeedError.<name>` in Localizable).
+    public var errorCase: ErrorCase {
+        switch self {
+        case let .invalidURL(v0): return ErrorCase("FeedError", "invalidURL", ["\(v0)"])
+        case let .unreachable(v0, v1): return ErrorCase("FeedError", "unreachable", ["\(v0)", "\(v1)"])
+        case let .httpStatus(v0, v1): return ErrorCase("FeedError", "httpStatus", ["\(v0)", "\(v1)"])
+        case let .notAFeed(v0): return ErrorCase("FeedError", "notAFeed", ["\(v0)"])
+        case let .malformed(v0, v1): return ErrorCase("FeedError", "malformed", ["\(v0)", "\(v1)"])
+        case let .notFetched(v0): return ErrorCase("FeedError", "notFetched", ["\(v0)"])
+        case let .config(v0, v1): return ErrorCase("FeedError", "config", ["\(v0)", "\(v1)"])
+        case let .cache(v0, v1): return ErrorCase("FeedError", "cache", ["\(v0)", "\(v1)"])
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import AgroDomain
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Where a catalog in use comes from.
 public enum CatalogSource: String, Sendable, Hashable, Codable {
@@ -165,6 +166,17 @@ public struct CatalogStore: Sendable {
         } else if FileInfo.symlinkTarget(currentLink) == nil, FileManager.default.fileExists(atPath: currentLink) {
             warning = "\(currentLink) is not a link made by agro; using the bundled catalog"
         }
+        // The installed catalog wins unless the bundled one is a newer version of it.
+        func isNewer(_ bundled: (identity: String, version: Int)?) -> Bool {
+            guard let bundled, let installed else { return false }
+            return bundled.identity == installed.info.identity && bundled.version > installed.info.version
+        }
+        func useInstalled(_ installed: (path: String, opened: Opened, info: CatalogInfo)) -> (CatalogSelection, Opened) {
+            (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
+        }
+        // Only the bundled catalog's identity and version decide that: read them alone, instead
+        // of opening and checking a catalog that is then dropped (a query would pay for it).
+        if let installed, !isNewer(bundledPath.flatMap(Self.identityAndVersion)) { return useInstalled(installed) }
         var bundled: (path: String, opened: Opened, info: CatalogInfo)?
         var bundledError: (any Error)?
         if let bundledPath {
@@ -173,15 +185,8 @@ public struct CatalogStore: Sendable {
                 bundled = (bundledPath, opened, info)
             } catch { bundledError = error }
         }
-        if let installed {
-            // The installed catalog wins unless the bundled one is a newer version of it.
-            let bundledIsNewer = bundled.map {
-                $0.info.identity == installed.info.identity && $0.info.version > installed.info.version
-            } ?? false
-            if !bundledIsNewer {
-                return (CatalogSelection(path: installed.path, source: .installed, info: installed.info, warning: nil), installed.opened)
-            }
-        }
+        // A bundled catalog that looked newer but fails the checks leaves the installed one.
+        if let installed, !isNewer(bundled.map { ($0.info.identity, $0.info.version) }) { return useInstalled(installed) }
         if let bundled {
             // `warning` is set only when there is no usable installed catalog.
             return (CatalogSelection(path: bundled.path, source: .bundled, info: bundled.info, warning: warning), bundled.opened)
@@ -234,6 +239,29 @@ public struct CatalogStore: Sendable {
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// The identity and version in a catalog file's metadata, read through SQLite alone; nil
+    /// when the file cannot be read as a catalog. Used only to compare versions: whatever is
+    /// then opened passes the full start-up checks.
+    static func identityAndVersion(_ path: String) -> (identity: String, version: Int)? {
+        var connection: OpaquePointer?
+        defer { sqlite3_close_v2(connection) }
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        let sql = "SELECT key, value FROM catalog_metadata WHERE key IN ('identity', 'version')"
+        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else { return nil }
+        var identity: String?, version: Int?
+        while sqlite3_step(statement) == SQLITE_ROW {
+            guard let key = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else { continue }
+            switch String(cString: key) {
+            case "identity": identity = String(cString: value)
+            default: version = Int(String(cString: value))
+            }
+        }
+        guard let identity, let version else { return nil }
+        return (identity, version)
     }
 
     package static func describe(_ error: any Error) -> String {

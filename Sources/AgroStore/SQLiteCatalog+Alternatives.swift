@@ -37,11 +37,11 @@ extension SQLiteCatalog: AlternativesUseCase {
             let ids: [String] = rows.map { $0["product_id"] }
             let ingredients = try useIngredients(db, productIDs: ids + [product], texts: texts)
             let mine = ingredients[product] ?? []
-            let mySubstances = Set(mine.map(\.substanceId)), myGroups = Set(mine.compactMap(\.group))
+            let mySubstances = Set(mine.map(\.substanceID)), myGroups = Set(mine.compactMap(\.group))
             let ranked = rows.map { row -> (Alternative, String) in
                 let id: String = row["product_id"]
                 let theirs = ingredients[id] ?? []
-                let substances = Set(theirs.map(\.substanceId)), groups = Set(theirs.compactMap(\.group))
+                let substances = Set(theirs.map(\.substanceID)), groups = Set(theirs.compactMap(\.group))
                 let relation: AlternativeRelation =
                     !substances.isDisjoint(with: mySubstances) ? .sameSubstance
                     : !groups.isDisjoint(with: myGroups) ? .sameModeOfAction : .otherModeOfAction

@@ -28,7 +28,7 @@ extension SQLiteCatalog: SchemesUseCase {
               \(texts.name("culture", owner: "s.culture_id")) AS culture_name
             FROM schemes s WHERE s.id = \(id)
             """)
-        else { throw CatalogError.invalidArgument("protection scheme \(id) is missing from the catalog") }
+        else { throw CatalogError.corrupt(path: path, reason: "schemes/\(id)") }
         let stageRows = try db.rows("""
             SELECT st.id, st.bbch_from, st.bbch_to, \(texts.name("scheme_stage", owner: "st.id")) AS name
             FROM scheme_stages st WHERE st.scheme_id = \(id) ORDER BY st.position

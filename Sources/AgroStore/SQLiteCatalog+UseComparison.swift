@@ -61,13 +61,13 @@ extension SQLiteCatalog: UseComparisonUseCase {
                     let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
                     let productIngredients = ingredients[productID] ?? []
                     return UseRow(
-                        id: id, name: row["product_name"] ?? productID, productId: productID,
+                        id: id, name: row["product_name"] ?? productID, productID: productID,
                         registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
                         ingredients: productIngredients, groups: Self.groups(productIngredients),
                         dose: AmountRange(Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit"))),
                         water: water.isEmpty ? nil : AmountRange(water), phiDays: row["phi_days"],
                         maxApplications: row["max_applications"], intervalDays: row["interval_days"], bbch: bbch,
-                        area: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
+                        applicationArea: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
                         expired: expiry.map { $0 < query.asOf } ?? false,
                         outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false)
                 }
@@ -87,7 +87,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
         try activeIngredients(db, productIDs: productIDs, texts: texts).mapValues { ingredients in
             ingredients.map {
                 UseIngredient(
-                    substanceId: $0.substance.id, name: $0.substance.name, concentration: $0.concentration, unit: $0.unit,
+                    substanceID: $0.substance.id, name: $0.substance.name, concentration: $0.concentration, unit: $0.unit,
                     group: $0.modeOfAction?.label)
             }
         }

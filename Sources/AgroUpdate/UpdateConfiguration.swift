@@ -49,13 +49,13 @@ public struct UpdateConfiguration: Sendable {
     ///   - trust: `--trust` paths, if any; they replace, not extend, the other sources' keys.
     ///   - insecure: `--insecure`.
     ///   - environment: the process environment.
-    ///   - file: `update.*` values of the config file.
+    ///   - file: the `update` section of the config file, as read.
     ///   - identity: `--identity`, if given.
     public static func resolve(
-        server: String?, trust: [String], insecure: Bool, environment: [String: String], file: [String: String] = [:],
-        identity: String? = nil
+        server: String?, trust: [String], insecure: Bool, environment: [String: String],
+        file: UpdateFileSettings = UpdateFileSettings(), identity: String? = nil
     ) throws -> UpdateConfiguration {
-        guard let serverText = server ?? environment["AGRO_UPDATE_SERVER"] ?? file["update.server"] else {
+        guard let serverText = server ?? environment["AGRO_UPDATE_SERVER"] ?? file.server else {
             throw UpdateError.noServer
         }
         let trustPaths: [String]
@@ -64,21 +64,27 @@ public struct UpdateConfiguration: Sendable {
         } else if let value = environment["AGRO_TRUST"], !value.isEmpty {
             trustPaths = value.split(separator: ":").map(String.init)
         } else {
-            trustPaths = (file["update.trust"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            trustPaths = file.trust
         }
         let keys = try trustPaths.filter { !$0.isEmpty }.map { try PublicSigningKey.read(file: $0) }
-        let allowInsecure = insecure || ["1", "true", "yes"].contains(environment["AGRO_INSECURE"] ?? "")
-            || ["1", "true", "yes"].contains(file["update.insecure"] ?? "")
+        let allowInsecure = insecure || ["1", "true", "yes"].contains(environment["AGRO_INSECURE"] ?? "") || file.insecure
         guard let url = URL(string: serverText), url.host != nil else { throw UpdateError.invalidServerURL(serverText) }
         var configuration = try UpdateConfiguration(server: url, trustedKeys: keys, allowInsecure: allowInsecure)
-        let pinned = identity ?? environment["AGRO_UPDATE_IDENTITY"] ?? file["update.identity"]
+        let pinned = identity ?? environment["AGRO_UPDATE_IDENTITY"] ?? file.identity
         if let pinned = pinned?.trimmingCharacters(in: .whitespaces), !pinned.isEmpty {
             configuration.pinnedIdentity = pinned
         }
-        if let text = environment["AGRO_UPDATE_DEADLINE"] ?? file["update.deadline"] {
-            guard let seconds = Double(text.trimmingCharacters(in: .whitespaces)), seconds.isFinite, seconds > 0,
-                  seconds <= 86_400
-            else { throw UpdateError.invalidSetting(name: "update.deadline", value: text) }
+        // The environment's text is read as a number here; the file's is one already.
+        let deadline: (seconds: Double?, shown: String)?
+        if let text = environment["AGRO_UPDATE_DEADLINE"] {
+            deadline = (Double(text.trimmingCharacters(in: .whitespaces)), text)
+        } else {
+            deadline = file.deadline.map { ($0, $0.description) }
+        }
+        if let (seconds, shown) = deadline {
+            guard let seconds, seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+                throw UpdateError.invalidSetting(name: "update.deadline", value: shown)
+            }
             configuration.manifestDeadline = seconds
         }
         return configuration
@@ -109,5 +115,31 @@ public struct UpdateConfiguration: Sendable {
         if !base.hasSuffix("/") { base += "/" }
         // `path` comes from a manifest whose names were checked to be plain file names.
         return URL(string: base + path) ?? server.appendingPathComponent(path)
+    }
+}
+
+/// The `update` section of the config file as read, typed: what `UpdateConfiguration.resolve`
+/// takes after the flags and the environment.
+///
+///     UpdateFileSettings(server: "https://example.org/agro/", trust: ["/etc/agro/release.pub"], deadline: 20)
+public struct UpdateFileSettings: Sendable, Hashable {
+    /// The publishing directory's URL.
+    public var server: String?
+    /// Public key files (absolute paths) whose signatures are trusted.
+    public var trust: [String]
+    /// Allows plain http to hosts other than loopback.
+    public var insecure: Bool
+    /// The only catalog identity accepted from the server.
+    public var identity: String?
+    /// Seconds the manifest request may take.
+    public var deadline: Double?
+
+    /// The settings of one config file; absent values are nil, empty or false.
+    public init(server: String? = nil, trust: [String] = [], insecure: Bool = false, identity: String? = nil, deadline: Double? = nil) {
+        self.server = server
+        self.trust = trust
+        self.insecure = insecure
+        self.identity = identity
+        self.deadline = deadline
     }
 }

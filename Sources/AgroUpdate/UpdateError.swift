@@ -114,3 +114,43 @@ public enum UpdateError: UserFacingError, Equatable {
         }
     }
 }
+
+extension UpdateError: DescribedError {
+    /// This case as data, for the program to word (`error.UpdateError.<name>` in Localizable).
+    public var errorCase: ErrorCase {
+        switch self {
+        case .noServer: return ErrorCase("UpdateError", "noServer")
+        case .noTrustedKeys: return ErrorCase("UpdateError", "noTrustedKeys")
+        case let .insecureServer(v0): return ErrorCase("UpdateError", "insecureServer", ["\(v0)"])
+        case let .invalidServerURL(v0): return ErrorCase("UpdateError", "invalidServerURL", ["\(v0)"])
+        case let .invalidSetting(v0, v1): return ErrorCase("UpdateError", "invalidSetting", ["\(v0)", "\(v1)"])
+        case let .keyFile(v0, v1): return ErrorCase("UpdateError", "keyFile", ["\(v0)", "\(v1)"])
+        case let .unreachable(v0, v1): return ErrorCase("UpdateError", "unreachable", ["\(v0)", "\(v1)"])
+        case let .timedOut(v0): return ErrorCase("UpdateError", "timedOut", ["\(v0)"])
+        case let .httpStatus(v0, v1): return ErrorCase("UpdateError", "httpStatus", ["\(v0)", "\(v1)"])
+        case let .manifestInvalid(v0): return ErrorCase("UpdateError", "manifestInvalid", ["\(v0)"])
+        case .unsigned: return ErrorCase("UpdateError", "unsigned")
+        case let .untrustedKey(v0): return ErrorCase("UpdateError", "untrustedKey", ["\(v0)"])
+        case let .badSignature(v0): return ErrorCase("UpdateError", "badSignature", ["\(v0)"])
+        case let .expired(v0): return ErrorCase("UpdateError", "expired", ["\(v0)"])
+        case let .notNewer(v0, v1, v2): return ErrorCase("UpdateError", "notNewer", ["\(v0)", "\(v1)", "\(v2)"])
+        case let .identityMismatch(v0, v1): return ErrorCase("UpdateError", "identityMismatch", ["\(v0)", "\(v1)"])
+        case let .downgrade(v0, v1, v2): return ErrorCase("UpdateError", "downgrade", ["\(v0)", "\(v1)", "\(v2)"])
+        case let .identityNotPinned(v0, v1): return ErrorCase("UpdateError", "identityNotPinned", ["\(v0)", "\(v1)"])
+        case let .versionJump(v0, v1, v2, v3): return ErrorCase("UpdateError", "versionJump", ["\(v0)", "\(v1)", "\(v2)", "\(v3)"])
+        case let .schemaTooNew(v0, v1): return ErrorCase("UpdateError", "schemaTooNew", ["\(v0)", "\(v1)"])
+        case let .truncated(v0, v1): return ErrorCase("UpdateError", "truncated", ["\(v0)", "\(v1)"])
+        case let .tooLarge(v0): return ErrorCase("UpdateError", "tooLarge", ["\(v0)"])
+        case let .checksumMismatch(v0, v1, v2): return ErrorCase("UpdateError", "checksumMismatch", ["\(v0)", "\(v1)", "\(v2)"])
+        case let .sizeMismatch(v0, v1, v2): return ErrorCase("UpdateError", "sizeMismatch", ["\(v0)", "\(v1)", "\(v2)"])
+        case let .decompression(v0): return ErrorCase("UpdateError", "decompression", ["\(v0)"])
+        case let .catalogRejected(v0): return ErrorCase("UpdateError", "catalogRejected", ["\(v0)"])
+        case .noPreviousCatalog: return ErrorCase("UpdateError", "noPreviousCatalog")
+        case let .verificationFailed(v0, v1): return ErrorCase("UpdateError", "verificationFailed", ["\(v0)", "\(v1)"])
+        case let .io(v0, v1): return ErrorCase("UpdateError", "io", ["\(v0)", "\(v1)"])
+        case let .busy(v0): return ErrorCase("UpdateError", "busy", ["\(v0)"])
+        case let .notGreaterThanPublished(v0, v1): return ErrorCase("UpdateError", "notGreaterThanPublished", ["\(v0)", "\(v1)"])
+        case let .publishIdentityMismatch(v0, v1): return ErrorCase("UpdateError", "publishIdentityMismatch", ["\(v0)", "\(v1)"])
+        }
+    }
+}

@@ -96,14 +96,17 @@ public struct WeatherAnswer<Value: Sendable>: Sendable {
     public var value: Value
     /// Whether it came from the network or the cache, and how old it is.
     public var source: AnswerSource
-    /// Set when the network failed and a cached answer is shown instead.
+    /// Set when the network failed and a cached answer is shown instead (English).
     public var warning: String?
+    /// The failure a cached answer stands in for, for a program to word `warning` itself.
+    public var failure: WeatherError?
 
     /// An answer from `source`, with a warning when it stands in for a failed fetch.
-    public init(value: Value, source: AnswerSource, warning: String? = nil) {
+    public init(value: Value, source: AnswerSource, warning: String? = nil, failure: WeatherError? = nil) {
         self.value = value
         self.source = source
         self.warning = warning
+        self.failure = failure
     }
 }
 
@@ -173,7 +176,7 @@ public struct CachedWeatherService: WeatherService {
         } catch let error as WeatherError where error.isTransient {
             guard let cached else { throw error }
             let warning = "\(error.message); showing the answer cached \(formatAge(cached.age)) ago"
-            return WeatherAnswer(value: cached.value, source: .cache(age: cached.age), warning: warning)
+            return WeatherAnswer(value: cached.value, source: .cache(age: cached.age), warning: warning, failure: error)
         }
     }
 }

@@ -75,7 +75,7 @@ extension SprayAdvisor {
 extension Int {
     /// `value` as an integer, clamped to Int's range, 0 for NaN: numbers in a server's answer
     /// (1e300 is valid JSON) must not trap the conversion.
-    init(saturating value: Double) {
+    package init(saturating value: Double) {
         if value.isNaN {
             self = 0
         } else if value >= 9.2e18 {

@@ -414,26 +414,3 @@ public struct Forecast: Sendable, Hashable, Codable {
         self.city = city
     }
 }
-
-/// An answer whose body carries OpenWeatherMap's status code, which may say error under HTTP 200.
-protocol CarriesResponseCode {
-    var cod: ResponseCode? { get }
-}
-
-extension CurrentWeather: CarriesResponseCode {}
-extension Forecast: CarriesResponseCode {}
-
-/// An OpenWeatherMap error body: `{"cod": 401, "message": "..."}` (cod may be a string).
-struct ErrorBody: Decodable {
-    var cod: ResponseCode?
-    var message: String?
-
-    enum CodingKeys: String, CodingKey { case cod, message }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        cod = try? container.decodeIfPresent(ResponseCode.self, forKey: .cod)
-        // Success answers put a number in "message"; only text is a message.
-        message = try? container.decodeIfPresent(String.self, forKey: .message)
-    }
-}

@@ -292,7 +292,7 @@ public enum WeatherText {
 
 /// `value` with at most `places` decimals (at least 1), trailing zeros and a bare point dropped:
 /// 0.25, 1.5, 2. "-0" stays as printf writes it; callers that mind it map it themselves.
-func trimmedDecimal(_ value: Double, places: Int) -> String {
+package func trimmedDecimal(_ value: Double, places: Int) -> String {
     var text = String(format: "%.\(max(1, places))f", value)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }

@@ -1,3 +1,4 @@
+import AgroDomain
 import Foundation
 
 /// How the text renderings word their labels, numbers, verdicts and spray findings.
@@ -29,11 +30,7 @@ public struct WeatherWording: Sendable {
 
     /// The phrase for `key` with `{i}` replaced by `arguments[i]`.
     func callAsFunction(_ key: String, _ english: String, _ arguments: String...) -> String {
-        var text = phrase(key, english)
-        for (index, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(index)}", with: argument)
-        }
-        return text
+        TextTemplate.fill(phrase(key, english), arguments)
     }
 
     /// A verdict's word ("good", "marginal", "avoid" in English).

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import HTTPTypes
 
@@ -26,7 +26,8 @@ struct APIError: Encodable, Sendable {
 
     /// The report the CLI gives `thrown` (its status and its words in `strings`' language).
     init(_ thrown: any Error, strings: Localizer, wordings: [any ErrorWording]) {
-        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings)
+        // The web's words name its query parameters (`letter=`), never the CLI's flags.
+        let report = ErrorReport.of(thrown, strings: strings, wordings: wordings, spelling: .query)
         error = Body(report.message, report.status)
         if let failure = thrown as? CatalogError {
             switch failure {

@@ -1,7 +1,7 @@
-import AgroCLI
 import AgroDomain
 import AgroHTML
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroWeather
 import Foundation
@@ -102,10 +102,11 @@ enum APIRoutes {
         }
         api.get("search") { request, context in
             await answer(request, context, app) { web, environment in
-                guard let text = web.query("q") else { throw CatalogError.invalidArgument("q (the words to search for) is needed") }
+                guard let text = web.query("q") else { throw RequestError.missing(.q) }
                 let kinds = try web.query("kind").map { text -> Set<EntityKind> in
                     guard let kind = EntityKind(rawValue: text) else {
-                        throw CatalogError.invalidArgument("unknown kind \"\(text)\"; expected one of product, substance, culture, pest, news")
+                        let searched: [EntityKind] = [.product, .substance, .culture, .pest, .news]
+                        throw RequestError.unknownValue(.kind, value: text, valid: searched.map(\.rawValue))
                     }
                     return [kind]
                 }
@@ -126,7 +127,7 @@ enum APIRoutes {
         api.get("contacts") { request, context in
             await answer(request, context, app) { web, environment in
                 guard let near = web.query("near") else {
-                    throw CatalogError.invalidArgument("near=LAT,LON is needed, or a region: /api/v1/contacts/KZ-AKM")
+                    throw RequestError.oneNeeded(.contactsRegion, .near)
                 }
                 let point = try CoordinateParser.parse(near)
                 let sorted = try CatalogDocuments.nearest(to: point, catalog: app.catalog, environment: environment)
@@ -165,9 +166,11 @@ enum APIRoutes {
     // MARK: - The documents that have no CLI command of their own
 
     /// The catalog's news and the cached feed entries, merged as `agro news` merges them.
-    static func news(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> [NewsListItem] {
+    static func news(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> [NewsListItem] {
         let kind = try web.query("kind").map { text -> NewsKind in
-            guard let kind = NewsKind(rawValue: text) else { throw CatalogError.invalidArgument("kind must be news or article") }
+            guard let kind = NewsKind(rawValue: text) else {
+                throw RequestError.unknownValue(.kind, value: text, valid: NewsKind.allCases.map(\.rawValue))
+            }
             return kind
         }
         let summaries = try app.catalog.news(kind: kind, page: .all, locale: environment.language).items
@@ -177,7 +180,7 @@ enum APIRoutes {
 
     /// One news item as `agro news show ID --format json --width 80` prints it, with its HTML
     /// made safe for a browser (`HTMLSanitizer`).
-    static func newsItem(id: String, _ environment: AgroCLI.Environment, _ app: WebApp) throws -> NewsItemDocument {
+    static func newsItem(id: String, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> NewsItemDocument {
         var item: NewsItem
         if let found = try app.catalog.newsItem(id: id, locale: environment.language) {
             item = found
@@ -192,51 +195,21 @@ enum APIRoutes {
         return NewsItemDocument(item: item, text: text)
     }
 
-    /// `agro weather --at LAT,LON [--forecast] [--spray] --format json`, the key kept here.
-    static func weather(_ web: WebRequest, _ environment: AgroCLI.Environment, _ app: WebApp) async throws -> String {
-        let language = environment.language
-        let regions = try app.catalog.regions(locale: language)
-        let point = try place(web, regions: regions, app: app, language: language)
-        let units: WeatherUnits
-        switch web.query("units") ?? "metric" {
-        case "metric": units = .metric
-        case "imperial": units = .imperial
-        default: throw CatalogError.invalidArgument("units must be metric or imperial")
-        }
-        let service = try app.weather()
-        let region = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try app.catalog.representatives(locale: language), regions: regions)
-        if web.flag("forecast") || web.flag("spray") {
-            let answer = try await service.forecastAnswer(at: point, units: units, lang: language)
-            let report = web.flag("spray") ? SprayAdvisor.report(forecast: answer.value, units: units, rules: app.sprayRules) : nil
-            return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
-                point: point, units: units, lang: language, answer: answer, region: region,
-                representative: representative, spray: report)))
-        }
-        let answer = try await service.currentAnswer(at: point, units: units, lang: language)
-        return AgroCLI.Environment.json(data: try WeatherJSON.encode(WeatherOutput(
-            point: point, units: units, lang: language, answer: answer, region: region, representative: representative)))
+    /// `agro weather --at LAT,LON [--forecast] [--spray] [--product ID] --format json`, the key
+    /// kept here: the same `WeatherRequest` as the command and the page.
+    static func weather(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) async throws -> String {
+        let request = try weatherRequest(web, current: false)
+        return try await request.answer(
+            catalog: app.catalog, environment: environment, service: try app.weather(), rules: app.sprayRules
+        ).json()
     }
 
-    /// The point of a weather request: `at=LAT,LON`, or the centre of `region=` (id or name).
-    static func place(_ web: WebRequest, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
-        try place(at: web.query("at"), region: web.query("region"), regions: regions, app: app, language: language)
-    }
-
-    static func place(at: String?, region: String?, regions: [Region], app: WebApp, language: String) throws -> Coordinates {
-        switch (at, region) {
-        case let (at?, nil):
-            return try CoordinateParser.parse(at)
-        case let (nil, name?):
-            let id = try app.catalog.resolve(name, kind: .region, locale: language).id
-            guard let region = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
-            return region.centre
-        case (_?, _?):
-            throw CatalogError.invalidArgument("give either at=LAT,LON or region=ID, not both")
-        case (nil, nil):
-            throw CatalogError.invalidArgument("a place is needed: at=LAT,LON (e.g. at=51.18,71.45) or region=ID")
-        }
+    /// The weather request of an API call or the weather page: `at=LAT,LON` or `region=` (id or
+    /// name), `units=`, `forecast=`, `spray=`, `product=`.
+    static func weatherRequest(_ web: WebRequest, current: Bool) throws -> WeatherRequest {
+        try WeatherRequest(
+            at: web.query("at"), region: web.query("region"), units: web.query("units"), current: current,
+            forecast: web.flag("forecast"), spray: web.flag("spray"), product: web.query("product"))
     }
 
     // MARK: - Answering
@@ -247,14 +220,14 @@ enum APIRoutes {
     /// `cached`: whether the answer depends on the catalog alone (see `ResponseCache`).
     static func answer<T: Encodable>(
         _ request: Request, _ context: BasicRequestContext, _ app: WebApp, cached: Bool = true,
-        _ body: @escaping @Sendable (WebRequest, AgroCLI.Environment) throws -> T
+        _ body: @escaping @Sendable (WebRequest, AgroPresentation.Environment) throws -> T
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(language: web.language(cookies: false))
         let key = environment.language + " " + request.uri.description
         if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
-            Result { try AgroCLI.Environment.json(try body(web, environment)) }
+            Result { try AgroPresentation.Environment.json(try body(web, environment)) }
         }
         switch outcome {
         case let .success(text):
@@ -272,25 +245,25 @@ enum APIRoutes {
     }
 
     /// `error` as the CLI reports it, worded in the request's language.
-    static func failure(_ error: any Error, app: WebApp, environment: AgroCLI.Environment) -> Response {
+    static func failure(_ error: any Error, app: WebApp, environment: AgroPresentation.Environment) -> Response {
         failure(APIError(error, strings: environment.strings, wordings: app.wordings))
     }
 
     static func failure(_ error: APIError) -> Response {
-        json((try? AgroCLI.Environment.json(error)) ?? "{}\n", status: error.status)
+        json((try? AgroPresentation.Environment.json(error)) ?? "{}\n", status: error.status)
     }
 
     /// A path parameter, percent-decoded.
     static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
         guard let raw = context.parameters.get(name), !raw.isEmpty else {
-            throw CatalogError.invalidArgument("\(name) is needed")
+            throw RequestError.missing(Parameter(rawValue: name) ?? .id)
         }
         return raw.removingPercentEncoding ?? raw
     }
 
     /// A path parameter resolved as the CLI resolves its argument: id, else name.
     static func resolve(
-        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroCLI.Environment
+        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroPresentation.Environment
     ) throws -> EntityID {
         try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.language).id
     }

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import Foundation
 import Hummingbird
@@ -41,7 +41,7 @@ extension Pages {
 
     /// The expired mark for a registration ending on `expiry`, or "" while it runs.
     static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
-        guard let expiry, expiry < CatalogDocuments.today else { return "" }
+        guard let expiry, expiry < page.environment.today else { return "" }
         return page.t("web.expiredOn", expiry)
     }
 
@@ -149,17 +149,17 @@ extension Pages {
         let s = page.environment.strings
         values["rows"] = result.items.map { row -> [String: Any] in
             [
-                "product": row.name, "href": href(.product, row.productId), "registration": row.registrationNumber ?? "",
+                "product": row.name, "href": href(.product, row.productID), "registration": row.registrationNumber ?? "",
                 "ingredients": row.ingredients.map { ingredient -> [String: String] in
                     let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
                     return ["name": amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)", "group": ingredient.group ?? "?",
-                            "href": href(.substance, ingredient.substanceId)]
+                            "href": href(.substance, ingredient.substanceID)]
                 },
                 "dose": s.label(row.dose.dose), "water": row.water.map { s.label($0.dose) } ?? "",
                 "phi": row.phiDays.map { s.plural("use.days", $0) } ?? "",
                 "applications": row.maxApplications.map { s("web.atMost", $0) } ?? "",
                 "interval": row.intervalDays.map { s.plural("use.days", $0) } ?? "",
-                "bbch": row.bbch.map { stages($0, s) } ?? "", "area": row.area ?? "",
+                "bbch": row.bbch.map { stages($0, s) } ?? "", "area": row.applicationArea ?? "",
                 "expired": row.expired ? expiredMark(row.registrationExpiry, page).nonEmpty ?? page.t("mark.expired") : "",
                 "outsideStage": row.outsideStage ? page.t("mark.outsideStage") : "",
             ]
@@ -281,7 +281,7 @@ extension Pages {
                         "total": page.t("tank.total")],
             "products": plan.products.map { amounts -> [String: String] in
                 let unit = unitName(amounts.unit, page)
-                return ["name": amounts.name, "href": href(.product, amounts.productId), "perLoad": "\(n(amounts.perFullLoad)) \(unit)",
+                return ["name": amounts.name, "href": href(.product, amounts.productID), "perLoad": "\(n(amounts.perFullLoad)) \(unit)",
                         "lastLoad": plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(unit)" : "—", "total": "\(n(amounts.total)) \(unit)"]
             },
             "substancesTitle": page.t("tank.substances"),
@@ -365,21 +365,20 @@ struct TankForm {
         // A form's empty rows are left out; the API's lists must line up as the CLI's options do.
         for (index, name) in names.enumerated() where !name.trimmingCharacters(in: .whitespaces).isEmpty {
             products.append(name)
-            if index < doseTexts.count { doses.append(try Self.number(doseTexts[index], "dose")) }
+            if index < doseTexts.count { doses.append(try Self.number(doseTexts[index], .dose)) }
             if index < unitTexts.count, !unitTexts[index].isEmpty { units.append(unitTexts[index]) }
         }
         if units.count > 1, Set(units).count == 1, units.count == products.count { units = [units[0]] }
-        area = try Self.number(web.query("area"), "area")
-        water = try Self.number(web.query("water"), "water")
-        tank = try Self.number(web.query("tank"), "tank")
+        area = try Self.number(web.query("area"), .area)
+        water = try Self.number(web.query("water"), .water)
+        tank = try Self.number(web.query("tank"), .tank)
     }
 
-    static func number(_ text: String?, _ name: String) throws -> Double {
-        guard let text, !text.isEmpty else { throw CatalogError.invalidArgument("\(name) is needed") }
-        guard let value = Double(text.replacingOccurrences(of: ",", with: ".").trimmingCharacters(in: .whitespaces)) else {
-            throw CatalogError.invalidArgument("\(name) must be a number, not \"\(text)\"")
-        }
-        return value
+    /// A number as typed, a decimal comma read as a point; one that is not a number is NaN,
+    /// which the tank's checks refuse in the CLI's words ("--dose must be a positive number").
+    static func number(_ text: String?, _ parameter: Parameter) throws -> Double {
+        guard let text, !text.isEmpty else { throw RequestError.missing(parameter) }
+        return Double(text.replacingOccurrences(of: ",", with: ".").trimmingCharacters(in: .whitespaces)) ?? .nan
     }
 }
 

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import Hummingbird
 
@@ -15,14 +15,14 @@ extension APIRoutes {
             do {
                 body = Data(try await request.body.collect(upTo: CatalogDocuments.maximumPlanBytes).readableBytesView)
             } catch {
-                return failure(CatalogError.invalidArgument(
-                    environment.strings("plan.tooLarge", "the request body", CatalogDocuments.maximumPlanBytes / 1_048_576)),
+                return failure(
+                    RequestError.fileTooLarge(path: "the request body", mebibytes: CatalogDocuments.maximumPlanBytes / 1_048_576),
                     app: app, environment: environment)
             }
             let name = (request.headers[.contentType] ?? "").lowercased().contains("csv") ? "plan.csv" : "plan"
             let outcome = await BlockingWork.run { () -> Result<String, any Error> in
                 Result {
-                    try AgroCLI.Environment.json(
+                    try AgroPresentation.Environment.json(
                         try CatalogDocuments.planCheck(body, fileName: name, catalog: app.catalog, environment: environment))
                 }
             }

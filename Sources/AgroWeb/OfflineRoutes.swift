@@ -1,4 +1,4 @@
-import AgroCLI
+import AgroPresentation
 import AgroDomain
 import Foundation
 import Hummingbird

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import AgroWeather
 import Foundation
@@ -61,7 +61,7 @@ enum Pages {
     struct PageContext {
         let web: WebRequest
         let app: WebApp
-        let environment: AgroCLI.Environment
+        let environment: AgroPresentation.Environment
 
         init(request: Request, app: WebApp) {
             web = WebRequest(request: request, app: app)
@@ -284,7 +284,10 @@ enum Pages {
             entry["hasCompare"] = !compare.isEmpty
             if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(entry) } else { groups.append((key, [entry])) }
         }
-        let alternatives = try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language)
+        // Alternatives cost a query of their own (tens of milliseconds on a national register):
+        // the card links to itself with them rather than computing them for every reader.
+        let showAlternatives = page.web.flag("alternatives")
+        let alternatives = showAlternatives ? try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language) : []
         let values: [String: Any] = [
             "id": product.id, "name": product.name, "facts": facts, "expired": expired,
             "ingredients": product.ingredients.map { ingredient -> [String: String] in
@@ -298,7 +301,8 @@ enum Pages {
             "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map { "\($0.code) \($0.text)" },
             "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.0.isEmpty ? "—" : $0.0, "uses": $0.1] },
             "usesTitle": page.t("section.uses", document.uses.count),
-            "alternativesTitle": page.t("alternatives.title", product.name), "hasAlternatives": !alternatives.isEmpty,
+            "alternativesTitle": page.t("alternatives.title", product.name), "showAlternatives": showAlternatives,
+            "alternativesHref": "/product/\(percent(id))?alternatives=1#alternatives",
             "alternatives": alternatives.prefix(30).map { other -> [String: String] in
                 ["name": other.name, "href": href(.product, other.id), "relation": page.t("relation.\(other.relation.rawValue)"),
                  "groups": other.groups.joined(separator: ", ")]

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import Hummingbird
 
@@ -20,7 +20,7 @@ struct PostedForm: Sendable {
         do {
             body = Data(try await request.body.collect(upTo: limit).readableBytesView)
         } catch {
-            throw CatalogError.invalidArgument("the form is larger than \(limit / 1_048_576) MiB: a season plan is far smaller")
+            throw RequestError.fileTooLarge(path: "the form", mebibytes: limit / 1_048_576)
         }
         let type = request.headers[.contentType] ?? ""
         if type.lowercased().hasPrefix("multipart/form-data"), let boundary = Self.boundary(type) {

@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroWeather
 import Foundation
 
@@ -19,19 +19,21 @@ extension Pages {
         guard page.web.query("at") != nil || asked != nil else {
             return Rendered(template: "weather", title: page.t("web.weather"), values: values)
         }
-        // A region chosen from the list wins over coordinates left in the field.
-        let point = try APIRoutes.place(
-            at: asked == nil ? page.web.query("at").map(Self.coordinates) : nil, region: asked, regions: regions, app: page.app,
-            language: page.language)
-        let service = try page.app.weather()
+        // A region chosen from the list wins over coordinates left in the field. The request is
+        // the API's and `agro weather`'s (WeatherRequest), with current conditions always shown.
+        let request = try WeatherRequest(
+            at: asked == nil ? page.web.query("at").map(Self.coordinates) : nil, region: asked, units: nil, current: true,
+            spray: page.web.flag("spray"))
+        let result = try await request.answer(
+            catalog: page.catalog, environment: page.environment, service: try page.app.weather(), rules: page.app.sprayRules)
         let wording = weatherWording(page)
-        let region = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try page.catalog.representatives(locale: page.language), regions: regions)
-        let current = try await service.currentAnswer(at: point, units: .metric, lang: page.language)
-        let parts = WeatherText.currentParts(
-            current.value, units: .metric, region: region, source: current.source, warning: current.warning, wording: wording)
-        values["current"] = ["heading": parts.heading, "rows": parts.rows.map { ["label": $0.label, "value": $0.value] }]
+        if let current = result.current {
+            let parts = WeatherText.currentParts(
+                current.value, units: result.units, region: result.region, source: current.source,
+                warning: result.warning(page.environment.strings), wording: wording)
+            values["current"] = ["heading": parts.heading, "rows": parts.rows.map { ["label": $0.label, "value": $0.value] }]
+        }
+        let representative = result.representative
         if let representative {
             let person = representative.representative
             values["representative"] = [
@@ -40,9 +42,7 @@ extension Pages {
                 "distance": representative.distanceKm.map { page.t("web.kmAway", page.environment.strings.number(($0).rounded())) } ?? "",
             ] as [String: Any]
         }
-        if page.web.flag("spray") {
-            let forecast = try await service.forecastAnswer(at: point, units: .metric, lang: page.language)
-            let report = SprayAdvisor.report(forecast: forecast.value, units: .metric, rules: page.app.sprayRules)
+        if let report = result.spray, let forecast = result.forecast {
             values["report"] = sprayStrip(report, offset: forecast.value.city?.timezone ?? 0, wording: wording, page)
         }
         return Rendered(template: "weather", title: page.t("web.weather"), values: values)
@@ -99,15 +99,8 @@ extension Pages {
         return trimmed
     }
 
-    /// The weather texts in the page's language: the `weather.` strings, the language's
-    /// decimal sign; spray findings in English until the shared wording reaches the web.
+    /// The weather texts in the page's language, as `agro weather` words them.
     static func weatherWording(_ page: PageContext) -> WeatherWording {
-        let s = page.environment.strings
-        return WeatherWording(
-            phrase: { key, english in
-                let full = "weather." + key, text = s(full)
-                return text == full ? english : text
-            },
-            number: { s.decimal($0) }, finding: { finding, _ in finding.text })
+        WeatherWording.localized(page.environment.strings)
     }
 }

@@ -1,6 +1,6 @@
-import AgroCLI
 import AgroDomain
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroWeather
@@ -15,7 +15,7 @@ package final class WebApp: Sendable {
     /// The catalog; `agro db update` (or `--watch-updates`) swaps it between two requests.
     package let catalog: LiveCatalog
     /// The environment of the program; each request gets a copy in its own language.
-    package let environment: AgroCLI.Environment
+    package let environment: AgroPresentation.Environment
     package let templates: MustacheLibrary
     /// Static files by name (`/static/NAME`), read at start-up: nothing else on disk is served.
     package let staticFiles: [String: StaticFile]
@@ -34,7 +34,7 @@ package final class WebApp: Sendable {
     let cache: ResponseCache
 
     package init(
-        catalog: LiveCatalog, environment: AgroCLI.Environment, resources: URL,
+        catalog: LiveCatalog, environment: AgroPresentation.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
         feedItem: @escaping @Sendable (String) throws -> FeedItem? = { _ in nil }, cacheBytes: Int = 64 << 20,
@@ -64,9 +64,12 @@ package final class WebApp: Sendable {
     /// The languages the interface offers (Localizable/ has them all).
     package static let interfaceLanguages = ["en", "ru", "kk"]
 
-    /// The environment for a request in `language`: same settings, that language's strings.
-    package func environment(language: String) -> AgroCLI.Environment {
-        AgroCLI.Environment(environment, language: language, strings: localizers.localizer(for: language))
+    /// The environment for a request in `language`: same settings, that language's strings,
+    /// the day the request comes in.
+    package func environment(language: String) -> AgroPresentation.Environment {
+        AgroPresentation.Environment(
+            environment, language: language, strings: localizers.localizer(for: language),
+            today: AgroPresentation.Environment.isoDate(Date()))
     }
 
     /// The languages a request may ask for: the interface's and the catalog's.

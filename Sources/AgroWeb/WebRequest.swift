@@ -1,5 +1,5 @@
-import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import Hummingbird
 
@@ -63,8 +63,9 @@ struct WebRequest: Sendable {
     func integer(_ name: String, minimum: Int, maximum: Int = PageRequest.limit) throws -> Int? {
         guard let text = query(name) else { return nil }
         guard let value = Int(text), value >= minimum, value <= maximum else {
-            throw CatalogError.invalidArgument(
-                maximum == PageRequest.limit ? "\(name) must be \(minimum) or more" : "\(name) must be \(minimum)...\(maximum)")
+            let parameter = Parameter(rawValue: name) ?? .page
+            if maximum == PageRequest.limit { throw RequestError.belowMinimum(parameter, value: text, minimum: minimum) }
+            throw RequestError.outOfRange(parameter, value: text, minimum: minimum, maximum: maximum)
         }
         return value
     }

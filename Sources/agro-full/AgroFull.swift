@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import ArgumentParser
 import Foundation
 
@@ -57,5 +58,5 @@ struct AgroFull: AsyncParsableCommand {
     }
 
     /// Status and wording of every library's errors.
-    static let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
+    static let wordings: [any ErrorWording] = [CatalogErrorWording(), ServiceErrorWording()]
 }

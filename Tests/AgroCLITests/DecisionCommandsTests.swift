@@ -30,8 +30,8 @@ final class DecisionCommandsTests: XCTestCase {
             XCTAssertEqual(item["productId"] as? String, use["product"] as? String)
             let dose = try XCTUnwrap(item["dose"] as? [String: Any])
             let range = (use["dose"] as? [Double]) ?? [(use["dose"] as! Double), (use["dose"] as! Double)]
-            XCTAssertEqual((dose["min"] as? NSNumber)?.doubleValue, range[0])
-            XCTAssertEqual((dose["max"] as? NSNumber)?.doubleValue, range[1])
+            XCTAssertEqual((dose["from"] as? NSNumber)?.doubleValue, range[0])
+            XCTAssertEqual((dose["to"] as? NSNumber)?.doubleValue, range[1])
             XCTAssertEqual(dose["unit"] as? String, use["unit"] as? String)
             XCTAssertEqual(item["phiDays"] as? Int, use["phi"] as? Int)
             XCTAssertEqual(item["maxApplications"] as? Int, use["maxApplications"] as? Int)

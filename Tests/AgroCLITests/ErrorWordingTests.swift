@@ -3,6 +3,7 @@ import AgroContent
 import AgroDomain
 import AgroImport
 import AgroNews
+import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroWeather
@@ -17,13 +18,13 @@ final class ErrorWordingTests: XCTestCase {
     private static let localizable = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Localizable")
-    private let wordings: [any ErrorWording] = [CatalogErrorWording(), FullErrorWording()]
+    private let wordings: [any ErrorWording] = [CatalogErrorWording(), ServiceErrorWording()]
 
     /// One value of every case (both variants of a case worded two ways), with its status as
     /// the README gives it.
     private let rows: [(error: any UserFacingError, status: Int32)] = {
         let match = NameMatch(id: "p1", name: "Alpha")
-        return [
+        let libraries: [(error: any UserFacingError, status: Int32)] = [
             (CatalogError.notFound(kind: .product, id: "x"), 3),
             (CatalogError.ambiguous(kind: .pest, text: "rust", candidates: [match, match]), 4),
             (CatalogError.unknownName(kind: .culture, text: "Wheet", suggestions: []), 3),
@@ -31,7 +32,7 @@ final class ErrorWordingTests: XCTestCase {
             (CatalogError.missing(path: "/c.sqlite"), 66),
             (CatalogError.corrupt(path: "/c.sqlite", reason: "not a database"), 66),
             (CatalogError.schemaTooNew(path: "/c.sqlite", found: 9, supported: 2), 67),
-            (CatalogError.invalidArgument("give either a region or --near LAT,LON, not both"), 64),
+            (SchemeError.none(culture: "Rice", available: ["Wheat", "Maize"]), 3),
             (CoordinateError.badFormat("51"), 64),
             (CoordinateError.notANumber(part: "abc", what: "latitude"), 64),
             (CoordinateError.notANumber(part: "abc", what: "longitude"), 64),
@@ -143,7 +144,18 @@ final class ErrorWordingTests: XCTestCase {
                 ContentProblem(file: "pests.json", entry: nil, problem: "not JSON"),
             ]), 65),
         ]
+        return libraries + ErrorWordingTests.requestErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
     }()
+
+    /// One value of every case of `RequestError`: all are bad usage.
+    private static let requestErrors: [RequestError] = [
+        .notALetter("ab"), .pestOrCultureNeeded, .stageOutOfRange(120),
+        .unknownValue(.sort, value: "price", valid: ["name", "dose", "phi"]), .unknownGroup("XYZ 9"),
+        .notBoth(.at, .region), .notBoth(.contactsRegion, .near), .oneNeeded(.at, .region), .needs(.product, .spray),
+        .missing(.q), .belowMinimum(.perPage, value: "0", minimum: 1), .outOfRange(.stage, value: "120", minimum: 0, maximum: 99),
+        .unexpectedArguments(["--forcast"], command: "agro weather"), .notAList(command: "agro product"),
+        .fileTooLarge(path: "/plan.json", mebibytes: 4),
+    ]
 
     private func report(_ error: any UserFacingError, language: String) -> ErrorReport? {
         let strings = Localizer(language: language, directory: Self.localizable)
@@ -184,14 +196,43 @@ final class ErrorWordingTests: XCTestCase {
             XCTAssertFalse(message.hasPrefix("error."), message)
             if message != error.message { worded += 1 }
         }
-        // All but the two the command or the sources word themselves (an invalid argument, a
-        // single content problem).
-        XCTAssertEqual(worded, rows.count - 2)
+        // All but the one the sources word themselves (a single content problem).
+        XCTAssertEqual(worded, rows.count - 1)
     }
 
-    func testKazakhFallsBackToRussian() {
+    /// A request's error names its parameters as the front that received it spells them (a
+    /// flag on the command line, a query parameter on the web), in the request's language.
+    func testRequestErrorsNameTheParametersAsTheFrontSpellsThem() throws {
+        let english = Localizer(language: "en", directory: Self.localizable)
+        let russian = Localizer(language: "ru", directory: Self.localizable)
+        let letter = RequestError.notALetter("ab")
+        let wording = CatalogErrorWording()
+        XCTAssertEqual(
+            wording.report(letter, strings: english, spelling: .commandLine)?.message, "--letter takes one letter or digit, not \"ab\"")
+        XCTAssertEqual(wording.report(letter, strings: english, spelling: .query)?.message, "letter= takes one letter or digit, not \"ab\"")
+        XCTAssertEqual(
+            wording.report(RequestError.notBoth(.at, .region), strings: english, spelling: .query)?.message,
+            "give either at=LAT,LON or region=ID, not both")
+        XCTAssertEqual(
+            wording.report(RequestError.belowMinimum(.perPage, value: "0", minimum: 1), strings: english, spelling: .commandLine)?
+                .message, "--per-page must be 1 or more, not \"0\"")
+        for error in Self.requestErrors {
+            // The CLI's own refusals (words a command does not take, a CSV of one record) name
+            // the command; every other names parameters only.
+            if case .unexpectedArguments = error { continue }
+            if case .notAList = error { continue }
+            for strings in [english, russian] {
+                let web = try XCTUnwrap(wording.report(error, strings: strings, spelling: .query)?.message)
+                XCTAssertFalse(web.contains("--"), web)
+            }
+            let ru = try XCTUnwrap(wording.report(error, strings: russian, spelling: .query)?.message)
+            XCTAssertNotNil(ru.range(of: "[а-яё]", options: .regularExpression), ru)
+        }
+    }
+
+    func testKazakhHasItsOwnWording() {
         let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
-        XCTAssertEqual(message, "нет предыдущего каталога, к которому можно вернуться")
+        XCTAssertEqual(message, "қайтатын алдыңғы каталог жоқ")
     }
 
     /// Through the programs: the message in the language of the command line (flag, then the

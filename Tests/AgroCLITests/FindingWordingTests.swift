@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import Foundation
 import XCTest
 
@@ -62,8 +63,12 @@ final class FindingWordingTests: XCTestCase {
             XCTAssertFalse(text.contains("{"), "unfilled argument in \(text)")
             XCTAssertNotEqual(text, kind.message)
             XCTAssertNotNil(text.range(of: "[а-яё]", options: .regularExpression), text)
-            // Kazakh has no finding strings of its own yet: it reads Russian (fallbacks.json).
-            XCTAssertEqual(kazakh.text(kind), text)
+            // Kazakh words every finding itself: no Russian fallback, letters only Kazakh has.
+            let kk = kazakh.text(kind)
+            XCTAssertFalse(kk.contains("finding."), "unknown key in \(kk)")
+            XCTAssertFalse(kk.contains("{"), "unfilled argument in \(kk)")
+            XCTAssertNotEqual(kk, text)
+            XCTAssertNotNil(kk.range(of: "[әғқңөұүһі]", options: .regularExpression), kk)
         }
     }
 

@@ -43,7 +43,7 @@ final class JSONContractTests: XCTestCase {
     static let culture = Shape(
         allowed: ["id", "name", "latinName", "description", "parents", "children", "growthStages"],
         required: ["id", "name", "parents", "children", "growthStages"])
-    static let cultureRow = Shape(allowed: ["id", "name", "parentIDs", "depth"], required: ["id", "name", "parentIDs", "depth"])
+    static let cultureRow = Shape(allowed: ["id", "name", "parentIds", "depth"], required: ["id", "name", "parentIds", "depth"])
     static let scheme = Shape(allowed: ["id", "culture", "title", "description", "stages"], required: ["id", "culture", "title", "stages"])
     static let stage = Shape(allowed: ["bbch", "name", "treatments"], required: ["bbch", "name", "treatments"])
     static let treatment = Shape(allowed: ["product", "dose", "pests", "note"], required: ["product", "dose", "pests"])
@@ -188,18 +188,18 @@ final class JSONContractTests: XCTestCase {
         check(check(info["info"], Self.catalogInfo, "catalog info")["locales"], Self.localeChain, "catalog info locales")
     }
 
-    // MARK: - Decisions (issue 12's keys: productId, registrationNumber, dose {min,max,unit},
+    // MARK: - Decisions (issue 12's keys: productId, registrationNumber, dose {from,to,unit} as on the card,
     // phiDays, maxApplications, bbch {from,to}, groups)
 
     static let useRow = Shape(
         allowed: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
-                  "phiDays", "maxApplications", "intervalDays", "bbch", "area", "cultures", "pests", "expired", "outsideStage"],
+                  "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired", "outsideStage"],
         // A comparison row keeps every column: the keys are always there, null where the catalog has nothing.
         required: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
-                   "phiDays", "maxApplications", "intervalDays", "bbch", "area", "cultures", "pests", "expired", "outsideStage"])
+                   "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired", "outsideStage"])
     static let useIngredient = Shape(
         allowed: ["substanceId", "name", "concentration", "unit", "group"], required: ["substanceId", "name"])
-    static let doseRange = Shape(allowed: ["min", "max", "unit"], required: ["unit"])
+    static let doseRange = Shape(allowed: ["from", "to", "unit"], required: ["unit"])
     static let planReport = Shape(
         allowed: ["culture", "findings", "totals", "violations", "passed"], required: ["findings", "totals", "violations", "passed"])
     static let finding = Shape(
@@ -245,6 +245,36 @@ final class JSONContractTests: XCTestCase {
             sawPHI = sawPHI || row["phiDays"] is NSNumber
         }
         XCTAssertTrue(sawPHI, "a use against \(sample.pest) on \(sample.culture) has phiDays")
+    }
+
+    /// One vocabulary: a use's fields (dose, water, BBCH window, PHI, interval, application area)
+    /// have the same keys and values on the product card and in the use comparison.
+    func testAUseHasTheSameKeysOnTheCardAndInTheComparison() throws {
+        let sample = try sampleUse()
+        let rows = try XCTUnwrap(
+            try cli.json(["uses", "--pest", sample.pest, "--culture", sample.culture, "--all"])["items"] as? [[String: Any]])
+        let row = try XCTUnwrap(rows.first { $0["productId"] as? String == sample.product }, "\(rows)")
+        let card = try cli.json(["product", sample.product])
+        let use = try XCTUnwrap((card["uses"] as? [[String: Any]])?.first { $0["id"] as? String == row["id"] as? String })
+        var compared = 0
+        for key in ["dose", "water", "bbch", "phiDays", "maxApplications", "intervalDays", "applicationArea"] {
+            guard let value = use[key], !(value is NSNull) else { continue }
+            let other = try XCTUnwrap(row[key], key)
+            if let object = value as? [String: Any] {
+                let rowObject = try XCTUnwrap(other as? [String: Any], key)
+                // Only the ends the card has: the comparison writes a single dose as both ends.
+                XCTAssertTrue(Set(object.keys).isSubset(of: Set(rowObject.keys)), "\(key): \(object) vs \(rowObject)")
+                XCTAssertEqual((object["from"] as? NSNumber)?.doubleValue, (rowObject["from"] as? NSNumber)?.doubleValue, key)
+            } else {
+                XCTAssertEqual("\(value)", "\(other)", key)
+            }
+            compared += 1
+        }
+        XCTAssertGreaterThanOrEqual(compared, 3, "\(use)")
+        // And the value is the source's (uses.json: "dose" is [from, to] or one number).
+        let source = try XCTUnwrap(try Self.entries("uses.json").first { $0["id"] as? String == row["id"] as? String })
+        let from = (source["dose"] as? [Double])?.first ?? (source["dose"] as? Double)
+        XCTAssertEqual(((row["dose"] as? [String: Any])?["from"] as? NSNumber)?.doubleValue, from)
     }
 
     func testPlanCheckAndTank() throws {

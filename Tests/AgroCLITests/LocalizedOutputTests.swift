@@ -1,4 +1,5 @@
 import AgroCLI
+import AgroPresentation
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import AgroCLI
+import AgroPresentation
 import ArgumentParser
 import XCTest
 
@@ -7,6 +8,16 @@ import XCTest
 final class PreParserTests: XCTestCase {
     func testValuedGlobalOptionsComeFromTheDeclarations() {
         XCTAssertEqual(GlobalOptions.valuedOptionNames, ["--catalog", "--lang", "--format"])
+    }
+
+    /// POSIX locale names become catalog locale codes: `ru_KZ.UTF-8` and `kk_KZ@cyrillic` read
+    /// as `ru-kz` and `kk-kz`; "C" says nothing, so English.
+    func testTheLanguageFromThePOSIXLocaleVariables() throws {
+        let options = try GlobalOptions.parse([])
+        XCTAssertEqual(options.resolvedLanguage(environment: ["LANG": "ru_KZ.UTF-8"]), "ru-kz")
+        XCTAssertEqual(options.resolvedLanguage(environment: ["LC_ALL": "kk_KZ@cyrillic", "LANG": "ru_RU"]), "kk-kz")
+        XCTAssertEqual(options.resolvedLanguage(environment: ["AGRO_LANG": "DE_ch"]), "de-ch")
+        XCTAssertEqual(options.resolvedLanguage(environment: ["LANG": "C.UTF-8"]), "en")
     }
 
     func testGlobalOptionsBeforeTheCommandAreAccepted() throws {

@@ -60,6 +60,28 @@ final class ProgramSplitTests: XCTestCase {
         XCTAssertTrue(other.stderr.hasPrefix("agro: cannot start \(folder.path)/agro-full"), other.stderr)
     }
 
+    /// `scripts/agro` builds agro-full only when agro says it would hand the command line over.
+    func testAgroSaysWhichCommandLinesItAnswersItself() throws {
+        let runner = CLIRunner()
+        let itself: [[String]] = [
+            ["products", "--pest", "x"], ["--lang", "ru", "search", "ржавч"], ["plan", "check", "plan.json"],
+            ["favorites", "list"],
+        ]
+        let handedOver: [[String]] = [
+            ["weather"], ["news", "refresh"], ["help"], ["--help"], ["products", "--bogus"], ["db", "status"],
+        ]
+        for arguments in itself {
+            let result = try runner.run(["--answers-itself"] + arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout + result.stderr, "", "\(arguments)")
+        }
+        for arguments in handedOver {
+            let result = try runner.run(["--answers-itself"] + arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout + result.stderr, "", "\(arguments)")
+        }
+    }
+
     /// Both programs report their build, and agro-full refuses a command line handed over by
     /// an agro of another build (scripts/install checks the first, the hand-over the second).
     func testBothProgramsComeFromOneBuild() throws {
@@ -78,5 +100,37 @@ final class ProgramSplitTests: XCTestCase {
         XCTAssertEqual(foreign.stderr.lines.count, 1, foreign.stderr)
         XCTAssertTrue(foreign.stderr.hasPrefix("agro: agro (build some-other-build) and agro-full (build "), foreign.stderr)
         XCTAssertEqual(foreign.stdout, "")
+    }
+
+    /// The query program keeps libcurl, libxml2, zlib and swift-crypto out of its process
+    /// (issue 11's split): none among its shared libraries, and no code of the modules that
+    /// bring them. SwiftPM links every object file of every module a product depends on, so a
+    /// presentation layer importing one of them would put it back without a compile error.
+    func testTheQueryProgramLinksNoNetworkingXMLCompressionOrCrypto() throws {
+        let binary = CLIRunner.binary
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [binary.path]
+        let pipe = Pipe()
+        ldd.standardOutput = pipe
+        try ldd.run()
+        let libraries = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        XCTAssertTrue(libraries.contains("libsqlite3"), libraries)
+        for library in ["libcurl", "libxml2", "libz.so", "libssl", "libcrypto"] {
+            XCTAssertFalse(libraries.contains(library), "agro links \(library):\n\(libraries)")
+        }
+        // Symbols name their module ("16AgroPresentation", Swift's mangling) and C functions
+        // by name: a stripped build has neither, and says nothing here.
+        let image = try Data(contentsOf: binary)
+        guard image.range(of: Data("16AgroPresentation".utf8)) != nil else {
+            throw XCTSkip("\(binary.path) is stripped: its modules cannot be told apart")
+        }
+        for symbol in [
+            "CCryptoBoringSSL", "10AgroUpdate", "16AgroUpdateClient", "8AgroNews", "10AgroImport", "8AgroHTTP",
+            "17AgroWeatherClient", "8AgroHTML", "curl_easy_init", "htmlReadMemory", "inflateInit",
+        ] {
+            XCTAssertNil(image.range(of: Data(symbol.utf8)), "agro contains \(symbol)")
+        }
     }
 }

@@ -612,6 +612,23 @@ final class WeatherFailureTests: WeatherCLITestCase {
         XCTAssertTrue(result.stdout.contains("Cached answer, 2 h 00 min old."), result.stdout)
         XCTAssertTrue(result.stdout.contains("Forecast for Curacautín"), result.stdout)
 
+        // In Russian, the warning is Russian too (ru.json: "error.WeatherError.serverError",
+        // "weather.staleAnswer", "duration.hours", "duration.minutes"), where it was English.
+        runner.environment["AGRO_OPENWEATHER_URL"] = good.baseURL.absoluteString
+        XCTAssertEqual(try run(runner, ["weather", "--at", "51,68.5", "--forecast", "--lang", "ru"]).status, 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: cache.path) where name.hasPrefix("forecast_") {
+            var aged = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(contentsOf: cache.appendingPathComponent(name))) as? [String: Any])
+            aged["fetchedAt"] = Date().timeIntervalSince1970 - 2 * 3600
+            try JSONSerialization.data(withJSONObject: aged).write(to: cache.appendingPathComponent(name))
+        }
+        runner.environment["AGRO_OPENWEATHER_URL"] = failing.baseURL.absoluteString
+        let russian = try run(runner, ["weather", "--at", "51,68.5", "--forecast", "--lang", "ru"])
+        XCTAssertEqual(russian.status, 0, russian.stderr)
+        XCTAssertEqual(
+            russian.stderr,
+            "agro: warning: сбой OpenWeatherMap, HTTP 500; повторите позже; показан ответ, сохранённый 2 ч 00 мин назад\n")
+
         // A rejected key is not a network failure: no stand-in.
         let rejecting = try startServer(status: 401, errorFixture: "error_401_invalid_api_key.json")
         runner.environment["AGRO_OPENWEATHER_URL"] = rejecting.baseURL.absoluteString

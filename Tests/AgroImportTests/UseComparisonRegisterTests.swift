@@ -37,15 +37,15 @@ extension RegisterChecks {
             }
             let rows = try r.catalog.compareUses(
                 UseQuery(pest: pest, culture: culture, asOf: "2026-02-03"), page: .all, locale: "de").items
-            let actual = rows.map { "\($0.productId)|\($0.dose.min.map { "\($0)" } ?? "-")" }
+            let actual = rows.map { "\($0.productID)|\($0.dose.from.map { "\($0)" } ?? "-")" }
             XCTAssertEqual(actual.sorted(), expected.sorted(), "pest \(pest) culture \(culture)")
             for row in rows {
-                let key = "\(row.productId)|\(row.dose.min.map { "\($0)" } ?? "-")"
+                let key = "\(row.productID)|\(row.dose.from.map { "\($0)" } ?? "-")"
                 let days = waiting[key] ?? []
                 // The register gives the waiting period in days or weeks; nil when it has none.
                 XCTAssertTrue(days.contains { d in d.map { row.phiDays == $0 || row.phiDays == $0 * 7 } ?? (row.phiDays == nil) },
                               "\(key): \(String(describing: row.phiDays)) not in \(days)")
-                let product = try XCTUnwrap(ref.products.first { $0.catalogID == row.productId })
+                let product = try XCTUnwrap(ref.products.first { $0.catalogID == row.productID })
                 if !product.isParallelImport { XCTAssertEqual(row.registrationNumber, "W-\(product.wNbr)") }
             }
             XCTAssertFalse(rows.isEmpty)

@@ -149,7 +149,7 @@ final class PlanCheckTests: XCTestCase {
               partners: [SeasonPlan.Partner(product: "p-lambda", dose: 150, unit: "ml/ha", pests: ["aphid"])]),
             A(date: PlanDate("2026-06-01"), product: "p-tebu", dose: 1.0, unit: "l/ha", pests: ["rust"]),
         ])
-        let totals = Dictionary(uniqueKeysWithValues: report.totals.map { ($0.substanceId, $0) })
+        let totals = Dictionary(uniqueKeysWithValues: report.totals.map { ($0.substanceID, $0) })
         XCTAssertEqual(try XCTUnwrap(totals["tebuconazole"]?.gramsPerHectare), 450, accuracy: 1e-9)
         XCTAssertEqual(totals["tebuconazole"]?.applications, 2)
         XCTAssertEqual(try XCTUnwrap(totals["lambda-cyhalothrin"]?.gramsPerHectare), 7.5, accuracy: 1e-9)

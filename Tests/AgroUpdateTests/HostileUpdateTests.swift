@@ -173,14 +173,14 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
     func testPinningFromTheEnvironmentAndFlag() throws {
         let environment = ["AGRO_UPDATE_SERVER": "https://example.org/", "AGRO_TRUST": fixture.trustFile, "AGRO_UPDATE_IDENTITY": "env.agro"]
         let fromEnvironment = try UpdateConfiguration.resolve(
-            server: nil, trust: [], insecure: false, environment: environment, file: ["update.identity": "file.agro"])
+            server: nil, trust: [], insecure: false, environment: environment, file: UpdateFileSettings(identity: "file.agro"))
         XCTAssertEqual(fromEnvironment.pinnedIdentity, "env.agro")
         let fromFlag = try UpdateConfiguration.resolve(
             server: nil, trust: [], insecure: false, environment: environment, identity: "flag.agro")
         XCTAssertEqual(fromFlag.pinnedIdentity, "flag.agro")
         let fromFile = try UpdateConfiguration.resolve(
             server: "https://example.org/", trust: [fixture.trustFile], insecure: false, environment: [:],
-            file: ["update.identity": "file.agro", "update.deadline": "12.5"])
+            file: UpdateFileSettings(identity: "file.agro", deadline: 12.5))
         XCTAssertEqual(fromFile.pinnedIdentity, "file.agro")
         XCTAssertEqual(fromFile.manifestDeadline, 12.5)
         XCTAssertThrowsError(try UpdateConfiguration.resolve(
@@ -188,6 +188,19 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
             environment: ["AGRO_UPDATE_DEADLINE": "1e400"])) { error in
             guard case .invalidSetting? = error as? UpdateError else { return XCTFail("\(error)") }
         }
+        // The file's number arrives as a number (not flattened into text and parsed back), and
+        // is checked the same way.
+        XCTAssertThrowsError(try UpdateConfiguration.resolve(
+            server: "https://example.org/", trust: [fixture.trustFile], insecure: false, environment: [:],
+            file: UpdateFileSettings(deadline: -1))) { error in
+            XCTAssertEqual(error as? UpdateError, .invalidSetting(name: "update.deadline", value: "-1.0"))
+        }
+        // Key files from the file are a list: a path may hold a comma.
+        let comma = fixture.trustFile + ",copy.pub"
+        try FileManager.default.copyItem(atPath: fixture.trustFile, toPath: comma)
+        let listed = try UpdateConfiguration.resolve(
+            server: "https://example.org/", trust: [], insecure: false, environment: [:], file: UpdateFileSettings(trust: [comma]))
+        XCTAssertEqual(listed.trustedKeys.count, 1)
     }
 
     func testDowngradeAfterRollbackIsRefusedUnlessAllowed() async throws {

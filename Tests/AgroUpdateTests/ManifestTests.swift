@@ -95,7 +95,7 @@ final class ManifestTests: XCTestCase {
         }
         let fromFile = try UpdateConfiguration.resolve(
             server: nil, trust: [], insecure: false, environment: [:],
-            file: ["update.server": "https://catalog.example.org/kz", "update.trust": fixture.trustFile])
+            file: UpdateFileSettings(server: "https://catalog.example.org/kz", trust: [fixture.trustFile]))
         XCTAssertEqual(fromFile.server.absoluteString, "https://catalog.example.org/kz")
         XCTAssertEqual(fromFile.trustedKeys, [fixture.keys.publicKey])
         XCTAssertThrowsError(try UpdateConfiguration.resolve(server: nil, trust: [], insecure: false, environment: environment)) {

@@ -233,6 +233,26 @@ final class UpdateTests: XCTestCase {
         XCTAssertEqual(try other.store.select().info.version, 5)
     }
 
+    /// The bundled catalog's version is read from its metadata alone; when it claims to be newer
+    /// but fails the start-up checks, the installed catalog stays in use, opened.
+    func testABundledCatalogNewerButCutShortLeavesTheInstalledOne() async throws {
+        let fixture = try Fixture()
+        try fixture.publish(version: 2, identity: "kz.register")
+        let server = try await RunningServer.start(directory: fixture.publishDirectory)
+        defer { Task { await server.stop() } }
+        _ = try await fixture.client(server.url).update()
+        let newer = try Fixture.Store(fixture: fixture, bundledVersion: 5, identity: "kz.register")
+        let bundled = try XCTUnwrap(newer.store.bundledPath)
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: bundled))
+        try handle.truncate(atOffset: try handle.seekToEnd() - 512)
+        try handle.close()
+        let (catalog, selection) = try newer.store.open(maximumReaders: 1)
+        XCTAssertEqual(selection.source, .installed)
+        XCTAssertEqual(selection.info.version, 2)
+        XCTAssertEqual(catalog.info.identity, "kz.register")
+        XCTAssertNil(selection.warning)
+    }
+
     func testCatalogServerHonoursETagRangeAndContentTypes() async throws {
         let fixture = try Fixture()
         let manifest = try fixture.publish(version: 2)

@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import AgroWeather
+@testable import AgroWeatherClient
 
 /// The real client against a real loopback server answering with recorded OpenWeatherMap bodies.
 final class OpenWeatherMapClientTests: XCTestCase {

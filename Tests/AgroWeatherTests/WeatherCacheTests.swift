@@ -4,6 +4,7 @@ import Foundation
 import XCTest
 
 @testable import AgroWeather
+@testable import AgroWeatherClient
 
 /// A clock the test moves by hand.
 final class TestClock: @unchecked Sendable {

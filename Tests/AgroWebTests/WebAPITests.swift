@@ -135,6 +135,28 @@ final class WebAPITests: BundledCatalogWebTestCase {
         }
     }
 
+    /// A bad request is answered in the request's language and names the query parameter a
+    /// browser or a script sent, never the CLI's flag; the CLI names its flag in its language.
+    /// Expected words from Localizable/ru.json ("error.RequestError.*").
+    func testBadRequestsNameQueryParametersInTheRequestsLanguage() throws {
+        let letter = try server.get("/api/v1/products?letter=ab&lang=ru")
+        XCTAssertEqual(letter.status, 400, letter.body)
+        let error = try XCTUnwrap((letter.json as? [String: Any])?["error"] as? [String: Any], letter.body)
+        XCTAssertEqual(error["message"] as? String, "letter=: нужна одна буква или цифра, а не «ab»")
+        let cli = try server.cli(["--catalog", Self.catalog, "--lang", "ru", "products", "--letter", "ab"])
+        XCTAssertEqual(cli.status, 64)
+        XCTAssertEqual(cli.stderr, "agro: --letter: нужна одна буква или цифра, а не «ab»\n")
+
+        let place = try server.get("/api/v1/weather?at=51,71&region=KZ-10&lang=en")
+        XCTAssertEqual(place.status, 400, place.body)
+        let placeError = try XCTUnwrap((place.json as? [String: Any])?["error"] as? [String: Any], place.body)
+        XCTAssertEqual(placeError["message"] as? String, "give either at=LAT,LON or region=ID, not both")
+
+        let page = try server.get("/api/v1/products?perPage=0&lang=ru")
+        let pageError = try XCTUnwrap((page.json as? [String: Any])?["error"] as? [String: Any], page.body)
+        XCTAssertEqual(pageError["message"] as? String, "perPage=: нужно число не меньше 1, а не «0»")
+    }
+
     func testErrorsCarryTheCLIsMessageAndStatus() throws {
         // Several pests match "rust": 409 with the candidates; the CLI exits 4 with the same message.
         let ambiguous = try server.get("/api/v1/products?pest=rust")

@@ -57,6 +57,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             withPHI += 1
             XCTAssertTrue(english.contains("Pre-harvest interval"), id)
             XCTAssertTrue(russian.contains("Срок ожидания"), id)
+            XCTAssertTrue(kazakh.contains("Күту мерзімі"), id)
             for phi in phis {
                 XCTAssertTrue(english.contains(phi == 1 ? "1 day" : "\(phi) days"), "\(id): PHI \(phi) in English")
                 XCTAssertTrue(russian.contains(Self.russianDays(phi)), "\(id): PHI \(phi) in Russian")
@@ -73,6 +74,22 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let card = try page("/product/tebuconazole-250-ec?lang=ru")
         XCTAssertNotNil(card.range(of: #"<dd class="keep">\d+–\d+</dd>"#, options: .regularExpression), "a BBCH range, kept whole")
         XCTAssertTrue(Self.text(card).contains("Фазы (BBCH)"))
+    }
+
+    /// The card offers the alternatives (`agro product ID --alternatives`) and lists them, in
+    /// the CLI's order, when asked.
+    func testTheProductCardListsItsAlternatives() throws {
+        let card = try page("/product/tebuconazole-250-ec")
+        XCTAssertTrue(card.contains("href=\"/product/tebuconazole-250-ec?alternatives=1#alternatives\""))
+        let html = try page("/product/tebuconazole-250-ec?alternatives=1&lang=ru")
+        let section = html.components(separatedBy: "<section id=\"alternatives\">").last?.components(separatedBy: "</section>").first ?? ""
+        let listed = section.components(separatedBy: "<li><a href=\"/product/").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let cli = try server.cli(["--catalog", Self.catalog, "product", "tebuconazole-250-ec", "--alternatives", "--lang", "ru", "--format", "json"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        let items = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
+        XCTAssertFalse(items.isEmpty)
+        XCTAssertEqual(listed, Array(items.compactMap { $0["id"] as? String }.prefix(30)))
+        XCTAssertTrue(Self.text(section).contains("другой механизм действия"), "the relation in Russian")
     }
 
     /// The registrations `Database/content/products.json` says have ended, read from the
@@ -238,6 +255,14 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertEqual(cli.status, 64)
         let error = try XCTUnwrap((negative.json as? [String: Any])?["error"] as? [String: Any])
         XCTAssertEqual("agro: " + (error["message"] as? String ?? "") + "\n", cli.stderr)
+
+        // A dose that is not a number and a missing area: 400, each naming its parameter.
+        let words = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=abc&area=100&water=200&tank=3000")
+        XCTAssertEqual(words.status, 400, words.body)
+        XCTAssertTrue(words.body.contains("dose"), words.body)
+        let noArea = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=1&water=200&tank=3000")
+        XCTAssertEqual(noArea.status, 400, noArea.body)
+        XCTAssertTrue(noArea.body.contains("area= is needed"), noArea.body)
 
         // The page: a decimal comma typed, the loads in the page's language. 100 ha at 200 l/ha
         // is 20000 l: 6 full loads of 3000 l (15 ha, 11.25 l of product each) and one of 2000 l

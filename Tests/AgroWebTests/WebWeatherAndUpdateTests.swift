@@ -56,6 +56,32 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         XCTAssertFalse(page.body.contains(Self.apiKey))
         try assertWeatherPageForAPhone(server)
 
+        // One request for the three: a region's centre and the product sprayed work on the API
+        // as on the command line, and the page words the weather in its language (ru.json:
+        // "weather.current.temperature" is "Температура"), where it was English before.
+        let region = try server.get("/api/v1/weather?region=KZ-10&spray=1&product=glyphosate-540-sl")
+        XCTAssertEqual(region.status, 200, region.body)
+        let cli = try server.cli(
+            ["--catalog", Self.catalog, "weather", "--region", "KZ-10", "--spray", "--product", "glyphosate-540-sl", "--format",
+             "json"], extraEnvironment: ["XDG_CACHE_HOME": server.home.appendingPathComponent("cli-cache").path])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        var web = try XCTUnwrap(region.json as? [String: Any])
+        var expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((web["product"] as? [String: Any])?["id"] as? String, "glyphosate-540-sl")
+        for key in ["source", "ageSeconds"] {
+            web.removeValue(forKey: key)
+            expected.removeValue(forKey: key)
+        }
+        XCTAssertEqual(NSDictionary(dictionary: web), NSDictionary(dictionary: expected))
+        let russian = try server.get("/weather?at=51.17,71.45&spray=1&lang=ru")
+        XCTAssertEqual(russian.status, 200)
+        XCTAssertTrue(russian.body.contains("Температура"), russian.body)
+        XCTAssertFalse(russian.body.contains("Temperature"), russian.body)
+        let productAlone = try server.get("/api/v1/weather?at=51.17,71.45&product=glyphosate-540-sl")
+        XCTAssertEqual(productAlone.status, 400)
+        XCTAssertEqual(
+            ((productAlone.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String, "product= goes with spray=")
+
         let bad = try server.get("/api/v1/weather?at=95,10")
         XCTAssertEqual(bad.status, 400)
         XCTAssertEqual(((bad.json as? [String: Any])?["error"] as? [String: Any])?["exitStatus"] as? Int, 64)
@@ -89,6 +115,14 @@ final class WebWeatherAndUpdateTests: XCTestCase {
             case "ru":
                 XCTAssertTrue(html.contains("Температура"), file: file, line: line)
                 XCTAssertTrue(["хорошо", "допустимо", "не опрыскивать"].contains { html.contains(">\($0)<") }, "Russian verdicts", file: file, line: line)
+                // Every reason a slot gives is worded in Russian, as `agro weather --spray --lang ru` words it.
+                let reasons = html.components(separatedBy: "<details class=\"slot").dropFirst()
+                    .flatMap { $0.components(separatedBy: "</details>")[0].components(separatedBy: "<li>").dropFirst() }
+                    .map { String($0.prefix { $0 != "<" }) }
+                XCTAssertFalse(reasons.isEmpty, file: file, line: line)
+                for reason in reasons {
+                    XCTAssertNotNil(reason.range(of: "[а-яё]", options: .regularExpression), "a Russian reason: \(reason)", file: file, line: line)
+                }
             case "en":
                 XCTAssertTrue(html.contains("Temperature"), file: file, line: line)
                 XCTAssertTrue(["good", "marginal", "avoid"].contains { html.contains(">\($0)<") }, file: file, line: line)

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -36,9 +37,9 @@ struct ContactsCommand: ParsableCommand {
             let point = try CoordinateParser.parse(near)
             try Self.showNearest(to: point, catalog: try environment.openCatalog(), environment: environment, pages: pages)
         case (_?, _?):
-            throw CatalogError.invalidArgument("give either a region or --near LAT,LON, not both")
+            throw RequestError.notBoth(.contactsRegion, .near)
         case (nil, nil):
-            throw CatalogError.invalidArgument("a region is needed (e.g. agro contacts KZ-AKM), or --near LAT,LON")
+            throw RequestError.oneNeeded(.contactsRegion, .near)
         }
     }
 

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -44,7 +45,7 @@ struct PlanCheckCommand: ParsableCommand {
             throw UnreadablePlan(path: file)
         }
         guard data.count <= Self.maximumPlanBytes else {
-            throw CatalogError.invalidArgument(environment.strings("plan.tooLarge", file, Self.maximumPlanBytes / 1_048_576))
+            throw RequestError.fileTooLarge(path: file, mebibytes: Self.maximumPlanBytes / 1_048_576)
         }
         let catalog = try environment.openCatalog()
         let document = try CatalogDocuments.planCheck(data, fileName: file, catalog: catalog, environment: environment)

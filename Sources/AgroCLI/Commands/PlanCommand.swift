@@ -1,3 +1,4 @@
+import AgroPresentation
 import ArgumentParser
 
 struct PlanCommand: ParsableCommand {

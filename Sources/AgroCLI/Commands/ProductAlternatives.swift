@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import Foundation
 
 /// `agro product ID --alternatives`: what else is registered for the same uses.

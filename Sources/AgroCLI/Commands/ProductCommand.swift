@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -54,7 +55,7 @@ struct ProductCommand: ParsableCommand {
         if let company = product.company { facts.append((s("field.company"), company.name)) }
         if let number = product.registrationNumber { facts.append((s("field.registration"), number)) }
         if let expiry = product.registrationExpiry {
-            let expired = expiry < Self.today
+            let expired = expiry < environment.today
             facts.append((s("field.expires"), expired ? "\(expiry) (\(s("product.expired")))" : expiry))
         }
         if product.origin != .registered {
@@ -94,27 +95,6 @@ struct ProductCommand: ParsableCommand {
             lines += product.links.map { "  \(s("link.\($0.kind.rawValue)")): \($0.url)" }
         }
         return lines
-    }
-
-    static var today: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        return formatter.string(from: Date())
-    }
-}
-
-/// A product with its uses, as `agro product --format json` prints it: the product's fields
-/// and a `uses` array.
-package struct ProductDocument: Encodable, Sendable {
-    package var product: Product
-    package var uses: [Use]
-
-    enum Keys: String, CodingKey { case uses }
-
-    package func encode(to encoder: any Encoder) throws {
-        try product.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(uses, forKey: .uses)
     }
 }
 

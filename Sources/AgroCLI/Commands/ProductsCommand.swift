@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -25,12 +26,11 @@ struct ProductsCommand: ParsableCommand {
 
     // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
     // the command a second time.
-    func validate() throws {
-        if let letter { try CatalogDocuments.checkLetter(letter) }
-    }
-
     func run() throws {
         let environment = try Environment(global)
+        // Checked before the catalog opens, and worded in the interface language (a
+        // RequestError), as the web API words it.
+        if let letter { try CatalogDocuments.checkLetter(letter) }
         let catalog = try environment.openCatalog()
         let filter = try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
@@ -61,13 +61,4 @@ struct ProductsCommand: ParsableCommand {
             Column(header: s("column.id")) { $0.id },
         ]
     }
-}
-
-/// An entry of the alphabet index.
-package struct IndexLetter: Encodable, Sendable {
-    package var id: String
-    package var name: String
-
-    // JSON keys (README, "JSON keys"), apart from the property names.
-    enum CodingKeys: String, CodingKey { case id, name }
 }

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 
@@ -83,17 +84,4 @@ struct SchemeCommand: ParsableCommand {
         lines.append("")
         return lines
     }
-}
-
-package enum SchemeError: CommandError {
-    case none(culture: String, available: [String])
-
-    package var message: String {
-        switch self {
-        case let .none(culture, available):
-            return "no protection scheme for \(culture); schemes exist for: \(available.joined(separator: ", "))"
-        }
-    }
-
-    package var exitStatus: ExitStatus { .notFound }
 }

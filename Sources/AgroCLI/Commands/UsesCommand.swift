@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -24,12 +25,10 @@ struct UsesCommand: ParsableCommand {
     @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group: String?
     @Option(help: "Order: name, dose or phi.") var sort: String = "name"
 
-    func validate() throws {
-        _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
-    }
-
     func run() throws {
         let environment = try Environment(global)
+        // Checked before the catalog opens, worded in the interface language (RequestError).
+        _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
         let catalog = try environment.openCatalog()
         let query = try CatalogDocuments.useQuery(
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
@@ -38,7 +37,7 @@ struct UsesCommand: ParsableCommand {
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.compareUses(query, page: $0, locale: locale) },
-            open: { try ProductCommand.show(id: $0.productId, catalog: catalog, environment: environment) }
+            open: { try ProductCommand.show(id: $0.productID, catalog: catalog, environment: environment) }
         ).show(pages)
     }
 
@@ -62,7 +61,7 @@ struct UsesCommand: ParsableCommand {
                     .compactMap { $0 }.joined(separator: " / ")
             },
             Column(header: "BBCH") { $0.bbch.map { $0.from == $0.to ? "\($0.from)" : "\($0.from)-\($0.to)" } ?? "" },
-            Column(header: s("column.area")) { $0.area ?? "" },
+            Column(header: s("column.area")) { $0.applicationArea ?? "" },
             Column(header: s("column.mark")) { row in
                 [row.expired ? s("mark.expired") : nil, row.outsideStage ? s("mark.outsideStage") : nil]
                     .compactMap { $0 }.joined(separator: ", ")

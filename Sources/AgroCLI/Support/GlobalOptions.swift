@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import ArgumentParser
 import Foundation
 
@@ -53,10 +54,7 @@ package struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// How a command prints what it found.
-package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case table, json, csv
-}
+extension OutputFormat: ExpressibleByArgument {}
 
 /// Pagination options of every list.
 package struct PageOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import Foundation
 
 /// A column of a list: its header and how to read its value from an item.
@@ -12,24 +13,6 @@ package struct Column<Item>: Sendable {
         self.rightAligned = rightAligned
         self.value = value
     }
-}
-
-/// The JSON shape of every list: `{"page":..,"perPage":..,"total":..,"items":[..]}`.
-package struct PageDocument<Item: Encodable & Sendable>: Encodable {
-    package var page: Int
-    package var perPage: Int
-    package var total: Int
-    package var items: [Item]
-
-    package init(_ page: Page<Item>) {
-        self.page = page.page
-        perPage = page.perPage
-        total = page.total
-        items = page.items
-    }
-
-    // The list envelope every client reads (README, "Lists, pages and formats").
-    enum CodingKeys: String, CodingKey { case page, perPage, total, items }
 }
 
 /// Shows a list in the chosen format, a page at a time.

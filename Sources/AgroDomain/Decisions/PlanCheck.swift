@@ -78,7 +78,7 @@ public struct PlanFinding: Sendable, Hashable, Codable {
 /// Grams of one active substance per hectare over the season.
 public struct SubstanceTotal: Sendable, Hashable, Codable {
     /// The active substance.
-    public var substanceId: EntityID
+    public var substanceID: EntityID
     /// The substance's name.
     public var name: String
     /// nil when a dose or concentration could not be converted.
@@ -89,8 +89,8 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
     public var seedTreatments: Int
 
     /// Creates a total.
-    public init(substanceId: EntityID, name: String, gramsPerHectare: Double?, applications: Int, seedTreatments: Int = 0) {
-        self.substanceId = substanceId
+    public init(substanceID: EntityID, name: String, gramsPerHectare: Double?, applications: Int, seedTreatments: Int = 0) {
+        self.substanceID = substanceID
         self.name = name
         self.gramsPerHectare = gramsPerHectare
         self.applications = applications
@@ -98,7 +98,10 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
     }
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey { case substanceId, name, gramsPerHectare, applications, seedTreatments }
+    enum CodingKeys: String, CodingKey {
+        case substanceID = "substanceId"
+        case name, gramsPerHectare, applications, seedTreatments
+    }
 }
 
 /// The outcome of a plan check.
@@ -497,7 +500,7 @@ public enum PlanCheck {
                 let id = ingredient.substance.id
                 if totals[id] == nil {
                     order.append(id)
-                    totals[id] = SubstanceTotal(substanceId: id, name: ingredient.substance.name, gramsPerHectare: 0, applications: 0)
+                    totals[id] = SubstanceTotal(substanceID: id, name: ingredient.substance.name, gramsPerHectare: 0, applications: 0)
                 }
                 // A seed treatment (per tonne) would need the seeding rate: left out and counted.
                 if let unit, unit.basis == .tonne {

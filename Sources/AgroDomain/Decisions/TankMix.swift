@@ -29,7 +29,7 @@ public struct TankPlan: Sendable, Hashable, Codable {
     /// How much of one product goes into the tank.
     public struct ProductAmounts: Sendable, Hashable, Codable {
         /// The product's id.
-        public var productId: EntityID
+        public var productID: EntityID
         /// The product's name.
         public var name: String
         /// The unit of the amounts below: the dose's unit without "/ha" ("l", "ml", "kg", "g").
@@ -44,20 +44,26 @@ public struct TankPlan: Sendable, Hashable, Codable {
         public var substances: [SubstanceAmount]
 
         // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-        enum CodingKeys: String, CodingKey { case productId, name, unit, perFullLoad, lastLoad, total, substances }
+        enum CodingKeys: String, CodingKey {
+            case productID = "productId"
+            case name, unit, perFullLoad, lastLoad, total, substances
+        }
     }
 
     /// Grams of one active substance over the whole area.
     public struct SubstanceAmount: Sendable, Hashable, Codable {
         /// The active substance.
-        public var substanceId: EntityID
+        public var substanceID: EntityID
         /// The substance's name.
         public var name: String
         /// nil when the concentration does not convert (g/l in a product dosed in kg).
         public var grams: Double?
 
         // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-        enum CodingKeys: String, CodingKey { case substanceId, name, grams }
+        enum CodingKeys: String, CodingKey {
+            case substanceID = "substanceId"
+            case name, grams
+        }
     }
 
     /// Hectares to treat.
@@ -174,12 +180,12 @@ extension TankPlan {
             let totalBase = product.dose * area * unit.factor
             let substances = product.ingredients.map { ingredient in
                 SubstanceAmount(
-                    substanceId: ingredient.substance.id, name: ingredient.substance.name,
+                    substanceID: ingredient.substance.id, name: ingredient.substance.name,
                     grams: gramsPerBaseUnit(concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
                         .map { $0 * totalBase })
             }
             amounts.append(ProductAmounts(
-                productId: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
+                productID: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
                 perFullLoad: product.dose * areaPerFullLoad, lastLoad: product.dose * lastArea,
                 total: product.dose * area, substances: substances))
         }

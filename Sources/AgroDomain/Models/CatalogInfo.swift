@@ -90,6 +90,8 @@ public struct LocaleChain: Sendable, Hashable, Codable {
         var code = identifier
         if let dot = code.firstIndex(of: ".") { code = String(code[..<dot]) }
         if let at = code.firstIndex(of: "@") { code = String(code[..<at]) }
-        return code.replacingOccurrences(of: "_", with: "-").lowercased()
+        // The standard library's map, not Foundation's replacingOccurrences: this runs at every
+        // start, and the latter goes through NSString.
+        return String(code.map { $0 == "_" ? "-" : $0 }).lowercased()
     }
 }

@@ -77,38 +77,39 @@ public struct GroupCode: Sendable, Hashable, Codable {
     }
 }
 
-/// A numeric range as the comparison prints it in JSON: `{"min": 1.5, "max": 2, "unit": "l/ha"}`.
+/// A numeric range as the comparison prints it in JSON: `{"from": 1.5, "to": 2, "unit": "l/ha"}`, the
+/// keys of a use's `dose` and `water` on the product card.
 public struct AmountRange: Sendable, Hashable, Codable {
     /// The lower end; nil for an "up to" dose.
-    public var min: Double?
-    /// The upper end; equal to `min` for a single number.
-    public var max: Double?
+    public var from: Double?
+    /// The upper end; equal to `from` for a single number.
+    public var to: Double?
     /// The unit as registered ("l/ha", "g/t").
     public var unit: String?
 
     /// Creates a range from its ends and unit.
-    public init(min: Double?, max: Double?, unit: String?) {
-        self.min = min
-        self.max = max
+    public init(from: Double?, to: Double?, unit: String?) {
+        self.from = from
+        self.to = to
         self.unit = unit
     }
 
     /// A label's range; a dose given only as "up to" has no minimum, a single number is both.
     public init(_ dose: Dose) {
-        self.init(min: dose.from, max: dose.to ?? dose.from, unit: dose.unit)
+        self.init(from: dose.from, to: dose.to ?? dose.from, unit: dose.unit)
     }
 
     /// The range as labels print it.
-    public var dose: Dose { Dose(from: min, to: max, unit: unit) }
+    public var dose: Dose { Dose(from: from, to: to, unit: unit) }
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey { case min, max, unit }
+    enum CodingKeys: String, CodingKey { case from, to, unit }
 }
 
 /// An active ingredient of a compared product, with its mode-of-action group.
 public struct UseIngredient: Sendable, Hashable, Codable {
     /// The active substance.
-    public var substanceId: EntityID
+    public var substanceID: EntityID
     /// The substance's name in the requested locale.
     public var name: String
     /// Its concentration in the product, in `unit`.
@@ -119,8 +120,8 @@ public struct UseIngredient: Sendable, Hashable, Codable {
     public var group: String?
 
     /// Creates an ingredient row.
-    public init(substanceId: EntityID, name: String, concentration: Double?, unit: String?, group: String?) {
-        self.substanceId = substanceId
+    public init(substanceID: EntityID, name: String, concentration: Double?, unit: String?, group: String?) {
+        self.substanceID = substanceID
         self.name = name
         self.concentration = concentration
         self.unit = unit
@@ -128,7 +129,10 @@ public struct UseIngredient: Sendable, Hashable, Codable {
     }
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey { case substanceId, name, concentration, unit, group }
+    enum CodingKeys: String, CodingKey {
+        case substanceID = "substanceId"
+        case name, concentration, unit, group
+    }
 }
 
 /// One row of `agro uses`: one product × one registered use, with everything an agronomist
@@ -139,7 +143,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     /// The product's name.
     public var name: String
     /// The product the use belongs to.
-    public var productId: EntityID
+    public var productID: EntityID
     /// The product's registration number, if the catalog has one.
     public var registrationNumber: String?
     /// The day the registration ends (YYYY-MM-DD), if known.
@@ -161,7 +165,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     /// The growth-stage window the use is registered for.
     public var bbch: BBCHRange?
     /// Where the use applies (field, greenhouse, storage), in the requested locale.
-    public var area: String?
+    public var applicationArea: String?
     /// The cultures (or culture groups) the use is registered on.
     public var cultures: [EntityRef]
     /// The pests the use is registered against.
@@ -173,14 +177,14 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
 
     /// Creates a row; the store fills every field from one use.
     public init(
-        id: EntityID, name: String, productId: EntityID, registrationNumber: String?, registrationExpiry: String?,
+        id: EntityID, name: String, productID: EntityID, registrationNumber: String?, registrationExpiry: String?,
         ingredients: [UseIngredient], groups: [String], dose: AmountRange, water: AmountRange?, phiDays: Int?,
-        maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?, area: String?, cultures: [EntityRef],
+        maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?, applicationArea: String?, cultures: [EntityRef],
         pests: [EntityRef], expired: Bool, outsideStage: Bool
     ) {
         self.id = id
         self.name = name
-        self.productId = productId
+        self.productID = productID
         self.registrationNumber = registrationNumber
         self.registrationExpiry = registrationExpiry
         self.ingredients = ingredients
@@ -191,7 +195,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
         self.maxApplications = maxApplications
         self.intervalDays = intervalDays
         self.bbch = bbch
-        self.area = area
+        self.applicationArea = applicationArea
         self.cultures = cultures
         self.pests = pests
         self.expired = expired
@@ -199,8 +203,9 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, productId, registrationNumber, registrationExpiry, ingredients, groups, dose, water, phiDays
-        case maxApplications, intervalDays, bbch, area, cultures, pests, expired, outsideStage
+        case productID = "productId"
+        case id, name, registrationNumber, registrationExpiry, ingredients, groups, dose, water, phiDays
+        case maxApplications, intervalDays, bbch, applicationArea, cultures, pests, expired, outsideStage
     }
 
     /// The documented keys are always present (null when the catalog has no value).
@@ -208,7 +213,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(name, forKey: .name)
-        try c.encode(productId, forKey: .productId)
+        try c.encode(productID, forKey: .productID)
         try c.encode(registrationNumber, forKey: .registrationNumber)
         try c.encode(registrationExpiry, forKey: .registrationExpiry)
         try c.encode(ingredients, forKey: .ingredients)
@@ -219,7 +224,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
         try c.encode(maxApplications, forKey: .maxApplications)
         try c.encode(intervalDays, forKey: .intervalDays)
         try c.encode(bbch, forKey: .bbch)
-        try c.encode(area, forKey: .area)
+        try c.encode(applicationArea, forKey: .applicationArea)
         try c.encode(cultures, forKey: .cultures)
         try c.encode(pests, forKey: .pests)
         try c.encode(expired, forKey: .expired)

@@ -1,6 +1,7 @@
 import AgroCLI
 import AgroContent
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation

@@ -1,6 +1,7 @@
 import AgroCLI
 import AgroDomain
 import AgroImport
+import AgroPresentation
 import ArgumentParser
 import Foundation
 

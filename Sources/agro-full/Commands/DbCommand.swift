@@ -1,4 +1,5 @@
 import AgroCLI
+import AgroPresentation
 import ArgumentParser
 
 /// `agro db`: the catalog in use, and updates from a catalog server.

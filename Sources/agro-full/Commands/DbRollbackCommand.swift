@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroUpdate
 import ArgumentParser
 import Foundation

@@ -2,6 +2,7 @@ import AgroCLI
 import AgroDomain
 import AgroHTML
 import AgroNews
+import AgroPresentation
 import AgroStore
 import ArgumentParser
 import Foundation
@@ -52,7 +53,7 @@ struct NewsListCommand: ParsableCommand {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
             for problem in cached.problems {
-                Terminal.standardError.line("agro: warning: " + FullErrorWording.report(problem, environment.strings).message)
+                Terminal.standardError.line("agro: warning: " + ServiceErrorWording.text(problem.errorCase, environment.strings))
             }
             entries = cached.items
             feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
@@ -134,7 +135,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
             switch report.outcome {
             case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
-            case let .failed(error): Terminal.standardError.line("agro: warning: " + FullErrorWording.report(error, s).message)
+            case let .failed(error): Terminal.standardError.line("agro: warning: " + ServiceErrorWording.text(error.errorCase, s))
             }
         }
     }

@@ -1,6 +1,7 @@
 import AgroCLI
 import AgroDomain
 import AgroHTML
+import AgroPresentation
 import ArgumentParser
 import Foundation
 

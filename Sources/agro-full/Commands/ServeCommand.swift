@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroServer
 import ArgumentParser
 import Foundation

@@ -1,7 +1,9 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import AgroWeather
+import AgroWeatherClient
 import ArgumentParser
 import Foundation
 
@@ -77,109 +79,46 @@ struct WeatherCommand: AsyncParsableCommand {
         let environment = try Environment(global)
         // Current conditions are one record; the forecast and the spray verdicts are lists.
         if !(forecast || spray) { try environment.refuseCSV("weather") }
-        let catalog = try environment.openCatalog()
-        let regions = try catalog.regions(locale: environment.language)
-        let point = try place(regions: regions, catalog: catalog, language: environment.language)
-        if product != nil && !spray {
-            throw CatalogError.invalidArgument("--product goes with --spray: agro weather --at LAT,LON --spray --product ID")
-        }
-        let productMatch = try product.map { try catalog.resolve($0, kind: .product, locale: environment.language) }
         let settings = try WeatherSettings.load(from: environment.paths.configFile)
-        let units = (units ?? settings?.units ?? .metric).units
-        // The interface language is passed through, so condition descriptions come in it.
-        let lang = environment.language
+        let request = try WeatherRequest(
+            at: try pointText(), region: region, units: units?.rawValue, defaultUnits: settings?.units?.units ?? .metric,
+            forecast: forecast, spray: spray, product: product)
+        let catalog = try environment.openCatalog()
         let service = try Self.service(environment: environment, apiKey: settings?.apiKey, offline: offline)
-        let nearestRegion = NearestPlaces.region(nearestTo: point, in: regions)
-        let representative = NearestPlaces.representative(
-            nearestTo: point, in: try catalog.representatives(locale: environment.language), regions: regions)
-
-        if forecast || spray {
-            let answer = try await service.forecastAnswer(at: point, units: units, lang: lang)
-            Self.warn(answer.warning)
-            let report = spray
-                ? SprayAdvisor.report(forecast: answer.value, units: units, rules: settings?.spray ?? SprayRules())
-                : nil
-            let output = WeatherOutput(
-                point: point, units: units, lang: lang, answer: answer, region: nearestRegion,
-                representative: representative, spray: report)
-            if environment.format == .json {
-                try Self.printJSON(WeatherDocument(output: output, product: productMatch), environment: environment)
-                return
-            }
-            if environment.format == .csv {
-                if let report {
-                    WeatherCSV.write(header: WeatherCSV.sprayHeader, rows: WeatherCSV.sprayRows(report), environment: environment)
-                } else {
-                    WeatherCSV.write(
-                        header: WeatherCSV.forecastHeader, rows: WeatherCSV.forecastRows(answer.value), environment: environment)
-                }
-                return
-            }
-            var lines = Self.placeLines(output, environment: environment)
-            let wording = WeatherWording.localized(environment.strings)
-            if forecast {
-                lines += ["", WeatherText.forecastTable(answer.value, units: units, width: environment.tableWidth, wording: wording)]
-                lines += ["", WeatherText.forecastChart(
-                    answer.value, units: units, width: environment.output.size.columns, wording: wording)]
-            }
-            if let report {
-                lines += ["", WeatherText.sprayReport(
-                    report, timeZoneOffset: answer.value.city?.timezone, width: environment.output.size.columns,
-                    productName: productMatch?.name, wording: wording)]
-            }
-            environment.print(lines)
-        } else {
-            let answer = try await service.currentAnswer(at: point, units: units, lang: lang)
-            Self.warn(answer.warning)
-            let output = WeatherOutput(
-                point: point, units: units, lang: lang, answer: answer, region: nearestRegion, representative: representative)
-            if environment.format == .json {
-                try Self.printJSON(WeatherDocument(output: output, product: nil), environment: environment)
-                return
-            }
-            environment.print(WeatherText.current(
-                answer.value, units: units, region: nearestRegion, representative: representative, source: answer.source,
-                wording: WeatherWording.localized(environment.strings)))
+        let result = try await request.answer(
+            catalog: catalog, environment: environment, service: service, rules: settings?.spray ?? SprayRules())
+        if let warning = result.warning(environment.strings) { Terminal.standardError.line("agro: warning: " + warning) }
+        switch environment.format {
+        case .json:
+            environment.output.write(try result.json())
+        case .csv:
+            if let (header, rows) = result.csv { WeatherCSV.write(header: header, rows: rows, environment: environment) }
+        case .table:
+            environment.print(result.text(
+                environment: environment, forecastTable: forecast, width: environment.output.size.columns,
+                tableWidth: environment.tableWidth))
         }
     }
 
-    /// The point asked about: --at, or the centre of --region; exactly one of them.
-    private func place(regions: [Region], catalog: some Catalog, language: String) throws -> Coordinates {
-        switch (at, region) {
-        case let (at?, nil):
-            return try Self.coordinates(at, longitude)
-        case let (nil, name?):
+    /// `--at` as one "LAT,LON" or "LAT LON" text, the LON of `--at LAT LON` joined to it; any
+    /// other stray word is reported.
+    private func pointText() throws -> String? {
+        // A mistyped option lands in `longitude` too; name it rather than call it a bad longitude.
+        if let stray = longitude.first(where: { $0.hasPrefix("--") }) { throw Self.unexpected([stray]) }
+        guard let at else {
             if !longitude.isEmpty { throw Self.unexpected(longitude) }
-            let id = try catalog.resolve(name, kind: .region, locale: language).id
-            guard let found = regions.first(where: { $0.id == id }) else {
-                throw CatalogError.notFound(kind: .region, id: id)
-            }
-            return found.centre
-        case (_?, _?):
-            throw CatalogError.invalidArgument("give either --at LAT,LON or --region ID, not both")
-        case (nil, nil):
-            if !longitude.isEmpty { throw Self.unexpected(longitude) }
-            throw CatalogError.invalidArgument("a place is needed: --at LAT,LON (e.g. --at 51.18,71.45) or --region ID (e.g. --region KZ-AKM)")
+            return nil
+        }
+        switch longitude.count {
+        case 0: return at
+        case 1 where !at.contains(",") && !longitude[0].contains(","): return at + " " + longitude[0]
+        // "--at 1,2 3" or "--at 1 2 3": not a point; say what was expected.
+        default: throw CoordinateError.badFormat(([at] + longitude).joined(separator: " "))
         }
     }
 
-    /// "LAT,LON" or "LAT LON" as one value, or LAT and LON as two.
-    static func coordinates(_ at: String, _ rest: [String]) throws -> Coordinates {
-        // A mistyped option lands in `rest` too; name it rather than call it a bad longitude.
-        if let stray = rest.first(where: { $0.hasPrefix("--") }) { throw unexpected([stray]) }
-        switch rest.count {
-        case 0:
-            return try CoordinateParser.parse(at)
-        case 1 where !at.contains(",") && !rest[0].contains(","):
-            return try CoordinateParser.parse(latitude: at, longitude: rest[0])
-        default:
-            // "--at 1,2 3" or "--at 1 2 3": not a point; say what was expected.
-            throw CoordinateError.badFormat(([at] + rest).joined(separator: " "))
-        }
-    }
-
-    static func unexpected(_ words: [String]) -> CatalogError {
-        .invalidArgument("unexpected argument \"\(words.joined(separator: " "))\"; see agro weather --help")
+    static func unexpected(_ words: [String]) -> RequestError {
+        .unexpectedArguments(words, command: "agro weather")
     }
 
     /// The cached OpenWeatherMap client (`apiKey`: config.json's). Offline, no key is needed: the
@@ -195,48 +134,6 @@ struct WeatherCommand: AsyncParsableCommand {
             upstream = UnavailableWeatherService(error: error)
         }
         return CachedWeatherService(upstream: upstream, cache: cache, offline: offline)
-    }
-
-    /// A cached answer standing in for a failed fetch: the warning goes to stderr, so stdout
-    /// stays the answer alone (and valid JSON with --format json).
-    static func warn(_ warning: String?) {
-        guard let warning else { return }
-        Terminal.standardError.line("agro: warning: " + warning)
-    }
-
-    /// Where the answer came from and for which place: cache age, region, representative.
-    static func placeLines<Value>(_ output: WeatherOutput<Value>, environment: Environment) -> [String] {
-        let s = environment.strings
-        var lines: [String] = []
-        if let age = output.ageSeconds { lines.append(s("weather.cached", formatAge(age))) }
-        if let region = output.region {
-            lines.append(s("weather.region", region.region.name, region.region.id, s("weather.km", s.decimal(WeatherText.kilometres(region.distanceKm)))))
-        }
-        if let nearest = output.representative {
-            let reach = WeatherText.contact(nearest.representative)
-            lines.append(s("weather.representative", reach, nearest.distanceKm.map { s("weather.km", s.decimal(WeatherText.kilometres($0))) } ?? "?"))
-        }
-        return lines
-    }
-
-    /// JSON in the weather style (ISO 8601 dates), control characters escaped like all JSON output.
-    static func printJSON<T: Encodable>(_ value: T, environment: Environment) throws {
-        environment.printJSON(data: try WeatherJSON.encode(value))
-    }
-}
-
-/// `WeatherOutput` plus the product the spray report is for.
-struct WeatherDocument<Value: Encodable & Sendable>: Encodable {
-    var output: WeatherOutput<Value>
-    var product: NameMatch?
-
-    private enum Keys: String, CodingKey { case product }
-
-    func encode(to encoder: any Encoder) throws {
-        // Both write into the same top-level object: JSONEncoder merges keyed containers.
-        try output.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(product, forKey: .product)
     }
 }
 

@@ -1,5 +1,6 @@
 import AgroCLI
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroUpdateClient

@@ -1,4 +1,5 @@
 import AgroCLI
+import AgroPresentation
 import ArgumentParser
 import Foundation
 

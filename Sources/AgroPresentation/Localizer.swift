@@ -1,3 +1,4 @@
+import AgroDomain
 import Foundation
 
 /// Interface strings from `Localizable/<lang>.json`, with fallback key by key to the base
@@ -37,11 +38,12 @@ package final class Localizer: @unchecked Sendable {
 
     /// `callAsFunction(_:_:)` with the arguments in an array, for callers that pass theirs on.
     package func callAsFunction(_ key: String, arguments: [any CustomStringConvertible]) -> String {
-        var text = load().tables.lazy.compactMap { $0[key] }.first ?? key
-        for (index, argument) in arguments.enumerated() {
-            text = text.replacingOccurrences(of: "{\(index)}", with: argument.description)
-        }
-        return text
+        Self.substitute(load().tables.lazy.compactMap { $0[key] }.first ?? key, arguments.map(\.description))
+    }
+
+    /// `template` with `{0}`, `{1}`, ... replaced in one pass (`TextTemplate.fill`).
+    package static func substitute(_ template: String, _ arguments: [String]) -> String {
+        TextTemplate.fill(template, arguments)
     }
 
     /// The string for `key` in the plural form `count` takes, with `{0}` the count (written as

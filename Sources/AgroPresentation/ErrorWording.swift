@@ -19,8 +19,16 @@ package struct ErrorReport: Sendable, Equatable {
 /// `error.<Type>.<case>` in `Localizable/<lang>.json`, with the case's values as `{0}`, `{1}`, ...
 /// A case added to a library does not compile until it has its row here.
 package protocol ErrorWording: Sendable {
-    /// The report for `error`; nil when it is none of this wording's types.
-    func report(_ error: any Error, strings: Localizer) -> ErrorReport?
+    /// The report for `error`; nil when it is none of this wording's types. `spelling`: how
+    /// the front that received the request names its parameters (`--letter`, `letter=`).
+    func report(_ error: any Error, strings: Localizer, spelling: ParameterSpelling) -> ErrorReport?
+}
+
+package extension ErrorWording {
+    /// The report for a command line's error.
+    func report(_ error: any Error, strings: Localizer) -> ErrorReport? {
+        report(error, strings: strings, spelling: .commandLine)
+    }
 }
 
 /// An error the program defines itself: it has its status and its words already.
@@ -32,8 +40,10 @@ package protocol CommandError: UserFacingError {
 package struct CatalogErrorWording: ErrorWording {
     package init() {}
 
-    package func report(_ error: any Error, strings: Localizer) -> ErrorReport? {
+    package func report(_ error: any Error, strings: Localizer, spelling: ParameterSpelling) -> ErrorReport? {
         switch error {
+        case let error as RequestError: return ErrorReport(.usage, error.text(spelling) { strings($0, arguments: $1) })
+        case let error as SchemeError: return Self.report(error, strings)
         case let error as CatalogError: return Self.report(error, strings)
         case let error as CoordinateError: return Self.report(error, strings)
         case let error as CatalogSelectionError: return Self.report(error, strings)
@@ -64,9 +74,13 @@ package struct CatalogErrorWording: ErrorWording {
             return ErrorReport(.catalogUnavailable, s("error.CatalogError.corrupt", path, reason))
         case let .schemaTooNew(path, found, supported):
             return ErrorReport(.catalogTooNew, s("error.CatalogError.schemaTooNew", path, found, supported))
-        case let .invalidArgument(text):
-            // Worded by the command that throws it.
-            return ErrorReport(.usage, text)
+        }
+    }
+
+    static func report(_ error: SchemeError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .none(culture, available):
+            return ErrorReport(.notFound, s("error.SchemeError.none", culture, available.joined(separator: ", ")))
         }
     }
 

@@ -64,18 +64,6 @@ package struct UpdateSettings: Codable, Sendable {
     package var identity: String?
     /// Seconds the manifest request may take (a catalog gets more by its size).
     package var deadline: Double?
-
-    /// The values as `UpdateConfiguration.resolve` takes them from a config file. The trusted
-    /// key files are passed as a list instead (`Environment.updateConfiguration`), since a path
-    /// may hold a comma.
-    package var fileValues: [String: String] {
-        var values: [String: String] = [:]
-        if let server { values["update.server"] = server }
-        if insecure == true { values["update.insecure"] = "true" }
-        if let identity { values["update.identity"] = identity }
-        if let deadline { values["update.deadline"] = String(deadline) }
-        return values
-    }
 }
 
 package enum ConfigurationError: CommandError {

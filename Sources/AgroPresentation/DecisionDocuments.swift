@@ -5,9 +5,6 @@ import Foundation
 /// place: the commands print them and `agro web` answers with them, so the API's JSON is the
 /// CLI's by construction.
 package extension CatalogDocuments {
-    /// Today (YYYY-MM-DD): registrations that ended before it are expired.
-    static var today: String { ProductCommand.today }
-
     /// The largest plan read: a season plan is a few kilobytes.
     static let maximumPlanBytes = 4 * 1_048_576
 
@@ -57,7 +54,7 @@ package extension CatalogDocuments {
                                         uniquingKeysWith: { a, _ in a }).sorted { $0.key < $1.key }.map(\.value)
                 throw TankError(.doseOutsideRange(product: card.name, dose: doses[index], unit: doseUnit, registered: ranges))
             }
-            if let expiry = card.registrationExpiry, expiry < ProductCommand.today {
+            if let expiry = card.registrationExpiry, expiry < environment.today {
                 warnings.append(environment.strings("tank.expired", card.name, expiry))
             }
             products.append(TankProduct(product: id, name: card.name, dose: doses[index], unit: doseUnit, ingredients: card.ingredients))

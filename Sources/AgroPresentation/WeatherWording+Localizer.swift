@@ -1,4 +1,3 @@
-import AgroCLI
 import AgroDomain
 import AgroWeather
 import Foundation
@@ -8,7 +7,7 @@ extension WeatherWording {
     /// `Localizable/<lang>.json` (the English file repeats the library's English), numbers with
     /// the language's decimal separator, spray findings worded from their typed rule, verdict,
     /// value and threshold.
-    static func localized(_ s: Localizer) -> WeatherWording {
+    package static func localized(_ s: Localizer) -> WeatherWording {
         WeatherWording(
             phrase: { key, english in
                 let full = "weather." + key
@@ -21,7 +20,7 @@ extension WeatherWording {
 
     /// One spray finding in the interface language; the English strings reproduce
     /// `SprayAdvisor`'s texts word for word.
-    static func sprayFinding(_ finding: SprayFinding, rainfastHours: Double, _ s: Localizer) -> String {
+    package static func sprayFinding(_ finding: SprayFinding, rainfastHours: Double, _ s: Localizer) -> String {
         // As SprayAdvisor writes them: whole numbers bare, else one decimal (f) or up to two (f2).
         func f(_ v: Double) -> String { s.decimal(v == v.rounded() ? v.plainText : String(format: "%.1f", v)) }
         func f2(_ v: Double) -> String {

@@ -1,4 +1,3 @@
-import AgroCLI
 import AgroWeather
 import Foundation
 
@@ -7,21 +6,21 @@ import Foundation
 ///
 /// Numbers use a decimal point and no grouping whatever the interface language, times are
 /// ISO 8601 in UTC, so the rows read the same into any spreadsheet or script.
-enum WeatherCSV {
+package enum WeatherCSV {
     /// Header of the forecast rows: temperatures and wind speed in the requested units
     /// (`--units`), the rest in fixed units named in the column.
-    static let forecastHeader = [
+    package static let forecastHeader = [
         "start", "temperature", "feels_like", "humidity_percent", "wind_speed", "wind_gust", "wind_direction_deg",
         "precipitation_probability_percent", "rain_mm", "snow_mm", "clouds_percent", "condition",
     ]
 
     /// Header of the spray rows: the rules' units (°C, km/h at boom height, mm, %).
-    static let sprayHeader = [
+    package static let sprayHeader = [
         "start", "end", "verdict", "temperature_c", "humidity_percent", "boom_wind_kmh", "boom_gust_kmh", "delta_t_c",
         "rain_in_rainfast_period_mm", "precipitation_probability_percent", "reasons",
     ]
 
-    static func forecastRows(_ forecast: Forecast) -> [[String]] {
+    package static func forecastRows(_ forecast: Forecast) -> [[String]] {
         forecast.list.map { slot in
             [
                 time(slot.date), number(slot.main?.temp), number(slot.main?.feelsLike), number(slot.main?.humidity),
@@ -32,7 +31,7 @@ enum WeatherCSV {
         }
     }
 
-    static func sprayRows(_ report: SprayReport) -> [[String]] {
+    package static func sprayRows(_ report: SprayReport) -> [[String]] {
         report.slots.map { assessment in
             [
                 time(assessment.slot.start), time(assessment.slot.end), assessment.verdict.rawValue,
@@ -44,13 +43,13 @@ enum WeatherCSV {
         }
     }
 
-    static func write(header: [String], rows: [[String]], environment: Environment) {
+    package static func write(header: [String], rows: [[String]], environment: Environment) {
         environment.output.write(CSV.line(header) + "\n")
         for row in rows { environment.output.write(CSV.line(row) + "\n") }
     }
 
     /// At most two decimals, trailing zeros dropped ("12.5", "3", "-0.25"); empty when absent.
-    static func number(_ value: Double?) -> String {
+    package static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "" }
         var text = String(format: "%.2f", (value * 100).rounded() / 100)
         if text.contains(".") {
@@ -61,7 +60,7 @@ enum WeatherCSV {
     }
 
     /// "2026-08-01T09:00:00Z".
-    static func time(_ date: Date) -> String {
+    package static func time(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         formatter.timeZone = TimeZone(identifier: "UTC")

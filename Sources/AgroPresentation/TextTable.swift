@@ -8,6 +8,12 @@ package struct TextTable {
     /// Columns whose values are right-aligned (numbers).
     package var rightAligned: Set<Int> = []
 
+    package init(headers: [String], rows: [[String]], rightAligned: Set<Int> = []) {
+        self.headers = headers
+        self.rows = rows
+        self.rightAligned = rightAligned
+    }
+
     /// The table as lines, fitted into `width` columns: when too wide, the widest columns are
     /// shortened and their cells end with "…".
     package func render(width: Int) -> [String] {

@@ -17,7 +17,7 @@ package extension Environment {
     /// A registration number, marked when the registration has expired (as the card marks it).
     func registration(_ number: String?, expiry: String?) -> String {
         guard let number else { return "" }
-        guard let expiry, expiry < ProductCommand.today else { return number }
+        guard let expiry, expiry < today else { return number }
         return "\(number) (\(strings("product.expired")))"
     }
 
@@ -61,8 +61,7 @@ package extension Environment {
         }) {
             return category
         }
-        let valid = ProductCategory.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CatalogError.invalidArgument("unknown category \"\(text)\"; expected one of \(valid)")
+        throw RequestError.unknownValue(.category, value: text, valid: ProductCategory.allCases.map(\.rawValue))
     }
 
     /// Parses a pest kind typed by the user: its code or its name in the interface language.
@@ -72,7 +71,6 @@ package extension Environment {
         if let kind = PestKind.allCases.first(where: { $0.rawValue == folded || TextFolding.fold(name(of: $0)) == folded }) {
             return kind
         }
-        let valid = PestKind.allCases.map(\.rawValue).joined(separator: ", ")
-        throw CatalogError.invalidArgument("unknown pest kind \"\(text)\"; expected one of \(valid)")
+        throw RequestError.unknownValue(.kind, value: text, valid: PestKind.allCases.map(\.rawValue))
     }
 }

@@ -3,6 +3,11 @@ import AgroStore
 import AgroTerminal
 import Foundation
 
+/// How a command prints what it found.
+package enum OutputFormat: String, CaseIterable, Sendable {
+    case table, json, csv
+}
+
 /// Everything a command needs from the outside world, built once from the global options and
 /// passed down; there are no singletons.
 package struct Environment: Sendable {
@@ -17,19 +22,31 @@ package struct Environment: Sendable {
     package let catalogPath: String?
     package let processEnvironment: [String: String]
 
-    package init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        self.processEnvironment = processEnvironment
-        paths = Paths(environment: processEnvironment)
-        configuration = try Configuration.load(from: paths.configFile)
-        var language = options.resolvedLanguage(environment: processEnvironment)
-        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.lang {
-            language = LocaleChain.normalize(configured)
-        }
+    /// Today, as an ISO 8601 date ("2026-05-01"): what "expired" and "registered today" are
+    /// judged against. Read once where the environment is made, so one command or one request
+    /// sees one day, and tests can fix it.
+    package let today: String
+
+    package init(
+        paths: Paths, configuration: Configuration, language: String, format: OutputFormat, output: Terminal,
+        catalogPath: String?, processEnvironment: [String: String], today: String
+    ) {
+        self.paths = paths
+        self.configuration = configuration
         self.language = language
         strings = Localizer(language: language, directory: paths.localizable)
-        format = options.format
-        output = .standardOutput
-        catalogPath = options.catalog ?? configuration.catalog
+        self.format = format
+        self.output = output
+        self.catalogPath = catalogPath
+        self.processEnvironment = processEnvironment
+        self.today = today
+    }
+
+    /// Today's date in the ISO 8601 form `today` holds.
+    package static func isoDate(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
     }
 
     /// Whether the user is at a terminal on both ends, so the pager may prompt.

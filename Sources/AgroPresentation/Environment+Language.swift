@@ -4,8 +4,8 @@ package extension Environment {
     /// This environment answering in another language with JSON output: what a server builds
     /// for each request from the one environment it started with, so a request's language
     /// never leaks into another's. `strings` should be kept per language by the caller: a
-    /// `Localizer` reads its files once.
-    init(_ base: Environment, language: String, strings: Localizer) {
+    /// `Localizer` reads its files once; `today` is the request's day (a server outlives days).
+    init(_ base: Environment, language: String, strings: Localizer, today: String) {
         paths = base.paths
         configuration = base.configuration
         self.language = language
@@ -14,5 +14,6 @@ package extension Environment {
         output = base.output
         catalogPath = base.catalogPath
         processEnvironment = base.processEnvironment
+        self.today = today
     }
 }

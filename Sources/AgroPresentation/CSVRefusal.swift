@@ -8,6 +8,6 @@ extension Environment {
     /// calls this first (README, "Lists, pages and formats").
     package func refuseCSV(_ command: String) throws {
         guard format == .csv else { return }
-        throw CatalogError.invalidArgument(strings("format.csvNotList", "agro " + command))
+        throw RequestError.notAList(command: "agro " + command)
     }
 }

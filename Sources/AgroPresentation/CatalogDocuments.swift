@@ -1,5 +1,4 @@
 import AgroDomain
-import ArgumentParser
 import Foundation
 
 /// The documents the catalog commands print with `--format json`, and the filters their
@@ -27,7 +26,7 @@ package enum CatalogDocuments {
     /// `--letter` (or `letter=`) is one letter or digit of the alphabet index.
     package static func checkLetter(_ letter: String) throws {
         guard TextFolding.indexLetter(of: letter) != nil, letter.count == 1 else {
-            throw ValidationError("--letter takes one letter or digit")
+            throw RequestError.notALetter(letter)
         }
     }
 
@@ -46,19 +45,21 @@ package enum CatalogDocuments {
             pest: try environment.resolve(pest, .pest, in: catalog),
             culture: try environment.resolve(culture, .culture, in: catalog),
             stage: stage, substance: try environment.resolve(substance, .substance, in: catalog),
-            group: code, sort: order, asOf: ProductCommand.today)
+            group: code, sort: order, asOf: environment.today)
     }
 
     /// The values of `agro uses` that need no catalog, checked: the sort order and the group code.
     package static func checkUseOptions(
         pest: String?, culture: String?, stage: Int?, group: String?, sort: String?
     ) throws -> (UseSort, GroupCode?) {
-        if pest == nil && culture == nil { throw ValidationError("give --pest, --culture or both") }
-        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
-        guard let order = UseSort(rawValue: sort ?? "name") else { throw ValidationError("--sort takes name, dose or phi") }
+        if pest == nil && culture == nil { throw RequestError.pestOrCultureNeeded }
+        if let stage, !(0...99).contains(stage) { throw RequestError.stageOutOfRange(stage) }
+        guard let order = UseSort(rawValue: sort ?? "name") else {
+            throw RequestError.unknownValue(.sort, value: sort ?? "", valid: UseSort.allCases.map(\.rawValue))
+        }
         let code = group.flatMap(GroupCode.init(parsing:))
         if group != nil && code == nil {
-            throw ValidationError("--group takes a code such as \"FRAC 3\", \"IRAC 4A\", \"HRAC 2\" or \"11\"")
+            throw RequestError.unknownGroup(group ?? "")
         }
         return (order, code)
     }
@@ -206,5 +207,21 @@ package struct CultureRow: Encodable, Sendable {
     package var depth: Int
     package var prefix: String
 
-    enum CodingKeys: String, CodingKey { case id, name, parentIDs, depth }
+    enum CodingKeys: String, CodingKey {
+        // "Id" as in every other JSON key (productId, substanceId).
+        case parentIDs = "parentIds"
+        case id, name, depth
+    }
+}
+
+/// `agro scheme` (and the API) for a culture that has no protection scheme.
+package enum SchemeError: UserFacingError, Equatable {
+    case none(culture: String, available: [String])
+
+    package var message: String {
+        switch self {
+        case let .none(culture, available):
+            return "no protection scheme for \(culture); schemes exist for: \(available.joined(separator: ", "))"
+        }
+    }
 }

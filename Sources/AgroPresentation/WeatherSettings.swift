@@ -1,4 +1,3 @@
-import AgroCLI
 import AgroWeather
 import Foundation
 
@@ -7,27 +6,27 @@ import Foundation
 ///     "weather": {"apiKey": "...", "units": "imperial", "spray": {"windGoodMaxKmh": 12}}
 ///
 /// `spray` takes any subset of `SprayRules`' fields; the rest keep their documented defaults.
-struct WeatherSettings: Codable, Sendable {
+package struct WeatherSettings: Codable, Sendable {
     /// OpenWeatherMap API key; OPENWEATHER_API_KEY takes precedence.
-    var apiKey: String?
+    package var apiKey: String?
     /// Default units; --units takes precedence.
-    var units: WeatherUnitsChoice?
+    package var units: WeatherUnitsChoice?
     /// Spray-threshold overrides.
-    var spray: SprayRules?
+    package var spray: SprayRules?
 }
 
 /// The units a user may ask for. OpenWeatherMap also has "standard" (Kelvin), which no one
 /// judging a field wants, so it is not offered.
-enum WeatherUnitsChoice: String, Codable, Sendable, CaseIterable {
+package enum WeatherUnitsChoice: String, Codable, Sendable, CaseIterable {
     case metric, imperial
 
-    var units: WeatherUnits { self == .metric ? .metric : .imperial }
+    package var units: WeatherUnits { self == .metric ? .metric : .imperial }
 }
 
 
 extension WeatherSettings {
     /// The `weather` section of the user's config.json, if any.
-    static func load(from url: URL) throws -> WeatherSettings? {
+    package static func load(from url: URL) throws -> WeatherSettings? {
         try Configuration.decode(ConfigFile.self, from: url)?.weather
     }
 

@@ -1,0 +1,20 @@
+import AgroDomain
+import AgroPresentation
+import Foundation
+
+package extension Environment {
+    /// The environment of one command line: its global options, then AGRO_LANG and the locale
+    /// variables, then config.json; the clock read once, now.
+    init(_ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment, now: Date = Date()) throws {
+        let paths = Paths(environment: processEnvironment)
+        let configuration = try Configuration.load(from: paths.configFile)
+        var language = options.resolvedLanguage(environment: processEnvironment)
+        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.lang {
+            language = LocaleChain.normalize(configured)
+        }
+        self.init(
+            paths: paths, configuration: configuration, language: language, format: options.format, output: .standardOutput,
+            catalogPath: options.catalog ?? configuration.catalog, processEnvironment: processEnvironment,
+            today: Environment.isoDate(now))
+    }
+}
