@@ -14,42 +14,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-duration=15 connections=32 catalog=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --duration) duration="$2"; shift 2 ;;
-    --connections) connections="$2"; shift 2 ;;
-    --catalog) catalog="$2"; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--connections N] [--catalog FILE]" >&2; exit 64 ;;
-  esac
-done
-work="${AGRO_BENCH_DIR:-/tmp/agro-web-bench}"
-mkdir -p "$work"
-register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.xz}"
-
-command -v wrk >/dev/null || scripts/install-deps wrk
+source Benchmarks/web/common.sh
 python3 -m venv --help >/dev/null 2>&1 || scripts/install-deps python3-venv
 if [ ! -x "$work/venv/bin/datasette" ]; then
   python3 -m venv "$work/venv"
   "$work/venv/bin/pip" install -q datasette
-fi
-# AGRO_BENCH_SCRATCH: a build folder of its own (swift build --scratch-path), e.g. to keep the
-# release build apart from the debug one the tests use.
-# Without it, agro-full is built in the benchmarks package as Benchmarks/run.sh builds agro (same
-# flags, so the two scripts share one release build of the libraries), apart from the debug
-# build the tests use.
-if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
-  build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
-else
-  build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
-fi
-swift build "${build[@]}" --product agro-full
-agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"
-# Outside the repository the program would not find Assets/web beside it.
-[ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
-if [ -z "$catalog" ]; then
-  catalog="$work/ch.sqlite"
-  [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"
 fi
 
 # The (pest, culture) pair with the most products, and a word found in many names.
@@ -129,17 +98,7 @@ PY
 
 run() { # prints "requests/s p50_ms p99_ms" for URL $1
   wrk -t2 -c"$connections" -d"$duration"s --latency "$1" >"$work/wrk.txt"
-  python3 - "$work/wrk.txt" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-def ms(label):
-    m = re.search(r"^\s*" + label + r"\s+([\d.]+)(us|ms|s)\s*$", text, re.M)
-    value, unit = float(m.group(1)), m.group(2)
-    return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
-errors = re.search(r"Non-2xx or 3xx responses: (\d+)", text)
-rps = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-print(f"{rps:.0f} {ms('50%'):.2f} {ms('99%'):.2f} {errors.group(1) if errors else 0}")
-PY
+  wrk_summary "$work/wrk.txt"
 }
 uncached() { echo "${1/:$agro_port\//:$uncached_port/}"; }
 for url in "$agro_products" "$ds_products" "$agro_search" "$ds_search" "$(uncached "$agro_products")" "$(uncached "$agro_search")"; do

@@ -164,6 +164,8 @@ enum Pages {
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
         "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind", "cityKind",
         "navUses", "navPlan", "navTank",
+        // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
+        "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
     ]
 
     static func strings(_ page: PageContext) -> [String: String] {
@@ -274,7 +276,14 @@ enum Pages {
         var groups: [(String, [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
-            let entry = useEntry(use, page)
+            var entry = useEntry(use, page)
+            // The uses page for each of its pests on each of its cultures: what else is registered
+            // there. A favorite's card keeps these pages for offline use (offline.js).
+            let compare = use.cultures.flatMap { culture in
+                use.pests.map { ["name": $0.pest.name, "href": "/uses?culture=\(percent(culture.id))&pest=\(percent($0.pest.id))"] }
+            }
+            entry["compare"] = compare
+            entry["hasCompare"] = !compare.isEmpty
             if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(entry) } else { groups.append((key, [entry])) }
         }
         // Alternatives cost a query of their own (tens of milliseconds on a national register):

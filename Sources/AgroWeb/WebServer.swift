@@ -25,6 +25,7 @@ package enum WebServer {
         router.get("healthz") { _, _ in health(app) }
         APIRoutes.register(on: router, app: app)
         Pages.register(on: router, app: app)
+        OfflineRoutes.register(on: router, app: app)
         app.routes.load(router)
         let limits = app.limits, connections = app.connections
         return Application(
@@ -60,7 +61,7 @@ package enum WebServer {
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var policy: String {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'"
+            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
     }
 
     static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }

@@ -63,10 +63,11 @@ final class WebPagesTests: XCTestCase {
         XCTAssertTrue(policy.contains("script-src 'self'"), policy, file: file, line: line)
         XCTAssertFalse(policy.contains("unsafe-inline"), policy, file: file, line: line)
         XCTAssertEqual(answer.headers["x-content-type-options"], "nosniff", file: file, line: line)
-        // The one script element is the external file; nothing refers to another origin.
+        // The script elements are the external files (app.js, offline.js); nothing refers to another origin.
         let scripts = answer.body.components(separatedBy: "<script").count - 1
-        XCTAssertEqual(scripts, 1, target, file: file, line: line)
+        XCTAssertEqual(scripts, 2, target, file: file, line: line)
         XCTAssertTrue(answer.body.contains("<script src=\"/static/app.js\" defer></script>"), file: file, line: line)
+        XCTAssertTrue(answer.body.contains("<script src=\"/static/offline.js\" defer></script>"), file: file, line: line)
         XCTAssertNil(answer.body.range(of: #"(src|href)="(https?:)?//(?!example\.org)"#, options: .regularExpression),
                      target, file: file, line: line)
         // No event handler in any tag (escaped text may mention one).

@@ -1,20 +1,44 @@
 #!/usr/bin/env python3
 """Drives headless Chromium through agro web over the DevTools protocol (standard library
-only): loads the search page at phone width, types a pest, opens a product card from the
-results, adds it to the favorites, and asserts on the DOM at each step. Saves a screenshot.
+only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone would:
 
-usage: browser_test.py BASE_URL SCREENSHOT.png
+1. crawls the site from the home page over HTTP (bounded): every internal link, stylesheet,
+   script and image answers 200 and no page shows a raw interface key;
+2. opens one page of every kind found, plus the offline page and the weather at a point, in
+   English, Russian and Kazakh at 360 px: nothing wider than the screen, no raw key, the menu in
+   the page's language, axe-core with no serious or critical violation, controls at least
+   24 px with borders at 3:1; saves a screenshot of each into SCREENSHOTS (never the repository);
+3. searches as one types (results announced), opens a pest's and a product's card, keeps a
+   favorite; the same pages without JavaScript;
+4. offline: the manifest and its icons, the service worker; a visited card reloaded with the
+   network off (Network.emulateNetworkConditions on the page and the worker) shows the card and
+   the date it was saved; a favorite's card and the pages it links to open offline even when
+   the pages seen lately are gone; a page never seen gives the offline page.
+
+usage: browser_test.py BASE_URL SCREENSHOTS_DIR
 """
-import base64, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time, urllib.request
+import base64, csv, hashlib, html.parser, io, json, os, re, shutil, socket, struct, subprocess, sys, tempfile, time
+import urllib.error, urllib.parse, urllib.request, zipfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+LANGUAGES = ["en", "ru", "kk"]
+WIDTH = 360
+CRAWL_LIMIT = 400
+# axe-core 4.12's axe.min.js ships in this wheel; its digest pins what runs.
+AXE_PACKAGE = "axe-playwright-python==0.1.8"
+AXE_WHEEL_SHA256 = "fdd263c998388f1a8e67cad02677e612d946248bd44d163be5e8650ea31f95f8"
+PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}
 
 
 class DevTools:
-    """A WebSocket client for one DevTools target (RFC 6455, client frames masked)."""
+    """A WebSocket client for Chromium's browser endpoint (RFC 6455, client frames masked),
+    speaking to targets through flat sessions."""
 
     def __init__(self, url):
         match = re.match(r"ws://([^:/]+):(\d+)(/.*)", url)
         host, port, path = match.group(1), int(match.group(2)), match.group(3)
-        self.sock = socket.create_connection((host, port), timeout=30)
+        self.sock = socket.create_connection((host, port), timeout=60)
         key = base64.b64encode(os.urandom(16)).decode()
         self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
@@ -35,16 +59,17 @@ class DevTools:
         else:
             header += bytes([0x80 | 127]) + struct.pack(">Q", len(data))
         mask = os.urandom(4)
-        self.sock.sendall(bytes(header) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(data)) if len(data) < 65536 else _mask(data, mask)
+        self.sock.sendall(bytes(header) + mask + masked)
 
     def _read(self, count):
-        data = b""
+        data = bytearray()
         while len(data) < count:
             chunk = self.sock.recv(count - len(data))
             if not chunk:
                 raise SystemExit("DevTools connection closed")
             data += chunk
-        return data
+        return bytes(data)
 
     def _receive(self):
         message = b""
@@ -55,20 +80,39 @@ class DevTools:
                 length = struct.unpack(">H", self._read(2))[0]
             elif length == 127:
                 length = struct.unpack(">Q", self._read(8))[0]
-            payload = self._read(length)
-            message += payload
+            message += self._read(length)
             if first & 0x80:
                 return message.decode()
 
-    def call(self, method, **params):
+    def call(self, method, session=None, **params):
         self.next_id += 1
-        self._send(json.dumps({"id": self.next_id, "method": method, "params": params}))
-        while True:
+        message = {"id": self.next_id, "method": method, "params": params}
+        if session:
+            message["sessionId"] = session
+        self._send(json.dumps(message))
+        while True:  # events are not needed: every wait polls the page
             answer = json.loads(self._receive())
             if answer.get("id") == self.next_id:
                 if "error" in answer:
                     raise SystemExit(f"{method}: {answer['error']}")
                 return answer.get("result", {})
+
+
+def _mask(data, mask):
+    """XOR-masks a large payload quickly (axe.min.js is 570 kB)."""
+    repeated = (mask * (len(data) // 4 + 1))[:len(data)]
+    return (int.from_bytes(data, "big") ^ int.from_bytes(repeated, "big")).to_bytes(len(data), "big")
+
+
+class Tab:
+    """One page target of the browser."""
+
+    def __init__(self, tools, target_id):
+        self.tools = tools
+        self.session = tools.call("Target.attachToTarget", targetId=target_id, flatten=True)["sessionId"]
+
+    def call(self, method, **params):
+        return self.tools.call(method, session=self.session, **params)
 
     def evaluate(self, expression):
         result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
@@ -76,30 +120,556 @@ class DevTools:
             raise SystemExit(f"page script failed: {result['exceptionDetails']}")
         return result["result"].get("value")
 
-    def wait_for(self, expression, what, timeout=15):
+    def wait_for(self, expression, what, timeout=20):
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.evaluate(expression):
                 return
             time.sleep(0.1)
-        raise SystemExit(f"FAIL: timed out waiting for {what}")
+        state = self.evaluate("[location.href, document.readyState, document.title]")
+        raise SystemExit(f"FAIL: timed out waiting for {what} (the tab shows {state})")
+
+    def open(self, url, ready="true", what=None):
+        """Navigates and waits for the new document (the old one is marked) to load and for `ready`."""
+        self.evaluate("window.agroOld = true")
+        self.call("Page.navigate", url=url)
+        self.loaded(ready, what or url)
+
+    def reload(self, ready="true", what="the page reloaded"):
+        self.evaluate("window.agroOld = true")
+        self.call("Page.reload")
+        self.loaded(ready, what)
+
+    def loaded(self, ready, what):
+        self.wait_for(f"!window.agroOld && document.readyState === 'complete' && !!document.body && ({ready})", what)
+
+    def screenshot(self, path, full=True):
+        height = min(int(self.evaluate("document.documentElement.scrollHeight")), 6000) if full else 780
+        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=full,
+                         clip={"x": 0, "y": 0, "width": WIDTH, "height": height, "scale": 1})
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(shot["data"]))
+
+
+FAILED = []
 
 
 def check(condition, message):
+    """Stops at the first failure; with AGRO_BROWSER_ALL=1 goes on and fails at the end."""
     if not condition:
+        if os.environ.get("AGRO_BROWSER_ALL") == "1":
+            FAILED.append(message)
+            print("FAIL:", message)
+            return
         raise SystemExit("FAIL: " + message)
     print("ok:", message)
 
 
+# --- interface strings ------------------------------------------------------------------
+
+def strings():
+    """The interface strings per language, with the fallbacks the program applies (kk -> ru -> en)."""
+    folder = os.path.join(ROOT, "Localizable")
+    tables = {code: json.load(open(os.path.join(folder, code + ".json"), encoding="utf-8")) for code in LANGUAGES}
+    chains = json.load(open(os.path.join(folder, "fallbacks.json"), encoding="utf-8"))
+    def lookup(code, key):
+        for language in [code] + chains.get(code, []) + ["en"]:
+            if key in tables.get(language, {}):
+                return tables[language][key]
+        return key
+    return tables, lookup
+
+
+def raw_key_finder(keys):
+    """A function listing the raw keys in a text: every key of en.json, and the stem of a
+    counted key (`use.phi` for `use.phi.one`), as printed when a lookup fails."""
+    known = set(keys)
+    for key in keys:
+        stem, _, last = key.rpartition(".")
+        if last in PLURAL_FORMS and stem:
+            known.add(stem)
+    token = re.compile(r"(?<![\w./@-])[a-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+(?![\w/@-])")
+    return lambda text: sorted({t for t in token.findall(text) if t in known})
+
+
+# --- crawl ------------------------------------------------------------------------------
+
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.text = [], []
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("script", "style"):
+            self._skip += 1
+        for name in ("href", "src"):
+            if attrs.get(name) and tag in ("a", "link", "script", "img"):
+                self.links.append(attrs[name])
+        for name in ("aria-label", "placeholder", "title", "alt", "data-add", "data-remove", "data-found", "data-none", "data-empty"):
+            if attrs.get(name):
+                self.text.append(attrs[name])
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data):
+        if not self._skip:
+            self.text.append(data)
+
+
+def fetch(url, headers=None):
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def crawl(base, raw_keys):
+    """Breadth first from the home page, at most CRAWL_LIMIT URLs, four at a time."""
+    origin = urllib.parse.urlsplit(base)
+    seen, queue, pages, failures, raw = {"/"}, ["/"], {}, [], {}
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        while queue:
+            batch, queue = queue[:16], queue[16:]
+            for path, (status, headers, body) in zip(batch, pool.map(lambda p: fetch(base + p), batch)):
+                if status != 200:
+                    failures.append(f"{path} -> {status}")
+                    continue
+                if not headers.get("Content-Type", "").startswith("text/html"):
+                    continue
+                parser = Links()
+                parser.feed(body.decode("utf-8", "replace"))
+                pages[path] = headers.get("Content-Language", "")
+                found = raw_keys(" ".join(parser.text))
+                if found:
+                    raw[path] = found
+                for link in parser.links:
+                    target = urllib.parse.urlsplit(urllib.parse.urljoin(base + path, link))
+                    if target.scheme not in ("http", "https") or target.netloc != origin.netloc:
+                        continue
+                    local = target.path + ("?" + target.query if target.query else "")
+                    if local not in seen and len(seen) < CRAWL_LIMIT:
+                        seen.add(local)
+                        queue.append(local)
+    return seen, pages, failures, raw
+
+
+def kind_of(path):
+    """The kind of a page: its route (first path segment) and its query's names but lang and page."""
+    parts = urllib.parse.urlsplit(path)
+    segments = [s for s in parts.path.split("/") if s]
+    names = sorted({name for name, _ in urllib.parse.parse_qsl(parts.query)} - {"lang", "page", "perPage"})
+    route = "/" + segments[0] + ("/*" if len(segments) > 1 else "") if segments else "/"
+    return route + ("?" + "&".join(names) if names else "")
+
+
+def with_lang(url, code):
+    parts = urllib.parse.urlsplit(url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "lang"] + [("lang", code)]
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
+# --- axe-core ---------------------------------------------------------------------------
+
+def axe_source():
+    """axe.min.js from the PyPI wheel, downloaded into a temporary folder and checked."""
+    folder = tempfile.mkdtemp(prefix="agro-axe-")
+    try:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "--disable-pip-version-check",
+                        "--dest", folder, AXE_PACKAGE], check=True, stdout=subprocess.DEVNULL)
+        wheel = next(os.path.join(folder, name) for name in os.listdir(folder) if name.endswith(".whl"))
+        digest = hashlib.sha256(open(wheel, "rb").read()).hexdigest()
+        if digest != AXE_WHEEL_SHA256:
+            raise SystemExit(f"FAIL: {os.path.basename(wheel)} has digest {digest}, expected {AXE_WHEEL_SHA256}")
+        with zipfile.ZipFile(wheel) as archive:
+            return archive.read("axe_playwright_python/axe.min.js").decode("utf-8")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+AXE_RUN = """axe.run(document, {resultTypes: ['violations'], rules: {'target-size': {enabled: true}}})
+  .then(r => r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => ({id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))})))"""
+
+# Visible form controls and buttons: at least 24 x 24 px, and their edge (border, or for a
+# filled button its background) at least 3:1 against what is behind them (WCAG 1.4.11).
+CONTROLS = r"""(() => {
+  const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); })
+    .reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const behind = el => { for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+    if (c.length < 4 || c[3] > 0) return c.slice(0, 3); } return [255, 255, 255]; };
+  const problems = [];
+  for (const el of document.querySelectorAll('button, select, textarea, input:not([type=hidden]):not([type=checkbox]):not([type=radio])')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || el.closest('[hidden]')) continue;
+    const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : el.name ? '[name=' + el.name + ']' : '');
+    if (box.width < 24 || box.height < 24) problems.push(name + ' is ' + box.width.toFixed(0) + 'x' + box.height.toFixed(0) + ' px');
+    const style = getComputedStyle(el), back = behind(el.parentElement);
+    const border = parseFloat(style.borderTopWidth) > 0 ? ratio(rgb(style.borderTopColor), back) : 0;
+    const fill = rgb(style.backgroundColor), filled = fill.length < 4 || fill[3] > 0 ? ratio(fill.slice(0, 3), back) : 0;
+    if (Math.max(border, filled) < 3) problems.push(name + ' edge contrast ' + Math.max(border, filled).toFixed(2) + ':1');
+  }
+  return problems;
+})()"""
+
+VISIBLE_TEXT = r"""(() => {
+  const parts = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll('[aria-label], [placeholder], [title], [alt], [data-add], [data-remove], [data-found], [data-none], [data-empty]'))
+    for (const name of ['aria-label', 'placeholder', 'title', 'alt', 'data-add', 'data-remove', 'data-found', 'data-none', 'data-empty'])
+      if (el.getAttribute(name)) parts.push(el.getAttribute(name));
+  return parts.join('\n');
+})()"""
+
+
+def inspect(tab, url, code, label, axe, raw_keys, lookup, shots, problems):
+    """One page in one language: width, raw keys, language of the menu, axe, controls."""
+    tab.open(url)
+    where = f"{label} [{code}]"
+    width = tab.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)")
+    if width > WIDTH:
+        wide = tab.evaluate(f"""Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > {WIDTH} + 0.5)
+          .slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '') + ' ' + Math.round(e.getBoundingClientRect().right))""")
+        problems.append(f"{where}: {width} px wide at a {WIDTH} px screen: {wide}")
+    found = raw_keys(tab.evaluate(VISIBLE_TEXT))
+    if found:
+        problems.append(f"{where}: raw interface keys {found}")
+    if tab.evaluate("document.documentElement.lang") != code:
+        problems.append(f"{where}: <html lang> is {tab.evaluate('document.documentElement.lang')}")
+    menu = tab.evaluate("Array.from(document.querySelectorAll('nav.main a')).map(a => a.textContent.trim())")
+    expected = [lookup(code, "web." + key) for key in ("search", "products", "cultures")]
+    if menu[:3] != expected:
+        problems.append(f"{where}: the menu reads {menu[:3]}, not {expected}")
+    tab.evaluate(axe + "\n;true")
+    violations = tab.evaluate(AXE_RUN)
+    for violation in violations:
+        problems.append(f"{where}: axe {violation['impact']} {violation['id']} ({violation['help']}): {violation['nodes']}")
+    for problem in tab.evaluate(CONTROLS):
+        problems.append(f"{where}: {problem}")
+    name = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "home"
+    tab.screenshot(os.path.join(shots, f"{name}.{code}.png"))
+    return not violations
+
+
+# --- offline ------------------------------------------------------------------------------
+
+def png_size(data):
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "the icon is a PNG")
+    return struct.unpack(">II", data[16:24])
+
+
+WORKER_SESSIONS = {}
+
+
+def set_offline(tools, tab, offline):
+    """Network off (or on) for the page and for the service worker, which fetches for it."""
+    conditions = dict(offline=offline, latency=0, downloadThroughput=-1, uploadThroughput=-1)
+    tab.call("Network.enable")
+    tab.call("Network.emulateNetworkConditions", **conditions)
+    workers = [t for t in tools.call("Target.getTargets")["targetInfos"] if t["type"] == "service_worker"]
+    if offline:
+        check(len(workers) > 0, "the service worker runs")
+    for worker in workers:
+        # One session per worker, kept: conditions set through one session stay until it resets them.
+        if worker["targetId"] not in WORKER_SESSIONS:
+            session = tools.call("Target.attachToTarget", targetId=worker["targetId"], flatten=True)["sessionId"]
+            tools.call("Network.enable", session=session)
+            WORKER_SESSIONS[worker["targetId"]] = session
+        tools.call("Network.emulateNetworkConditions", session=WORKER_SESSIONS[worker["targetId"]], **conditions)
+
+
+def offline_checks(tools, tab, base, lookup, shots):
+    # The manifest: what makes the app installable, from the server as the browser reads it.
+    status, headers, body = fetch(base + "/static/manifest.webmanifest")
+    manifest = json.loads(body)
+    check(status == 200 and headers.get("Content-Type", "").startswith("application/manifest+json"), "the manifest is served")
+    check(manifest.get("name") and manifest.get("short_name") and manifest.get("start_url") == "/"
+          and manifest.get("display") == "standalone" and re.fullmatch(r"#[0-9a-f]{6}", manifest.get("theme_color", "")),
+          f"the manifest has name, short name, start URL, display and theme colour: {manifest.get('short_name')}")
+    types = set()
+    for icon in manifest["icons"]:
+        status, headers, data = fetch(base + icon["src"])
+        check(status == 200 and headers.get("Content-Type") == icon["type"], f"icon {icon['src']} answers as {icon['type']}")
+        types.add(icon["type"])
+        if icon["type"] == "image/png":
+            width, height = png_size(data)
+            check(icon["sizes"] == f"{width}x{height}", f"{icon['src']} is {width}x{height} as declared")
+        else:
+            check(b"<svg" in data, f"{icon['src']} is an SVG")
+    check({"image/png", "image/svg+xml"} <= types, "icons in SVG and PNG")
+    status, headers, worker = fetch(base + "/sw.js")
+    check(status == 200 and "javascript" in headers.get("Content-Type", "") and b"__VERSION__" not in worker,
+          "the service worker is served from the root, versioned")
+    policy = headers.get("Content-Security-Policy", "")
+    check("worker-src 'self'" in policy and "manifest-src 'self'" in policy and "script-src 'self'" in policy,
+          "the policy allows this site's worker and manifest only")
+
+    # Chromium's own reading of the manifest, and the worker taking control.
+    tab.open(base + "/?lang=ru")
+    errors = tab.call("Page.getAppManifest").get("errors", [])
+    check(errors == [], f"Chromium reads the manifest without errors: {errors}")
+    tab.wait_for("navigator.serviceWorker.ready.then(r => !!r.active)", "the service worker")
+    tab.wait_for("!!navigator.serviceWorker.controller", "the worker controlling the page")
+    tab.wait_for("caches.keys().then(k => k.some(n => n.startsWith('agro-shell-')))", "the precached shell")
+    shell = tab.evaluate("""caches.keys().then(k => caches.open(k.find(n => n.startsWith('agro-shell-'))))
+      .then(c => c.keys()).then(r => r.map(q => new URL(q.url).pathname))""")
+    check({"/static/app.css", "/static/app.js", "/offline/ru", "/static/icon-192.png"} <= set(shell), f"the shell is precached: {sorted(shell)}")
+
+    # A card seen once, reloaded with the network off: the card, and when it was saved.
+    first = tab.evaluate("fetch('/api/v1/products?perPage=3&lang=ru').then(r => r.json()).then(p => p.items.map(i => i.id))")
+    card = base + "/product/" + urllib.parse.quote(first[0])
+    tab.open(card, "!!document.getElementById('product')")
+    name = tab.evaluate("document.querySelector('#product h1').textContent")
+    check(tab.evaluate("document.getElementById('saved').hidden"), "online, the card has no saved-copy banner")
+    tab.wait_for("caches.open('agro-pages').then(c => c.match(location.href)).then(r => !!r)", "the card kept as seen")
+    set_offline(tools, tab, True)
+    check(tab.evaluate("fetch('/api/v1/catalog').then(() => 'online', () => 'offline')") == "offline", "the network is off")
+    before = time.time()
+    tab.reload("!!document.getElementById('product')", "the card offline")
+    check(tab.evaluate("document.querySelector('#product h1').textContent") == name, f"offline, the card shows {name}")
+    check(not tab.evaluate("document.getElementById('saved').hidden"), "offline, the saved-copy banner is shown")
+    banner = tab.evaluate("document.getElementById('saved').textContent").strip()
+    check(banner.startswith(lookup("ru", "web.savedCopy")), f"the banner is in Russian: {banner}")
+    saved = tab.evaluate("document.getElementById('saved-at').getAttribute('datetime')")
+    stamp = time.mktime(time.strptime(saved[:19], "%Y-%m-%dT%H:%M:%S")) - time.timezone
+    check(before - 600 < stamp <= time.time() + 1, f"the copy is dated when it was saved: {saved}")
+    check(len(tab.evaluate("document.getElementById('saved-at').textContent").strip()) > 5, "the date is written out")
+    tab.screenshot(os.path.join(shots, "offline-card.ru.png"), full=False)
+    never = base + "/pest/never-visited-" + str(int(time.time()))
+    tab.open(never)
+    check(tab.evaluate("document.querySelector('main h1').textContent") == lookup("ru", "web.offlineTitle"),
+          "a page never saved gives the offline page, in Russian")
+    set_offline(tools, tab, False)
+
+    # A favorite: its card, the pages it links to and the favorites page are kept apart.
+    other = base + "/product/" + urllib.parse.quote(first[1])
+    tab.open(other, "!!document.getElementById('product') && !document.getElementById('favorite').hidden")
+    favorite = tab.evaluate("document.querySelector('#product h1').textContent")
+    links = tab.evaluate("Array.from(document.querySelectorAll('#product a[href^=\"/uses\"]')).map(a => a.getAttribute('href'))")
+    tab.evaluate("document.getElementById('favorite').click()")
+    wanted = ["/product/" + urllib.parse.quote(first[1]), "/favorites"] + links
+    tab.wait_for(f"""caches.open('agro-favorites').then(c => c.keys()).then(k => k.map(r => new URL(r.url)).map(u => u.pathname + u.search))
+      .then(kept => {json.dumps(wanted)}.every(u => kept.includes(u)))""", f"the favorite's pages kept: {wanted}")
+    check(len(links) > 0, f"the favorite's card, favorites page and the {len(links)} uses pages it links to are kept")
+    tab.evaluate("caches.delete('agro-pages')")
+    set_offline(tools, tab, True)
+    tab.open(other, "!!document.getElementById('product')")
+    check(tab.evaluate("document.querySelector('#product h1').textContent") == favorite
+          and not tab.evaluate("document.getElementById('saved').hidden"), f"offline, the favorite {favorite} opens, marked saved")
+    for link in links[:3]:
+        tab.open(base + link)
+        check(not tab.evaluate("document.getElementById('saved').hidden")
+              and tab.evaluate("document.querySelector('main h1').textContent") != lookup("ru", "web.offlineTitle"),
+              f"offline, the uses page it links to opens: {link}")
+    tab.open(base + "/favorites", "document.querySelectorAll('#favorites a').length === 1")
+    tab.wait_for(f"document.querySelector('#favorites a').textContent === {json.dumps(favorite)}", "the favorite's name offline")
+    check(True, "offline, the favorites page lists the favorite by name")
+    tab.screenshot(os.path.join(shots, "offline-favorites.ru.png"), full=False)
+    set_offline(tools, tab, False)
+    tab.open(other, "!!document.getElementById('product') && !document.getElementById('favorite').hidden")
+    tab.evaluate("document.getElementById('favorite').click()")
+    tab.wait_for(f"""caches.open('agro-favorites').then(c => c.match({json.dumps(wanted[0])})).then(r => !r)""", "the unfavorited card let go")
+    check(True, "a product no longer favorite is no longer kept")
+
+
+# --- decisions: the uses page against `agro uses`, a plan checked, a tank computed -----------
+
+def cli(*arguments):
+    """The agro CLI on the same catalog (its exit status is part of the answer)."""
+    command = [os.environ["AGRO_CLI"], "--catalog", os.environ["AGRO_CATALOG"]] + list(arguments)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+    return done.returncode, done.stdout
+
+
+def dashes(text):
+    return text.replace("\u2013", "-")
+
+
+USE_ROWS = r"""Array.from(document.querySelectorAll('li.use-row')).map(row => {
+  const fact = name => { for (const d of row.querySelectorAll('dl.use-facts > div'))
+    if (d.querySelector('dt').textContent.trim() === name) return d.querySelector('dd').textContent.trim(); return ''; };
+  const expired = row.querySelector('.expired');
+  return {product: row.querySelector('.targets a').textContent.trim(), href: row.querySelector('.targets a').getAttribute('href'),
+    registration: (row.querySelector('.reg') || {textContent: ''}).textContent.trim(),
+    ingredients: Array.from(row.querySelectorAll('p.small a')).map(a => [a.textContent.trim(),
+      (a.nextElementSibling && a.nextElementSibling.classList.contains('group')) ? a.nextElementSibling.textContent.trim() : '?']),
+    dose: fact(T.dose), water: fact(T.water), phi: fact(T.phi), applications: fact(T.applications),
+    interval: fact(T.interval), bbch: fact(T.bbch), area: fact(T.area), expired: expired ? expired.textContent.trim() : ''};
+})"""
+
+
+def uses_against_cli(tab, base, lookup, pairs):
+    """The uses page shows the rows `agro uses --format csv` prints (the table's columns, worded
+    in the interface language), in the same order, for the same pest and culture."""
+    compared, expired, first = 0, 0, None
+    for culture, pest in pairs:
+        for code in LANGUAGES:
+            status, out = cli("--lang", code, "uses", "--pest", pest, "--culture", culture, "--format", "csv", "--all")
+            check(status == 0, f"agro uses --pest {pest} --culture {culture} --lang {code} answers")
+            rows = list(csv.reader(io.StringIO(out)))[1:]
+            names = {key: lookup(code, "web." + key) for key in ("dose", "water", "phi", "applications", "interval", "bbch", "area")}
+            tab.open(with_lang(f"{base}/uses?culture={urllib.parse.quote(culture)}&pest={urllib.parse.quote(pest)}", code))
+            page = tab.evaluate("(() => { const T = " + json.dumps(names) + "; return " + USE_ROWS + "; })()")
+            check(len(page) == len(rows), f"uses of {pest} on {culture} [{code}]: {len(page)} rows on the page, {len(rows)} from agro uses")
+            for web, row in zip(page, rows):
+                product, registration, ingredients, dose, water, phi, counts, bbch, area, mark = row
+                maximum, _, interval = counts.partition(" / ")
+                listed = [re.match(r"(.*) \[(.*)\]$", part).groups() for part in ingredients.split(" + ")] if ingredients else []
+                wanted = {"product": product, "registration": registration, "dose": dose, "water": water,
+                          "interval": interval, "bbch": bbch, "area": area}
+                seen = {key: web[key] for key in wanted}
+                seen["bbch"] = dashes(seen["bbch"])
+                same = (seen == wanted and [tuple(i) for i in web["ingredients"]] == listed
+                        and re.findall(r"\d+", web["phi"]) == re.findall(r"\d+", phi)
+                        and re.findall(r"\d+", web["applications"]) == re.findall(r"\d+", maximum)
+                        # Marked expired on both (the CLI's short mark, the page's with the date).
+                        and bool(mark) == bool(web["expired"]))
+                check(same, f"[{code}] {product}: the page reads as agro uses" + ("" if same else f": {web} vs {row}"))
+                compared += 1
+                expired += bool(mark)
+                if first is None and not mark and dose.endswith(" l/ha") and code == "en":
+                    first = (web["href"].rsplit("/", 1)[-1], float(dose.split()[0].split("-")[0]))
+    check(compared > 0 and expired > 0, f"{compared} rows compared with agro uses, {expired} of them expired and marked")
+    return first
+
+
+def plan_checked(tab, base):
+    """A plan file uploaded on the plan page: the findings per application and for the season
+    are those `agro plan check FILE --format json` reports."""
+    plan = os.path.join(ROOT, "Database", "examples", "winter-wheat-kz-fails.json")
+    _, out = cli("--lang", "en", "plan", "check", plan, "--format", "json")
+    report = json.loads(out)
+    tab.open(base + "/plan?lang=en", "!!document.querySelector('input[type=file]')")
+    root = tab.call("DOM.getDocument")["root"]["nodeId"]
+    node = tab.call("DOM.querySelector", nodeId=root, selector="form.plan input[type=file]")["nodeId"]
+    tab.call("DOM.setFileInputFiles", files=[plan], nodeId=node)
+    tab.evaluate("window.agroOld = true; document.querySelector('form.plan button[type=submit]').click()")
+    tab.loaded("!!document.getElementById('report')", "the plan's report")
+    shown = tab.evaluate("""(() => { const text = li => { const c = li.cloneNode(true);
+        c.querySelectorAll('.mark, .rule, small').forEach(e => e.remove()); return c.textContent.trim(); };
+      return {applications: Array.from(document.querySelectorAll('ol.applications > li')).map(a => Array.from(a.querySelectorAll('li.finding')).map(text)),
+              season: Array.from(document.querySelectorAll('#report > ul.findings > li.finding')).map(text)}; })()""")
+    count = len(shown["applications"])
+    wanted = [[f["message"] for f in report["findings"] if f["application"] == n] for n in range(1, count + 1)]
+    season = [f["message"] for f in report["findings"] if f["application"] is None]
+    check(count > 1 and shown["applications"] == wanted, f"the uploaded plan's {count} applications carry the findings of agro plan check")
+    check(shown["season"] == season, f"and the season's {len(season)} findings")
+
+
+def tank_computed(tab, base, product, dose):
+    """The tank form filled in as a person would: loads and amounts as worked out by hand."""
+    area, water, size = 25.0, 200.0, 2000.0
+    tab.open(base + "/tank?lang=en", "!!document.querySelector('form.tank')")
+    fill = {"input[name=product]": product, "input[name=dose]": f"{dose:g}", "input[name=area]": f"{area:g}",
+            "input[name=water]": f"{water:g}", "input[name=tank]": f"{size:g}"}
+    for selector, value in fill.items():
+        tab.evaluate(f"document.querySelector('form.tank {selector}').value = {json.dumps(value)}")
+    tab.evaluate("document.querySelector('form.tank select[name=unit]').value = 'l/ha'")
+    tab.evaluate("window.agroOld = true; document.querySelector('form.tank button[type=submit]').click()")
+    tab.loaded("!!document.getElementById('result')", "the tank's result")
+    # The first product's amounts: per full load, last load, total (as labelled facts, or a table's row).
+    cells = tab.evaluate("""(() => { const facts = document.querySelector('#result dl.use-facts');
+      const cells = facts ? facts.querySelectorAll('dd') : document.querySelectorAll('#result tbody tr:first-child td');
+      return Array.from(cells).map(c => c.textContent.trim()); })()""")
+    per_hectare_load = size / water                      # ha one full tank covers
+    full = int(area // per_hectare_load)
+    last = area - full * per_hectare_load
+    expected = [f"{dose * per_hectare_load:g} l", f"{dose * last:g} l", f"{dose * area:g} l"]
+    check(cells == expected, f"the tank for {area:g} ha at {water:g} l/ha, {size:g} l: {cells} (by hand {expected})")
+
+
+# --- the walk ------------------------------------------------------------------------------
+
+def search_and_favorites(tab, base, lookup):
+    """Search as one types, a pest's card, a product's card, a favorite; then without script."""
+    tab.open(base + "/?lang=en", "!!document.getElementById('q')")
+    check(tab.evaluate("document.title").startswith("Search"), "the search page loads")
+    tab.evaluate("document.getElementById('q').focus()")
+    for character in "septoria":
+        tab.call("Input.insertText", text=character)
+        time.sleep(0.03)
+    tab.wait_for("document.getElementById('results').getAttribute('data-query') === 'septoria'"
+                 " && document.querySelectorAll('#results li').length > 0", "results as one types")
+    check(tab.evaluate("location.search") == "?lang=en", "the results came without leaving the page")
+    hits = tab.evaluate("Array.from(document.querySelectorAll('#results a')).map(a => a.textContent)")
+    check(any("eptoria" in hit for hit in hits), f"the pest is among the hits: {hits[:5]}")
+    status = tab.evaluate("(() => { const s = document.getElementById('results-status');"
+                          " return [s.getAttribute('aria-live') || s.getAttribute('role'), s.textContent]; })()")
+    total = tab.evaluate("fetch('/api/v1/search?q=septoria&lang=en').then(r => r.json()).then(p => p.total)")
+    check(status[0] in ("polite", "status") and status[1] == lookup("en", "web.resultsCount").replace("{0}", str(total)),
+          f"the count of results is announced: {status[1]!r}")
+    pests = tab.evaluate("Array.from(document.querySelectorAll('#results a[href^=\"/pest/\"]')).map(a => a.textContent)")
+    check(len(pests) > 0, f"pests are among the hits: {pests}")
+
+    tab.evaluate("document.querySelector('#results a[href^=\"/pest/\"]').click()")
+    tab.wait_for("location.pathname.startsWith('/pest/') && document.readyState === 'complete'"
+                 " && document.querySelectorAll('main a[href^=\"/product/\"]').length > 0", "the pest card with products")
+    check(tab.evaluate("document.querySelector('h1').textContent") == pests[0], f"the pest card: {pests[0]}")
+    tab.evaluate("document.querySelector('main a[href^=\"/product/\"]').click()")
+    tab.wait_for("location.pathname.startsWith('/product/') && document.readyState === 'complete'"
+                 " && !!document.getElementById('product')", "the product card")
+    name = tab.evaluate("document.querySelector('#product h1').textContent")
+    check(bool(name), f"the card shows the product: {name}")
+    check(tab.evaluate("document.querySelectorAll('section.uses').length > 0"), "the card lists the uses by culture")
+
+    check(not tab.evaluate("document.getElementById('favorite').hidden"), "the favorite button is shown")
+    tab.evaluate("document.getElementById('favorite').click()")
+    product_id = tab.evaluate("document.getElementById('product').getAttribute('data-product-id')")
+    stored = json.loads(tab.evaluate("localStorage.getItem('agro.favorites')") or "[]")
+    check(stored == [product_id], f"the favorite is kept by id: {stored}")
+    tab.open(base + "/favorites", "document.querySelectorAll('#favorites li').length === 1")
+    tab.wait_for("document.querySelector('#favorites a').textContent !== " + json.dumps(product_id), "the favorite's name")
+    check(tab.evaluate("document.querySelector('#favorites a').textContent") == name, "the favorites page names it")
+    scripts = tab.evaluate("Array.from(document.scripts).map(s => s.getAttribute('src'))")
+    check(scripts == ["/static/app.js", "/static/offline.js"], f"the only scripts are agro's own files: {scripts}")
+    tab.open(base + "/product/" + urllib.parse.quote(product_id), "!document.getElementById('favorite').hidden")
+    tab.evaluate("document.getElementById('favorite').click()")
+    check(json.loads(tab.evaluate("localStorage.getItem('agro.favorites')") or "[]") == [], "a second tap removes the favorite")
+
+    tab.call("Emulation.setScriptExecutionDisabled", value=True)
+    tab.open(base + "/?lang=en&q=septoria")
+    check(tab.evaluate("document.querySelectorAll('#results li a').length") > 0, "without JavaScript the server renders the results")
+    check(tab.evaluate("document.getElementById('results').getAttribute('data-query')") is None,
+          "and they are the server's (app.js did not run)")
+    tab.open(base + "/product/" + urllib.parse.quote(product_id), "!!document.getElementById('favorite')")
+    check(tab.evaluate("document.getElementById('favorite').hidden"), "without JavaScript no dead favorite button")
+    tab.call("Emulation.setScriptExecutionDisabled", value=False)
+
+
 def main():
-    base, screenshot = sys.argv[1].rstrip("/"), sys.argv[2]
+    base, shots = sys.argv[1].rstrip("/"), sys.argv[2]
+    started = time.time()
+    os.makedirs(shots, exist_ok=True)
+    tables, lookup = strings()
+    raw_keys = raw_key_finder(tables["en"].keys())
+
+    seen, pages, failures, raw = crawl(base, raw_keys)
+    check(len(pages) > 20, f"the crawl from the home page reached {len(seen)} URLs ({len(pages)} pages)")
+    check(failures == [], f"every internal link answers 200: {failures[:10]}")
+    check(raw == {}, f"no crawled page shows a raw interface key: {dict(list(raw.items())[:5])}")
+
+    kinds = {}
+    for path in sorted(pages, key=lambda p: (len(p), p)):
+        kinds.setdefault(kind_of(path), path)
+    kinds.setdefault("/offline/*", "/offline/en")
+    if os.environ.get("AGRO_BROWSER_WEATHER") == "1":
+        kinds["/weather?at&spray"] = "/weather?at=51.18,71.45&spray=1"
+    print(f"page kinds: {len(kinds)}: {sorted(kinds)}")
+
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if not browser:
         raise SystemExit("chromium not found")
+    axe = axe_source()
     profile = tempfile.mkdtemp(prefix="agro-chromium-")
     arguments = [browser, "--headless=new", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
                  "--disable-extensions", "--disable-dev-shm-usage", "--remote-debugging-port=0",
-                 f"--user-data-dir={profile}", "--window-size=360,780", "about:blank"]
+                 f"--user-data-dir={profile}", f"--window-size={WIDTH},780", "about:blank"]
     if os.geteuid() == 0:
         arguments.insert(1, "--no-sandbox")  # Chromium refuses to sandbox as root (CI containers).
     process = subprocess.Popen(arguments, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
@@ -115,75 +685,40 @@ def main():
                 endpoint = match.group(1)
         if endpoint is None:
             raise SystemExit("chromium did not start")
-        port = re.match(r"ws://[^:]+:(\d+)/", endpoint).group(1)
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10))
-        page = next(t for t in targets if t.get("type") == "page")
-        tools = DevTools(page["webSocketDebuggerUrl"])
-        tools.call("Page.enable")
-        tools.call("Runtime.enable")
-        tools.call("Emulation.setDeviceMetricsOverride", width=360, height=780, deviceScaleFactor=2, mobile=True)
+        tools = DevTools(endpoint)
+        target = next(t for t in tools.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
+        tab = Tab(tools, target["targetId"])
+        tab.call("Page.enable")
+        tab.call("Runtime.enable")
+        tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=780, deviceScaleFactor=1, mobile=True)
 
-        # 1. The search page.
-        tools.call("Page.navigate", url=base + "/?lang=en")
-        tools.wait_for("document.readyState === 'complete' && !!document.getElementById('q')", "the search page")
-        check(tools.evaluate("document.title").startswith("Search"), "the search page loads")
-        check(tools.evaluate("document.documentElement.scrollWidth <= 360"), "nothing wider than a 360 px screen")
+        problems = []
+        # AGRO_BROWSER_PAGES=0 leaves the sweep out, to work on the later steps.
+        for label, path in sorted(kinds.items()) if os.environ.get("AGRO_BROWSER_PAGES") != "0" else []:
+            for code in LANGUAGES:
+                inspect(tab, with_lang(base + path, code), code, label, axe, raw_keys, lookup, shots, problems)
+        check(problems == [], f"{len(kinds)} kinds of page in {len(LANGUAGES)} languages at {WIDTH} px: no overflow, no raw key,"
+              f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1"
+              + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
 
-        # 2. Typing a pest: results appear as one types (app.js), without submitting the form.
-        tools.evaluate("document.getElementById('q').focus()")
-        for character in "septoria":
-            tools.call("Input.insertText", text=character)
-            time.sleep(0.03)
-        tools.wait_for("document.getElementById('results').getAttribute('data-query') === 'septoria'"
-                       " && document.querySelectorAll('#results li').length > 0", "results as one types")
-        check(tools.evaluate("location.search") == "?lang=en", "the results came without leaving the page")
-        hits = tools.evaluate("Array.from(document.querySelectorAll('#results a')).map(a => a.textContent)")
-        check(any("eptoria" in hit for hit in hits), f"the pest is among the hits: {hits[:5]}")
-        pests = tools.evaluate("Array.from(document.querySelectorAll('#results a[href^=\"/pest/\"]')).map(a => a.textContent)")
-        check(len(pests) > 0, f"pests are among the hits: {pests}")
-
-        # 3. The pest's card lists the products against it; opening one gives its card.
-        tools.evaluate("document.querySelector('#results a[href^=\"/pest/\"]').click()")
-        tools.wait_for("location.pathname.startsWith('/pest/') && document.readyState === 'complete'"
-                       " && document.querySelectorAll('ul.items a[href^=\"/product/\"]').length > 0", "the pest card with products")
-        check(tools.evaluate("document.querySelector('h1').textContent") == pests[0], f"the pest card: {pests[0]}")
-        tools.evaluate("document.querySelector('ul.items a[href^=\"/product/\"]').click()")
-        tools.wait_for("location.pathname.startsWith('/product/') && document.readyState === 'complete'"
-                       " && !!document.getElementById('product')", "the product card")
-        name = tools.evaluate("document.querySelector('#product h1').textContent")
-        check(bool(name), f"the card shows the product: {name}")
-        check(tools.evaluate("document.querySelectorAll('section.uses').length > 0"), "the card lists the uses by culture")
-        check(tools.evaluate("document.documentElement.scrollWidth <= 360"), "the card fits a 360 px screen")
-
-        # 4. Favorites: the button appears with JavaScript and keeps the id in localStorage.
-        check(tools.evaluate("!document.getElementById('favorite').hidden"), "the favorite button is shown")
-        tools.evaluate("document.getElementById('favorite').click()")
-        product_id = tools.evaluate("document.getElementById('product').getAttribute('data-product-id')")
-        stored = json.loads(tools.evaluate("localStorage.getItem('agro.favorites')") or "[]")
-        check(stored == [product_id], f"the favorite is kept by id: {stored}")
-        shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=False)
-        with open(screenshot, "wb") as file:
-            file.write(base64.b64decode(shot["data"]))
-        tools.call("Page.navigate", url=base + "/favorites")
-        tools.wait_for("document.querySelectorAll('#favorites li').length === 1"
-                       " && document.querySelector('#favorites a').textContent !== " + json.dumps(product_id),
-                       "the favorites page")
-        check(tools.evaluate("document.querySelector('#favorites a').textContent") == name, "the favorites page names it")
-        dom = tools.evaluate("document.documentElement.outerHTML")
-        check("<script src=\"/static/app.js\" defer=\"\"></script>" in dom, "the only script is agro's own file")
-
-        # 5. Without JavaScript the pages still work: the server renders the results, and
-        # the favorite button (which needs script) stays hidden.
-        tools.call("Emulation.setScriptExecutionDisabled", value=True)
-        tools.call("Page.navigate", url=base + "/?lang=en&q=septoria")
-        tools.wait_for("document.readyState === 'complete' && location.search.includes('q=septoria')", "the search without script")
-        check(tools.evaluate("document.querySelectorAll('#results li a').length") > 0,
-              "without JavaScript the server renders the results")
-        check(tools.evaluate("document.getElementById('results').getAttribute('data-query')") is None,
-              "and they are the server's (app.js did not run)")
-        tools.call("Page.navigate", url=base + "/product/" + product_id)
-        tools.wait_for("document.readyState === 'complete' && !!document.getElementById('favorite')", "the card without script")
-        check(tools.evaluate("document.getElementById('favorite').hidden"), "without JavaScript no dead favorite button")
+        pairs = []
+        for path in sorted(pages):
+            query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(path).query))
+            if path.startswith("/uses?") and query.keys() >= {"culture", "pest"} and (query["culture"], query["pest"]) not in pairs:
+                pairs.append((query["culture"], query["pest"]))
+        # A pair where an expired registration is offered (the catalog says which have expired), then two crawled.
+        today = time.strftime("%Y-%m-%d")
+        listed = json.loads(cli("products", "--all", "--format", "json")[1])["items"]
+        gone = [item["id"] for item in listed if item.get("registrationExpiry", "9999") < today]
+        check(len(gone) > 0, f"the catalog has expired registrations: {gone[:3]}")
+        use = json.loads(cli("product", gone[0], "--format", "json")[1])["uses"][0]
+        expired_pair = (use["cultures"][0]["id"], use["pests"][0]["pest"]["id"])
+        tank = uses_against_cli(tab, base, lookup, [expired_pair] + [p for p in pairs if p != expired_pair][:2])
+        plan_checked(tab, base)
+        check(tank is not None, f"a product with a dose in l/ha for the tank: {tank}")
+        tank_computed(tab, base, *tank)
+        search_and_favorites(tab, base, lookup)
+        offline_checks(tools, tab, base, lookup, shots)
     finally:
         process.terminate()
         try:
@@ -192,7 +727,9 @@ def main():
             process.kill()
         shutil.rmtree(profile, ignore_errors=True)
 
-    print("browser test passed; screenshot:", screenshot)
+    if FAILED:
+        raise SystemExit(f"{len(FAILED)} checks failed")
+    print(f"browser test passed in {time.time() - started:.0f} s; screenshots in {shots}")
 
 
 if __name__ == "__main__":

@@ -1,22 +1,45 @@
 #!/usr/bin/env bash
 # The browser test of `agro web`: headless Chromium (Debian's `chromium`, installed here when
-# missing) searches as one types, opens a product card and keeps a favorite; the DOM is
-# checked at each step (Tests/browser/browser_test.py) and a screenshot is written to
-# ${AGRO_SCREENSHOT:-/tmp/agro-web-browser.png} (never into the repository).
-# Needs a built agro-full (swift build). Exits non-zero when a check fails.
+# missing) crawls the site, opens every kind of page in en/ru/kk at 360 px with axe-core
+# (fetched from PyPI by the test), searches as one types, keeps a favorite and reloads pages
+# with the network off (Tests/browser/browser_test.py). Screenshots go to
+# ${AGRO_SCREENSHOTS:-/tmp/agro-web-browser} (never into the repository). The weather pages
+# read recorded OpenWeatherMap answers from the shared fixtures through a loopback stand-in
+# (Tests/browser/owm_server.py); without the fixtures they are left out, and with CI=true that fails.
+# Needs a built agro-full and agro (swift build). Exits non-zero when a check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 command -v chromium >/dev/null || scripts/install-deps chromium
-binary="$(swift build --show-bin-path)/agro-full"
-[ -x "$binary" ] || swift build --product agro-full
+python3 -m pip --version >/dev/null 2>&1 || scripts/install-deps python3-pip
+bin="$(swift build --show-bin-path)"
+[ -x "$bin/agro-full" ] || swift build --product agro-full
+[ -x "$bin/agro" ] || swift build --product agro
 
 home="$(mktemp -d)"
 out="$home/web.out"
-XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
-  "$binary" --catalog Database/catalog.sqlite web --host 127.0.0.1 --port 0 >"$out" 2>"$home/web.log" &
+pids=()
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; rm -rf "$home"' EXIT
+
+# The shared inputs: $AGRO_SHARED, else shared/ beside the package root (as SharedFixtures finds them).
+owm="${AGRO_OWM_FIXTURES:-${AGRO_SHARED:-../shared}/fixtures/owm}"
+weather=()
+if [ -f "$owm/forecast_5day_3h_london_full_list_rain.json" ]; then
+  python3 Tests/browser/owm_server.py "$owm" >"$home/owm.out" &
+  pids+=($!)
+  for _ in $(seq 1 100); do grep -q "^port" "$home/owm.out" 2>/dev/null && break; sleep 0.1; done
+  weather=(AGRO_OPENWEATHER_URL="http://127.0.0.1:$(awk '/^port/ {print $2}' "$home/owm.out")" OPENWEATHER_API_KEY=browser-test AGRO_BROWSER_WEATHER=1)
+elif [ "${CI:-}" = true ]; then
+  echo "browser test: the OpenWeatherMap fixtures are missing (looked in $owm)" >&2
+  exit 1
+else
+  echo "browser test: no OpenWeatherMap fixtures in $owm; the weather at a point is left out" >&2
+fi
+
+env "${weather[@]}" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
+  "$bin/agro-full" --catalog Database/catalog.sqlite web --host 127.0.0.1 --port 0 >"$out" 2>"$home/web.log" &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$home"' EXIT
+pids+=($server)
 for _ in $(seq 1 300); do
   grep -q "Listening on" "$out" 2>/dev/null && break
   kill -0 "$server" 2>/dev/null || { cat "$home/web.log" >&2; exit 1; }
@@ -24,4 +47,5 @@ for _ in $(seq 1 300); do
 done
 url="$(grep -o 'http://[^ ]*' "$out" | head -n 1)"
 [ -n "$url" ] || { echo "agro web did not start" >&2; exit 1; }
-python3 Tests/browser/browser_test.py "$url" "${AGRO_SCREENSHOT:-/tmp/agro-web-browser.png}"
+env "${weather[@]}" AGRO_CLI="$bin/agro" AGRO_CATALOG="$PWD/Database/catalog.sqlite" \
+  python3 Tests/browser/browser_test.py "$url" "${AGRO_SCREENSHOTS:-/tmp/agro-web-browser}"

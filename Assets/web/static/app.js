@@ -60,6 +60,12 @@
             results.textContent = "";
             page.items.forEach(function (hit) { results.appendChild(item(hrefFor(hit), hit.name, hit.detail || "")); });
             results.setAttribute("data-query", text);
+            // Announced by screen readers (role=status): how many were found.
+            var status = document.getElementById("results-status");
+            if (status) {
+              status.textContent = page.total > 0 ? status.getAttribute("data-found").replace("{0}", String(page.total))
+                : status.getAttribute("data-none");
+            }
             var empty = document.querySelector(".empty");
             if (empty) { empty.hidden = page.items.length > 0; }
           })
