@@ -30,7 +30,8 @@ package enum CatalogCommands {
                 global += arguments[index...(index + 1)]
                 index += 2
             } else if let equals = option.firstIndex(of: "="),
-                      GlobalOptions.valuedOptionNames.contains(String(option[..<equals])) {
+                GlobalOptions.valuedOptionNames.contains(String(option[..<equals]))
+            {
                 global.append(option)
                 index += 1
             } else {
@@ -38,19 +39,20 @@ package enum CatalogCommands {
             }
         }
         guard index < arguments.endIndex,
-              let type = all.first(where: { $0.configuration.commandName == arguments[index] })
+            let type = all.first(where: { $0.configuration.commandName == arguments[index] })
         else { return nil }
         // The global options go after the subcommand names (`plan check`), where the command
         // that declares them can read them.
         var end = index + 1, current: any ParsableCommand.Type = type
         while end < arguments.endIndex,
-              let sub = current.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[end] }) {
+            let sub = current.configuration.subcommands.first(where: { $0.configuration.commandName == arguments[end] })
+        {
             current = sub
             end += 1
         }
         guard let command = try? type.parseAsRoot(Array(arguments[(index + 1)..<end]) + global + arguments[end...]),
-              // Not the library's help command (`agro favorites help add`).
-              isCommand(Swift.type(of: command), in: type)
+            // Not the library's help command (`agro favorites help add`).
+            isCommand(Swift.type(of: command), in: type)
         else { return nil }
         return command
     }

@@ -69,7 +69,8 @@ package enum Program {
     /// The interface strings in the language the command ran in: its global options, else
     /// the environment (as `Environment` chooses it).
     private static func interfaceStrings(for command: any ParsableCommand) -> Localizer {
-        let global = Mirror(reflecting: command).children.lazy
+        let global =
+            Mirror(reflecting: command).children.lazy
             .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions()
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)

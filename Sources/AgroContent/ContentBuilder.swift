@@ -66,9 +66,10 @@ public struct ContentBuilder: Sendable {
     /// Reads and checks every source without writing anything.
     public func load() throws -> CatalogContent {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: sourceDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: sourceDirectory.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
             throw ContentBuildError(problems: [
-                ContentProblem(file: sourceDirectory.path, entry: nil, problem: "no such folder of catalog sources"),
+                ContentProblem(file: sourceDirectory.path, entry: nil, problem: "no such folder of catalog sources")
             ])
         }
         let reader = SourceReader(directory: sourceDirectory)
@@ -120,7 +121,8 @@ public struct CatalogContent: Sendable {
         [
             "companies": companies.count, "statements": statements.count, "substances": substances.count,
             "cultures": cultures.count, "pests": pests.count, "products": products.count, "uses": uses.count,
-            "obligations": obligations.count, "schemes": schemes.count, "regions": regions.count, "representatives": representatives.count,
+            "obligations": obligations.count, "schemes": schemes.count, "regions": regions.count,
+            "representatives": representatives.count,
             "distributors": distributors.count, "news": news.count,
         ]
     }

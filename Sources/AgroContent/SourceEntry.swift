@@ -90,7 +90,9 @@ struct SourceEntry {
         var text: LocalizedText = [:]
         for (locale, value) in object {
             guard locales.contains(locale) else {
-                report("unknown locale \"\(locale)\" in field \"\(key)\" (catalog locales: \(locales.sorted().joined(separator: ", ")))")
+                report(
+                    "unknown locale \"\(locale)\" in field \"\(key)\" (catalog locales: \(locales.sorted().joined(separator: ", ")))"
+                )
                 continue
             }
             guard let string = value as? String else {
@@ -125,7 +127,7 @@ struct SourceEntry {
     func bbch(_ key: String, required: Bool = false) -> BBCHRange? {
         guard let range = range(key, required: required) else { return nil }
         guard (0...99).contains(range.from), (0...99).contains(range.to),
-              range.from == range.from.rounded(), range.to == range.to.rounded()
+            range.from == range.from.rounded(), range.to == range.to.rounded()
         else {
             report("field \"\(key)\" must be BBCH stages between 0 and 99")
             return nil

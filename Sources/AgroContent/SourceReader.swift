@@ -152,17 +152,21 @@ final class SourceReader {
 
     private func groupLimit(_ e: SourceEntry, id: String) -> CatalogRecord.GroupLimit {
         let scheme = e.string("scheme", required: true) ?? ""
-        if !scheme.isEmpty, !["FRAC", "IRAC", "HRAC"].contains(scheme) { e.report("field \"scheme\" must be FRAC, IRAC or HRAC") }
+        if !scheme.isEmpty, !["FRAC", "IRAC", "HRAC"].contains(scheme) {
+            e.report("field \"scheme\" must be FRAC, IRAC or HRAC")
+        }
         let maxApplications = e.integer("maxApplications"), maxConsecutive = e.integer("maxConsecutive")
         let maxShare = e.number("maxShare")
         if let maxShare, !(maxShare > 0 && maxShare <= 1) { e.report("field \"maxShare\" must lie in (0, 1]") }
         if maxApplications == nil && maxConsecutive == nil && maxShare == nil {
             e.report("a limit needs \"maxApplications\", \"maxConsecutive\" or \"maxShare\"")
         }
-        return CatalogRecord.GroupLimit(id: id, GroupLimit(
-            scheme: scheme, group: e.string("group", required: true) ?? "", culture: e.string("culture"),
-            maxApplications: maxApplications, maxConsecutive: maxConsecutive, maxShare: maxShare,
-            source: e.string("source", required: true) ?? ""))
+        return CatalogRecord.GroupLimit(
+            id: id,
+            GroupLimit(
+                scheme: scheme, group: e.string("group", required: true) ?? "", culture: e.string("culture"),
+                maxApplications: maxApplications, maxConsecutive: maxConsecutive, maxShare: maxShare,
+                source: e.string("source", required: true) ?? ""))
     }
 
     private func json(_ file: String) -> Any? {
@@ -233,7 +237,8 @@ final class SourceReader {
         let ingredients = e.objects("ingredients").enumerated().compactMap { index, object -> CatalogRecord.Ingredient? in
             let i = nested(e, object, "ingredients[\(index)]")
             guard let substance = i.string("substance", required: true) else { return nil }
-            return CatalogRecord.Ingredient(substanceID: substance, concentration: i.number("concentration"), unit: i.string("unit"))
+            return CatalogRecord.Ingredient(
+                substanceID: substance, concentration: i.number("concentration"), unit: i.string("unit"))
         }
         let links = e.objects("links").enumerated().compactMap { index, object -> Link? in
             let l = nested(e, object, "links[\(index)]")
@@ -347,7 +352,8 @@ final class SourceReader {
                 continue
             }
             if let data = FileManager.default.contents(atPath: newsDirectory.appendingPathComponent(file).path),
-               let html = String(data: data, encoding: .utf8) {
+                let html = String(data: data, encoding: .utf8)
+            {
                 bodies[locale] = html
             } else {
                 problems.add(ContentProblem(file: "news/\(file)", entry: id, problem: "not readable as UTF-8"))
@@ -411,8 +417,10 @@ final class SourceReader {
             var stack = culture.parentIDs, visited = Set<String>()
             while let next = stack.popLast() {
                 if next == culture.id {
-                    problems.add(ContentProblem(
-                        file: "cultures.json", entry: culture.id, problem: "culture is its own ancestor (parents form a cycle)"))
+                    problems.add(
+                        ContentProblem(
+                            file: "cultures.json", entry: culture.id,
+                            problem: "culture is its own ancestor (parents form a cycle)"))
                     break
                 }
                 if visited.insert(next).inserted { stack += parents[next] ?? [] }

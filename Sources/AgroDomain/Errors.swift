@@ -39,11 +39,13 @@ public enum CatalogError: UserFacingError, Equatable {
             let list = suggestions.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             return "no \(kind.rawValue) matches \"\(text)\"; closest: \(list)"
         case let .missing(path):
-            return "catalog not found at \(path); rebuild it with `agro catalog build Database/content --out \(path)` or pass --catalog FILE"
+            return
+                "catalog not found at \(path); rebuild it with `agro catalog build Database/content --out \(path)` or pass --catalog FILE"
         case let .corrupt(path, reason):
             return "catalog at \(path) is unusable (\(reason)); rebuild it with `agro catalog build` or pass --catalog FILE"
         case let .schemaTooNew(path, found, supported):
-            return "catalog at \(path) has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro"
+            return
+                "catalog at \(path) has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro"
         }
     }
 }

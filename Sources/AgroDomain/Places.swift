@@ -145,7 +145,8 @@ public enum NearestPlaces {
         return measured.sorted { a, b in
             switch (a.distanceKm, b.distanceKm) {
             case let (x?, y?):
-                return x != y ? x < y : (a.representative.name, a.representative.id) < (b.representative.name, b.representative.id)
+                return x != y
+                    ? x < y : (a.representative.name, a.representative.id) < (b.representative.name, b.representative.id)
             case (.some, .none): return true
             case (.none, .some): return false
             case (.none, .none):

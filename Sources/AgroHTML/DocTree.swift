@@ -74,7 +74,8 @@ struct DocTree {
         ctxt.pointee.sax.pointee = handler
         ctxt.pointee.userData = UnsafeMutableRawPointer(ctxt)
         ctxt.pointee._private = Unmanaged.passUnretained(builder).toOpaque()
-        var flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        var flags =
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue
         // A known encoding must not be switched by a contradicting <meta charset>.
         if encoding != nil { flags |= HTML_PARSE_IGNORE_ENC.rawValue }

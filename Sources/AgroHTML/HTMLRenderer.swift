@@ -1,5 +1,5 @@
-import CLibXML2
 import AgroTerminal
+import CLibXML2
 import Foundation
 
 /// Renders HTML as text for a terminal, in the manner of `w3m -dump` and `lynx -dump`.
@@ -206,14 +206,18 @@ enum Tag: UInt8 {
 enum TagCache {
     static let table: [String: Tag] = {
         var t: [String: Tag] = [:]
-        for n in ["script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "canvas",
-                  "audio", "video", "select", "datalist", "textarea", "input", "option", "optgroup", "map", "title",
-                  "meta", "link", "param", "frame", "frameset", "applet", "button", "dialog"] {
+        for n in [
+            "script", "style", "template", "noscript", "iframe", "object", "embed", "svg", "math", "canvas",
+            "audio", "video", "select", "datalist", "textarea", "input", "option", "optgroup", "map", "title",
+            "meta", "link", "param", "frame", "frameset", "applet", "button", "dialog",
+        ] {
             t[n] = .drop
         }
-        for n in ["div", "section", "article", "header", "footer", "nav", "aside", "main", "center", "address",
-                  "figure", "figcaption", "details", "summary", "form", "fieldset", "legend", "hgroup", "body",
-                  "html", "search", "noframes", "dir", "menuitem"] {
+        for n in [
+            "div", "section", "article", "header", "footer", "nav", "aside", "main", "center", "address",
+            "figure", "figcaption", "details", "summary", "form", "fieldset", "legend", "hgroup", "body",
+            "html", "search", "noframes", "dir", "menuitem",
+        ] {
             t[n] = .block
         }
         t["p"] = .paragraph

@@ -115,8 +115,10 @@ struct LineSink {
         if s != 0 {
             out.append(contentsOf: [0x1B, 0x5B])
             var first = true
-            for (bit, code) in [(Style.bold, UInt8(ascii: "1")), (Style.italic, UInt8(ascii: "3")),
-                                (Style.underline, UInt8(ascii: "4"))] where s & bit != 0 {
+            for (bit, code) in [
+                (Style.bold, UInt8(ascii: "1")), (Style.italic, UInt8(ascii: "3")),
+                (Style.underline, UInt8(ascii: "4")),
+            ] where s & bit != 0 {
                 if !first { out.append(UInt8(ascii: ";")) }
                 out.append(code)
                 first = false

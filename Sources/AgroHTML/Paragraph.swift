@@ -40,7 +40,8 @@ struct Paragraph {
     /// Records white space; it only counts between two pieces of text.
     @inline(__always)
     mutating func space() {
-        if frags.isEmpty || frags[frags.count - 1].sep == .lineBreak && frags[frags.count - 1].start == frags[frags.count - 1].end {
+        if frags.isEmpty || frags[frags.count - 1].sep == .lineBreak && frags[frags.count - 1].start == frags[frags.count - 1].end
+        {
             return
         }
         pending = .space
@@ -60,7 +61,8 @@ struct Paragraph {
     mutating func append(_ p: UnsafePointer<UInt8>, count: Int, width: Int, style: UInt8) {
         let n = frags.count
         if pending == .none && n > 0 && frags[n - 1].style == style
-            && !(frags[n - 1].sep == .lineBreak && frags[n - 1].start == frags[n - 1].end) {
+            && !(frags[n - 1].sep == .lineBreak && frags[n - 1].start == frags[n - 1].end)
+        {
             frags[n - 1].end += Int32(count)
             frags[n - 1].width += Int32(width)
         } else {

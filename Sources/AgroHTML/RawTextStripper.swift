@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Removes what the renderer never shows before libxml2 sees it: the content of `<script>`
@@ -50,7 +50,9 @@ enum RawTextStripper {
         while i < n {
             guard let hit = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { break }
             i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if i + 3 < n && base[i + 1] == UInt8(ascii: "!") && base[i + 2] == UInt8(ascii: "-") && base[i + 3] == UInt8(ascii: "-") {
+            if i + 3 < n && base[i + 1] == UInt8(ascii: "!") && base[i + 2] == UInt8(ascii: "-")
+                && base[i + 3] == UInt8(ascii: "-")
+            {
                 guard let end = find(Array("-->".utf8), from: i + 4, caseInsensitive: false) else { break }
                 append(copyFrom, i)
                 copyFrom = end + 3

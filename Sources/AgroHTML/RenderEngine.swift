@@ -116,7 +116,6 @@ struct RenderEngine {
         sink.endLine()
     }
 
-
     /// Handles the start of a node; returns whether to descend into its children.
     mutating func enter(_ n: Int32, links: inout LinkTable) -> Bool {
         let node = nodes[Int(n)]
@@ -156,9 +155,12 @@ struct RenderEngine {
             f.list = true
         case .li:
             blockBreak(0)
-            if lists.isEmpty { lists.append(ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: 0, kind: 0)); f.list = true }
+            if lists.isEmpty {
+                lists.append(ListState(ordered: false, next: 1, step: 1, markerWidth: 2, bulletDepth: 0, kind: 0)); f.list = true
+            }
             let marker = nextMarker(n)
-            f.pushedPart = sink.pushPart(first: marker, rest: String(repeating: " ", count: TerminalWidth.width(of: marker)), limit: width)
+            f.pushedPart = sink.pushPart(
+                first: marker, rest: String(repeating: " ", count: TerminalWidth.width(of: marker)), limit: width)
             if !f.pushedPart {
                 // No room left to indent: the marker still shows, inline.
                 literal(marker.trimmingCharacters(in: .whitespaces), glued: false)
@@ -296,7 +298,8 @@ struct RenderEngine {
                 // Measuring passes (table columns) only need the label's width: they leave the
                 // link table alone, which spares copying it per cell.
                 if contentCounter != f.contentMark,
-                   let number = measuring ? links.urls.count + 1 : links.number(for: href) {
+                    let number = measuring ? links.urls.count + 1 : links.number(for: href)
+                {
                     var label: [UInt8] = [UInt8(ascii: "[")]
                     label += String(number).utf8
                     label.append(UInt8(ascii: "]"))
@@ -377,7 +380,8 @@ struct RenderEngine {
                 }
                 let (v, len) = decodeUTF8(UnsafeBufferPointer(start: content, count: n), j, n)
                 if v == 0xFFFD && len == 1 || isUnsafeScalar(v) || v == 0xA0 || v == 0xAD || v == 0x200B
-                    || v == 0x2028 || v == 0x2029 {
+                    || v == 0x2028 || v == 0x2029
+                {
                     break
                 }
                 w += TerminalWidth.width(ofValue: v)
@@ -535,8 +539,10 @@ struct RenderEngine {
             return kind == UInt8(ascii: "A") ? s.uppercased() : s
         case UInt8(ascii: "i"), UInt8(ascii: "I"):
             guard n > 0 && n < 4000 else { return String(n) }
-            let table: [(Int, String)] = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-                                          (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+            let table: [(Int, String)] = [
+                (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+                (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+            ]
             var k = n
             var s = ""
             for (value, letters) in table {
@@ -552,7 +558,6 @@ struct RenderEngine {
     }
 
 }
-
 
 /// Windows-1252's characters for 0x80-0x9F; nil where it has none.
 let windows1252C1: [Unicode.Scalar?] = [

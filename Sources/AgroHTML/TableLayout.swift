@@ -134,8 +134,12 @@ extension RenderEngine {
             if col < ncols {
                 // Missing cells: pad so the separators still line up.
                 let w = widths[col..<ncols].reduce(0, +) + (ncols - col - 1) * gap
-                blocks.append((RenderEngine(
-                    tree: tree, textBase: textBase, nodes: nodes, width: 1, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1), w))
+                blocks.append(
+                    (
+                        RenderEngine(
+                            tree: tree, textBase: textBase, nodes: nodes, width: 1, ansi: ansi, listLinks: listLinks,
+                            tableDepth: tableDepth + 1), w
+                    ))
             }
             let height = blocks.map { $0.engine.sink.lines.count }.max() ?? 0
             for line in 0..<max(1, height) {
@@ -187,7 +191,8 @@ extension RenderEngine {
     /// Renders a cell's content on its own at `width`.
     func renderCell(_ cell: Cell, width: Int, links: inout LinkTable, measuring: Bool = false) -> RenderEngine {
         var sub = RenderEngine(
-            tree: tree, textBase: textBase, nodes: nodes, width: width, ansi: ansi, listLinks: listLinks, tableDepth: tableDepth + 1)
+            tree: tree, textBase: textBase, nodes: nodes, width: width, ansi: ansi, listLinks: listLinks,
+            tableDepth: tableDepth + 1)
         sub.measuring = measuring || self.measuring
         if cell.header { sub.bold = 1 }
         sub.walk(children: cell.node, links: &links)

@@ -168,7 +168,8 @@ final class Transfer: @unchecked Sendable {
         _ = agro_curl_get_string(curl, CURLINFO_EFFECTIVE_URL, &effective)
         let url = effective.flatMap { URL(string: String(cString: $0)) }
         if !request.allowsInsecureRedirects, url?.scheme?.lowercased() == "http",
-           request.url.scheme?.lowercased() == "https" {
+            request.url.scheme?.lowercased() == "https"
+        {
             throw HTTPError.redirectRefused(url?.absoluteString ?? "")
         }
         return HTTPResponse(status: status, headers: headers, url: url)
@@ -188,9 +189,10 @@ final class Transfer: @unchecked Sendable {
             headers = []
             headerBytes = line.count
         } else if let colon = text.firstIndex(of: ":") {
-            headers.append(HTTPHeader(
-                name: String(text[..<colon]),
-                value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                HTTPHeader(
+                    name: String(text[..<colon]),
+                    value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         return true
     }
@@ -203,7 +205,8 @@ final class Transfer: @unchecked Sendable {
                 let final = try currentResponse(curl)
                 response = final
                 if let declared = final.declaredLength, declared > request.maxBodyBytes, !final.isEncoded,
-                   (200..<300).contains(final.status) {
+                    (200..<300).contains(final.status)
+                {
                     throw HTTPError.tooLarge(limit: request.maxBodyBytes)
                 }
                 if !(try sink.begin(final)) {
@@ -240,7 +243,7 @@ final class Transfer: @unchecked Sendable {
         case CURLE_COULDNT_CONNECT: return .cannotConnect("connection refused")
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotConnect("unknown host")
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
-             CURLE_SSL_CACERT_BADFILE:
+            CURLE_SSL_CACERT_BADFILE:
             return .cannotConnect("TLS failure (\(text))")
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .redirectRefused(text)
@@ -263,14 +266,18 @@ extension Comparable {
 
 // libcurl's callbacks: C function pointers, so no captures; the transfer rides in `userdata`.
 
-private func transferWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+private func transferWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?)
+    -> Int
+{
     guard let userdata, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
     return transfer.write(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 
-private func transferHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+private func transferHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?)
+    -> Int
+{
     guard let userdata, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count

@@ -114,7 +114,8 @@ struct RegisterMapper {
             var run = Run(mapper: self, emit: emit)
             // One step per entity, in the order the type's comment gives; each returns false
             // when the writer has given up.
-            _ = run.companies() && run.statements() && run.substances() && run.cultures() && run.obligations()
+            _ =
+                run.companies() && run.statements() && run.substances() && run.cultures() && run.obligations()
                 && run.products() && run.uses() && run.pests()
             run.output.errors = run.log.errors
             return run.output
@@ -224,8 +225,11 @@ struct RegisterMapper {
             for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
                 var parents: [String] = []
                 for parent in detail.parents where !parents.contains(parent) {
-                    if cultureTable[parent] != nil { parents.append(parent) }
-                    else { log.add("missing Culture key", "culture \(detail.key) has parent \(parent)") }
+                    if cultureTable[parent] != nil {
+                        parents.append(parent)
+                    } else {
+                        log.add("missing Culture key", "culture \(detail.key) has parent \(parent)")
+                    }
                 }
                 guard emit(.culture(.init(id: detail.key, name: RegisterMapper.localized(detail), parentIDs: parents))) else {
                     return false
@@ -313,7 +317,8 @@ struct RegisterMapper {
                 }
                 record.sections.append(.init(title: RegisterMapper.categoryTitle, body: body))
             }
-            record.formulation = source.formulationKeys.lazy
+            record.formulation =
+                source.formulationKeys.lazy
                 .compactMap { resolve("FormulationCode", $0, in: label)?.code }.first
             record.companyID = source.holderKeys.lazy.first { exists("PermissionHolder", document.holders, $0, in: label) }
             record.soldOutDeadline = mapper.date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
@@ -323,10 +328,11 @@ struct RegisterMapper {
                     record.pictograms.append(code)
                 }
             }
-            record.signalWord = source.signalWordKeys.lazy.compactMap { key -> String? in
-                guard resolve("SignalWords", key, in: label) != nil else { return nil }
-                return signalWords[key]
-            }.first
+            record.signalWord =
+                source.signalWordKeys.lazy.compactMap { key -> String? in
+                    guard resolve("SignalWords", key, in: label) != nil else { return nil }
+                    return signalWords[key]
+                }.first
             for (table, keys) in [("CodeR", source.codeRKeys), ("CodeS", source.codeSKeys)] {
                 for key in keys where resolve(table, key, in: label) != nil {
                     if let code = statementCodes["\(table)/\(key)"], !record.statements.contains(code) {
@@ -376,7 +382,8 @@ struct RegisterMapper {
         /// One indication of a product: cultures, pests with their effect, dose, waiting
         /// period, area and notes.
         mutating func use(
-            _ indication: RegisterDocument.Indication, id: String, productID: String, category: ProductCategory, label useLabel: String
+            _ indication: RegisterDocument.Indication, id: String, productID: String, category: ProductCategory,
+            label useLabel: String
         ) -> CatalogRecord.Use {
             var use = CatalogRecord.Use(
                 id: id, productID: productID, cultureIDs: [], pests: [], dose: Dose(from: nil, to: nil, unit: nil))
@@ -386,8 +393,9 @@ struct RegisterMapper {
                     use.cultureIDs.append(culture.key)
                 }
                 if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
-                    notes.append(RegisterMapper.prefixed(
-                        RegisterMapper.localized(extra), by: cultureTable[culture.key].map(RegisterMapper.localized)))
+                    notes.append(
+                        RegisterMapper.prefixed(
+                            RegisterMapper.localized(extra), by: cultureTable[culture.key].map(RegisterMapper.localized)))
                 }
             }
             for pest in indication.pests {
@@ -405,8 +413,9 @@ struct RegisterMapper {
                     pestCategories[pest.key, default: [:]][category, default: 0] += 1
                 }
                 if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
-                    notes.append(RegisterMapper.prefixed(
-                        RegisterMapper.localized(extra), by: pestTable[pest.key].map(RegisterMapper.localized)))
+                    notes.append(
+                        RegisterMapper.prefixed(
+                            RegisterMapper.localized(extra), by: pestTable[pest.key].map(RegisterMapper.localized)))
                 }
             }
             // Dose: the amount per area (expenditure, with its measure) when given, else the
@@ -426,24 +435,31 @@ struct RegisterMapper {
                 use.dose = Dose(from: dosageFrom, to: dosageTo, unit: "%")
             }
             if let days = mapper.number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
-                let weeks = resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
+                let weeks =
+                    resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
                     .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
                 // Any finite number parses; one beyond Int's range must not trap the conversion.
-                if let whole = Int(exactly: days.rounded()), case let (value, false) = whole.multipliedReportingOverflow(by: weeks ? 7 : 1) {
+                if let whole = Int(exactly: days.rounded()),
+                    case let (value, false) = whole.multipliedReportingOverflow(by: weeks ? 7 : 1)
+                {
                     use.preHarvestIntervalDays = value
                 } else {
                     log.add("unparsable number", "\(useLabel): waitingPeriod=\"\(indication.waitingPeriod)\"")
                 }
             }
             // Application area, with the culture form (field or greenhouse) after it.
-            var area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(RegisterMapper.localized) ?? [:]
+            var area =
+                resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(RegisterMapper.localized) ?? [:]
             let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }
                 .map(RegisterMapper.localized)
             if !forms.isEmpty {
                 for locale in RegisterMapper.locales {
                     let formText = forms.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
-                    if let base = area[locale] ?? area["de"] { area[locale] = "\(base) (\(formText))" }
-                    else { area[locale] = formText }
+                    if let base = area[locale] ?? area["de"] {
+                        area[locale] = "\(base) (\(formText))"
+                    } else {
+                        area[locale] = formText
+                    }
                 }
             }
             use.applicationArea = area
@@ -462,7 +478,8 @@ struct RegisterMapper {
         mutating func pests() -> Bool {
             for detail in pestTable.values.sorted(by: { $0.key < $1.key }) {
                 let counts = pestCategories[detail.key] ?? [:]
-                let kind = counts.compactMap { category, count in RegisterMapper.pestKind(for: category).map { ($0, count) } }
+                let kind =
+                    counts.compactMap { category, count in RegisterMapper.pestKind(for: category).map { ($0, count) } }
                     .max { ($0.1, $1.0.rawValue) < ($1.1, $0.0.rawValue) }?.0 ?? .other
                 var name = RegisterMapper.localized(detail)
                 name["lt"] = nil
@@ -496,9 +513,11 @@ struct RegisterMapper {
         guard !trimmed.isEmpty else { return nil }
         let day = String(trimmed.prefix(10))
         // yyyy-MM-dd, checked byte by byte: a regular expression per deadline cost more.
-        let isDate = day.utf8.count == 10 && day.utf8.enumerated().allSatisfy { index, byte in
-            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-        }
+        let isDate =
+            day.utf8.count == 10
+            && day.utf8.enumerated().allSatisfy { index, byte in
+                index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
         if isDate { return day }
         log.add("unparsable date", "\(label): \(field)=\"\(trimmed)\"")
         return nil

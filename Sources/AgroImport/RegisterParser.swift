@@ -52,8 +52,11 @@ struct RegisterParser {
                 indication = nil
             case .product, .parallelimport:
                 if let finished = product {
-                    if finished.isParallelImport { document.parallelImports.append(finished) }
-                    else { document.products.append(finished) }
+                    if finished.isParallelImport {
+                        document.parallelImports.append(finished)
+                    } else {
+                        document.products.append(finished)
+                    }
                 }
                 product = nil
             default: break
@@ -95,11 +98,13 @@ struct RegisterParser {
                     case .applicationComment: indication?.commentKey = key
                     case .cultureForm: indication?.cultureFormKeys.append(key)
                     case .culture:
-                        indication?.cultures.append(.init(key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? "")))
+                        indication?.cultures.append(
+                            .init(key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? "")))
                     case .pest:
-                        indication?.pests.append(.init(
-                            key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""),
-                            type: attributes[.type] ?? ""))
+                        indication?.pests.append(
+                            .init(
+                                key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""),
+                                type: attributes[.type] ?? ""))
                     case .obligation: indication?.obligationKeys.append(key)
                     default: break
                     }

@@ -33,7 +33,8 @@ public enum SRPPPImportError: UserFacingError, Equatable {
             let detail = message.isEmpty ? "" : ": \(message)"
             return "cannot unpack \(path) as \(tool)\(detail)"
         case let .toolMissing(tool):
-            return "reading this file needs the `\(tool)` program; install it (apt-get install \(tool == "xz" ? "xz-utils" : tool))"
+            return
+                "reading this file needs the `\(tool)` program; install it (apt-get install \(tool == "xz" ? "xz-utils" : tool))"
         case let .versionUnknown(path):
             return "cannot tell the publication date of \(path) from its name; pass --version N"
         case let .cannotWrite(path, reason):
@@ -127,7 +128,7 @@ public struct SRPPPImportReport: Sendable, Hashable, Codable {
         var lines = [
             "imported \(products) products (\(salePermissions) sale permissions), \(parallelImports) parallel imports, "
                 + "\(uses) uses, \(cultures) cultures, \(pests) pests, \(substances) substances into \(catalogPath) "
-                + "(\(identity) version \(version))",
+                + "(\(identity) version \(version))"
         ]
         if dataErrors.isEmpty {
             lines.append("no data errors")

@@ -1,17 +1,18 @@
 import CLibXML2
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// read(2), named apart from `XMLStreamReader.read`.
 private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.read(descriptor, buffer, count)
+        return Glibc.read(descriptor, buffer, count)
     #else
-    return Darwin.read(descriptor, buffer, count)
+        return Darwin.read(descriptor, buffer, count)
     #endif
 }
 
@@ -60,7 +61,8 @@ final class XMLStreamReader {
                 let errors = Unmanaged<ErrorBox>.fromOpaque(box).takeUnretainedValue()
                 // Warnings (level 1) do not stop the parse; keep the first real error.
                 guard errors.message == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-                errors.message = error.pointee.message.map { String(cString: $0) }?
+                errors.message =
+                    error.pointee.message.map { String(cString: $0) }?
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
                 errors.line = Int(error.pointee.line)
             },
@@ -153,9 +155,9 @@ enum XMLName: Int, CaseIterable {
         case .codeR: return "CodeR"
         case .codeS: return "CodeS"
         case .publicationData, .detail, .permissionHolder, .substanceType, .ingredient, .indication, .product,
-             .parallelimport, .measure, .timeMeasure, .applicationArea, .applicationComment, .cultureForm, .culture,
-             .pest, .obligation, .substance, .productCategory, .formulationCode, .dangerSymbol, .signalWords,
-             .permissionHolderKey, .description, .code, .parent, .products:
+            .parallelimport, .measure, .timeMeasure, .applicationArea, .applicationComment, .cultureForm, .culture,
+            .pest, .obligation, .substance, .productCategory, .formulationCode, .dangerSymbol, .signalWords,
+            .permissionHolderKey, .description, .code, .parent, .products:
             let label = "\(self)"
             return label.prefix(1).uppercased() + label.dropFirst()
         default: return "\(self)"

@@ -96,7 +96,7 @@ public enum FeedDate {
                 } else if year == nil {
                     year = n < 50 ? 2000 + n : (n < 100 ? 1900 + n : n)
                 }
-            } else if (token.first == "+" || token.first == "-"), token.count == 5, let v = Int(token.dropFirst()) {
+            } else if token.first == "+" || token.first == "-", token.count == 5, let v = Int(token.dropFirst()) {
                 offset = (token.first == "-" ? -1 : 1) * ((v / 100) * 3600 + (v % 100) * 60)
             } else if let m = months.firstIndex(where: { token.hasPrefix($0) }), token.count >= 3 {
                 month = m + 1
@@ -112,7 +112,8 @@ public enum FeedDate {
         // A feed's year may be any number ("07 Sep 99999999999999999"): four digits at most, so
         // that the day count below cannot overflow.
         guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...24).contains(hour),
-              (0...59).contains(minute), second < 61 else { return nil }
+            (0...59).contains(minute), second < 61
+        else { return nil }
         let days = GregorianDays.days(year: year, month: month, day: day)
         let t = Double(days * 86400 + hour * 3600 + minute * 60 - offset) + second
         return Date(timeIntervalSince1970: t)

@@ -30,7 +30,8 @@ public struct FeedFetcher: Sendable {
     /// Fetches `url`; `cached` supplies the validators of the copy in the cache.
     /// - Throws: `FeedError.unreachable` or `.httpStatus`.
     public func fetch(_ url: URL, cached: FeedCacheEntry?) async throws -> FetchOutcome {
-        var request = HTTPRequest(url: url, maxBodyBytes: Int64(max(0, maxBytes)), deadline: timeout, userAgent: "agro (feed reader)")
+        var request = HTTPRequest(
+            url: url, maxBodyBytes: Int64(max(0, maxBytes)), deadline: timeout, userAgent: "agro (feed reader)")
         request.setHeader("Accept", "application/rss+xml, application/atom+xml, application/xml;q=0.9, */*;q=0.5")
         if let etag = cached?.etag { request.setHeader("If-None-Match", etag) }
         if let modified = cached?.lastModified { request.setHeader("If-Modified-Since", modified) }

@@ -17,7 +17,8 @@ public enum FeedParser {
         // not at the very start, and many real feeds begin with a blank line.
         let start = data.firstIndex(where: { $0 == UInt8(ascii: "<") }) ?? data.endIndex
         let prefix = data[data.startIndex..<start]
-        var body = prefix.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0xBB })
+        var body =
+            prefix.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 >= 0xBB })
             ? data[start...] : data[...]
         guard !body.isEmpty else { throw FeedError.notAFeed(url: url.absoluteString) }
         // C0 controls other than tab and line breaks are not allowed in XML: one in a title put
@@ -30,7 +31,8 @@ public enum FeedParser {
         xmlSetStructuredErrorFunc(nil, { _, _ in })
         // No XML_PARSE_HUGE: it would lift libxml2's guards against entity expansion bombs, and
         // no feed needs a text node over 10 MB. No XML_PARSE_NOENT: entities are not substituted.
-        let options = XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+        let options =
+            XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
             | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue
         var wellFormed = true
         let doc: xmlDocPtr? = Data(body).withUnsafeBytes { raw in
@@ -208,9 +210,10 @@ struct TreeReader {
             if guid == nil { guid = attributeValue(node, "about") }
             let resolvedLink = resolve(itemLink, against: base)
             let key = guid ?? resolvedLink ?? itemTitle
-            items.append(FeedItem(
-                id: makeID(key), guid: key, feedTitle: title, feedURL: feedURL.absoluteString, title: itemTitle,
-                link: resolvedLink, date: date, html: encoded ?? description ?? ""))
+            items.append(
+                FeedItem(
+                    id: makeID(key), guid: key, feedTitle: title, feedURL: feedURL.absoluteString, title: itemTitle,
+                    link: resolvedLink, date: date, html: encoded ?? description ?? ""))
         }
         return Feed(format: format, title: title, link: link, items: items, isIncomplete: false)
     }
@@ -254,9 +257,10 @@ struct TreeReader {
             }
             let resolvedLink = resolve(entryLink, against: base)
             let key = id ?? resolvedLink ?? entryTitle
-            items.append(FeedItem(
-                id: makeID(key), guid: key, feedTitle: title, feedURL: feedURL.absoluteString, title: entryTitle,
-                link: resolvedLink, date: published ?? updated, html: content ?? summary ?? ""))
+            items.append(
+                FeedItem(
+                    id: makeID(key), guid: key, feedTitle: title, feedURL: feedURL.absoluteString, title: entryTitle,
+                    link: resolvedLink, date: published ?? updated, html: content ?? summary ?? ""))
         }
         return Feed(format: .atom, title: title, link: link, items: items, isIncomplete: false)
     }

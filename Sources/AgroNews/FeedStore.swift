@@ -49,7 +49,7 @@ public struct FeedConfig: Sendable {
     static func validate(_ text: String) throws -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil
+            url.host != nil
         else { throw FeedError.invalidURL(text) }
         return url
     }
@@ -96,8 +96,8 @@ public struct FeedCache: Sendable {
     public func load(_ url: URL) -> (entry: FeedCacheEntry, body: Data)? {
         let base = base(url)
         guard let meta = try? Data(contentsOf: base.appendingPathExtension("json")),
-              let entry = try? JSONDecoder().decode(FeedCacheEntry.self, from: meta),
-              let body = try? Data(contentsOf: base.appendingPathExtension("xml"))
+            let entry = try? JSONDecoder().decode(FeedCacheEntry.self, from: meta),
+            let body = try? Data(contentsOf: base.appendingPathExtension("xml"))
         else { return nil }
         return (entry, body)
     }

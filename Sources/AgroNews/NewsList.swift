@@ -21,7 +21,8 @@ public struct NewsListItem: Encodable, Sendable {
         var items = catalog.map { NewsListItem(id: $0.id, name: $0.title, kind: $0.kind, date: $0.date, source: "catalog") }
         items += feeds.map { entry in
             let summary = entry.newsSummary()
-            return NewsListItem(id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
+            return NewsListItem(
+                id: summary.id, name: summary.title, kind: summary.kind, date: summary.date, source: entry.feedTitle)
         }
         items.sort { ($0.date.isEmpty ? "" : $0.date, $1.id) > ($1.date.isEmpty ? "" : $1.date, $0.id) }
         return items

@@ -31,7 +31,8 @@ package enum CatalogDocuments {
     }
 
     /// The alphabet index (`agro products --letters`): the first letters of what `filter` finds.
-    package static func letters(_ filter: ProductFilter, catalog: some Catalog, environment: Environment) throws -> [IndexLetter] {
+    package static func letters(_ filter: ProductFilter, catalog: some Catalog, environment: Environment) throws -> [IndexLetter]
+    {
         try catalog.productLetters(filter, locale: environment.language).map { IndexLetter(id: $0, name: $0) }
     }
 
@@ -127,19 +128,25 @@ package enum CatalogDocuments {
     }
 
     /// The pest filter of `agro pests`, names resolved.
-    package static func pestFilter(culture: String?, kind: String?, catalog: some Catalog, environment: Environment) throws -> PestFilter {
+    package static func pestFilter(culture: String?, kind: String?, catalog: some Catalog, environment: Environment) throws
+        -> PestFilter
+    {
         PestFilter(culture: try environment.resolve(culture, .culture, in: catalog), kind: try environment.pestKind(kind))
     }
 
     /// `agro pest ID [--culture X]`: the pest with its uses (on that culture and its groups).
-    package static func pest(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws -> PestDocument {
+    package static func pest(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws
+        -> PestDocument
+    {
         let locale = environment.language
         guard let pest = try catalog.pest(id: id, locale: locale) else { throw CatalogError.notFound(kind: .pest, id: id) }
         return PestDocument(pest: pest, uses: try catalog.uses(UseFilter(pest: id, culture: cultureID), locale: locale))
     }
 
     /// `agro scheme CULTURE [--stage N]`: the culture's schemes, cut to the stages holding `stage`.
-    package static func schemes(culture: String, stage: Int?, catalog: some Catalog, environment: Environment) throws -> [ProtectionScheme] {
+    package static func schemes(culture: String, stage: Int?, catalog: some Catalog, environment: Environment) throws
+        -> [ProtectionScheme]
+    {
         let match = try catalog.resolve(culture, kind: .culture, locale: environment.language)
         var schemes = try catalog.schemes(cultureID: match.id, locale: environment.language)
         guard !schemes.isEmpty else {
@@ -163,7 +170,9 @@ package enum CatalogDocuments {
     }
 
     /// `agro contacts --near LAT,LON`: every representative with the distance, nearest first.
-    package static func nearest(to point: Coordinates, catalog: some Catalog, environment: Environment) throws -> [RepresentativeDistance] {
+    package static func nearest(to point: Coordinates, catalog: some Catalog, environment: Environment) throws
+        -> [RepresentativeDistance]
+    {
         let regions = try catalog.regions(locale: environment.language)
         return NearestPlaces.representatives(
             sortedByDistanceFrom: point, try catalog.representatives(locale: environment.language), regions: regions)

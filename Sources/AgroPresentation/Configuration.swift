@@ -38,7 +38,7 @@ package struct Configuration: Codable, Sendable {
     private static func describe(_ error: any Error) -> String {
         switch error {
         case let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context),
-             let DecodingError.valueNotFound(_, context):
+            let DecodingError.valueNotFound(_, context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
         default:

@@ -11,7 +11,9 @@ package extension CatalogDocuments {
     /// `agro plan check FILE`: the plan in `data` (JSON, or CSV when `fileName` ends in .csv
     /// or the text does not start with `{`) checked against `catalog`, every finding and its
     /// source worded in the environment's language.
-    static func planCheck(_ data: Data, fileName: String, catalog: some Catalog, environment: Environment) throws -> PlanCheckDocument {
+    static func planCheck(_ data: Data, fileName: String, catalog: some Catalog, environment: Environment) throws
+        -> PlanCheckDocument
+    {
         let plan = try SeasonPlan.parse(data, fileName: fileName)
         let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
         var report = checked
@@ -44,27 +46,33 @@ package extension CatalogDocuments {
         var products: [TankProduct] = [], warnings: [String] = []
         for (index, text) in names.enumerated() {
             let id = try catalog.resolve(text, kind: .product, locale: locale).id
-            guard let card = try catalog.product(id: id, locale: locale) else { throw CatalogError.notFound(kind: .product, id: id) }
+            guard let card = try catalog.product(id: id, locale: locale) else {
+                throw CatalogError.notFound(kind: .product, id: id)
+            }
             let doseUnit = units.count > 1 ? units[index] : (units.first ?? "l/ha")
             let uses = try catalog.uses(UseFilter(product: id, culture: culture), locale: locale)
             let fits = uses.map { PlanCheck.doseFits(doses[index], unit: doseUnit, use: $0) }
             if !fits.isEmpty, !fits.contains(true), fits.contains(false) {
                 // One of each range, in the order of their labels.
-                let ranges = Dictionary(uses.enumerated().filter { fits[$0.offset] == false }.map { ($0.element.dose.label, $0.element.dose) },
-                                        uniquingKeysWith: { a, _ in a }).sorted { $0.key < $1.key }.map(\.value)
+                let ranges = Dictionary(
+                    uses.enumerated().filter { fits[$0.offset] == false }.map { ($0.element.dose.label, $0.element.dose) },
+                    uniquingKeysWith: { a, _ in a }
+                ).sorted { $0.key < $1.key }.map(\.value)
                 throw TankError(.doseOutsideRange(product: card.name, dose: doses[index], unit: doseUnit, registered: ranges))
             }
             if let expiry = card.registrationExpiry, expiry < environment.today {
                 warnings.append(environment.strings("tank.expired", card.name, expiry))
             }
-            products.append(TankProduct(product: id, name: card.name, dose: doses[index], unit: doseUnit, ingredients: card.ingredients))
+            products.append(
+                TankProduct(product: id, name: card.name, dose: doses[index], unit: doseUnit, ingredients: card.ingredients))
         }
         let plan = try TankPlan.compute(area: area, water: water, tank: tank, products: products)
         let productNames = Dictionary(products.map { ($0.product, $0.name) }, uniquingKeysWith: { a, _ in a })
         for incompatibility in try catalog.tankIncompatibilities(among: products.map(\.product), locale: locale) {
-            warnings.append(environment.strings(
-                "tank.incompatible", productNames[incompatibility.product] ?? incompatibility.product,
-                productNames[incompatibility.other] ?? incompatibility.other, incompatibility.reason))
+            warnings.append(
+                environment.strings(
+                    "tank.incompatible", productNames[incompatibility.product] ?? incompatibility.product,
+                    productNames[incompatibility.other] ?? incompatibility.other, incompatibility.reason))
         }
         // The same substance twice in one tank adds up: worth saying.
         var seen: [EntityID: String] = [:]

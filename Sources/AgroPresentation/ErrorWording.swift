@@ -51,7 +51,8 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as CatalogWriterError: return Self.report(error, strings)
         // A tank's numbers and a plan file are bad usage.
         case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings))
-        case let error as PlanFileError: return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
+        case let error as PlanFileError:
+            return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
         case let error as SearchQueryError:
             return ErrorReport(.usage, strings("error.SearchQueryError", error.maximumWords, error.maximumLength))
         default: return nil
@@ -91,14 +92,16 @@ package struct CatalogErrorWording: ErrorWording {
         case let .notPositive(option, value): return s("error.TankError.notPositive", option, s.number(value))
         case .noProduct: return s("error.TankError.noProduct")
         case let .tooManyLoads(area, water, tank):
-            return s("error.TankError.tooManyLoads", s.number(area), s.number(water), s.number(TankPlan.maximumLoads), s.number(tank))
+            return s(
+                "error.TankError.tooManyLoads", s.number(area), s.number(water), s.number(TankPlan.maximumLoads), s.number(tank))
         case let .doseNotPositive(product, dose): return s("error.TankError.doseNotPositive", product, s.number(dose))
         case let .notPerHectare(unit): return s("error.TankError.notPerHectare", unit)
         case .doseCountMismatch: return s("error.TankError.doseCountMismatch")
         case .unitCountMismatch: return s("error.TankError.unitCountMismatch")
         case let .doseOutsideRange(product, dose, unit, registered):
-            return s("error.TankError.doseOutsideRange", s.label(Dose(from: dose, to: nil, unit: unit)), product,
-                     registered.map(s.label).joined(separator: " \(s("finding.or")) "))
+            return s(
+                "error.TankError.doseOutsideRange", s.label(Dose(from: dose, to: nil, unit: unit)), product,
+                registered.map(s.label).joined(separator: " \(s("finding.or")) "))
         }
     }
 
@@ -154,7 +157,8 @@ package struct CatalogErrorWording: ErrorWording {
     static func report(_ error: CatalogWriterError, _ s: Localizer) -> ErrorReport {
         switch error {
         case let .cultureCycle(id): return ErrorReport(.badContent, s("error.CatalogWriterError.cultureCycle", id))
-        case let .cannotWrite(path, reason): return ErrorReport(.cannotWrite, s("error.CatalogWriterError.cannotWrite", path, reason))
+        case let .cannotWrite(path, reason):
+            return ErrorReport(.cannotWrite, s("error.CatalogWriterError.cannotWrite", path, reason))
         }
     }
 }

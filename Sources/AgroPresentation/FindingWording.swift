@@ -63,18 +63,21 @@ package struct FindingWording: Sendable {
         case let .stageOutsideWindow(product, bbch, windows):
             return s("finding.stageOutsideWindow", product, bbch, windows.map(window).joined(separator: or))
         case let .preHarvestInterval(product, days, harvest, required):
-            return s("finding.preHarvestInterval", product, s.plural("finding.days", days), harvest,
-                     s.plural("finding.days", required))
+            return s(
+                "finding.preHarvestInterval", product, s.plural("finding.days", days), harvest,
+                s.plural("finding.days", required))
         case let .productApplications(product, count, limit):
             return s("finding.productApplications", product, count, limit)
         case let .interval(product, days, previous, required):
-            return s("finding.interval", product, s.plural("finding.days", days), previous,
-                     s.plural("finding.daysAtLeast", required))
+            return s(
+                "finding.interval", product, s.plural("finding.days", days), previous,
+                s.plural("finding.daysAtLeast", required))
         case let .substanceApplications(substance, count, limit):
             return s("finding.substanceApplications", substance, count, limit)
         case let .consecutiveOverLimit(group, applications, limit):
-            return s.plural("finding.consecutiveOverLimit", applications.count, group.label, group.scheme,
-                            numbers(applications), limit)
+            return s.plural(
+                "finding.consecutiveOverLimit", applications.count, group.label, group.scheme,
+                numbers(applications), limit)
         case let .consecutive(group, applications):
             return s("finding.consecutive", group.label, group.scheme, numbers(applications))
         case let .groupApplications(group, count, limit):
@@ -86,7 +89,8 @@ package struct FindingWording: Sendable {
         case let .unknownGroup(substance, id):
             return s("finding.unknownGroup", substance, id)
         case let .substanceTotal(substance, grams, applications, seedTreatments):
-            let amount = grams.map { s("finding.gramsPerHectare", s.number(($0 * 100).rounded() / 100)) }
+            let amount =
+                grams.map { s("finding.gramsPerHectare", s.number(($0 * 100).rounded() / 100)) }
                 ?? s("finding.notComputable")
             var text = s.plural("finding.substanceTotal", applications, substance, amount)
             if seedTreatments > 0 { text += s.plural("finding.seedTreatments", seedTreatments) }

@@ -38,12 +38,12 @@ package struct Paths: Sendable {
     /// when the program was found through PATH.
     package static var executableDirectory: URL {
         #if os(Linux)
-        // The kernel's link names the file itself, every symbolic link resolved.
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
-        let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, $0.count) }
-        if count > 0 {
-            return URL(fileURLWithPath: String(decoding: buffer[..<count], as: UTF8.self)).deletingLastPathComponent()
-        }
+            // The kernel's link names the file itself, every symbolic link resolved.
+            var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+            let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, $0.count) }
+            if count > 0 {
+                return URL(fileURLWithPath: String(decoding: buffer[..<count], as: UTF8.self)).deletingLastPathComponent()
+            }
         #endif
         return URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }

@@ -33,7 +33,8 @@ package extension Environment {
     /// language: "GHS07 (Exclamation mark)", or the code alone when the asset lacks it.
     /// The asset is read once per call, not once per pictogram.
     func pictograms(_ codes: [String]) -> [String] {
-        let names = paths.assets
+        let names =
+            paths.assets
             .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent("ghs-pictograms.json").path) }
             .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
         return codes.map { code in

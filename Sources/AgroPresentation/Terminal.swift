@@ -1,10 +1,11 @@
 import AgroDomain
 import AgroTerminal
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A place the program prints to: standard output or standard error.
@@ -51,7 +52,8 @@ package struct Terminal: Sendable {
     /// are added only after the content has been cleaned.
     package func line(_ text: String = "", styles: Bool = false) {
         let clean = Terminal.sanitize(text)
-        let styled = styles
+        let styled =
+            styles
             ? clean.replacingOccurrences(of: Terminal.boldOn, with: "\u{1B}[1m")
                 .replacingOccurrences(of: Terminal.boldOff, with: "\u{1B}[0m")
             : clean.replacingOccurrences(of: Terminal.boldOn, with: "").replacingOccurrences(of: Terminal.boldOff, with: "")
@@ -87,8 +89,8 @@ package struct Terminal: Sendable {
 /// write(2), named apart from the methods called `write` here.
 private func writeDescriptor(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
-    return Glibc.write(descriptor, buffer, count)
+        return Glibc.write(descriptor, buffer, count)
     #else
-    return Darwin.write(descriptor, buffer, count)
+        return Darwin.write(descriptor, buffer, count)
     #endif
 }

@@ -41,7 +41,8 @@ package struct TextTable {
             }.joined(separator: String(repeating: " ", count: separator))
             lines.append(line)
             if index == 0 {
-                lines.append(widths.map { String(repeating: "─", count: $0) }.joined(separator: String(repeating: " ", count: separator)))
+                lines.append(
+                    widths.map { String(repeating: "─", count: $0) }.joined(separator: String(repeating: " ", count: separator)))
             }
         }
         return lines

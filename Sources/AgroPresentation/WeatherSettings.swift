@@ -23,7 +23,6 @@ package enum WeatherUnitsChoice: String, Codable, Sendable, CaseIterable {
     package var units: WeatherUnits { self == .metric ? .metric : .imperial }
 }
 
-
 extension WeatherSettings {
     /// The `weather` section of the user's config.json, if any.
     package static func load(from url: URL) throws -> WeatherSettings? {

@@ -57,10 +57,12 @@ extension WeatherWording {
             let label = isWind ? s("weather.finding.wind", f(v)) : s("weather.finding.deltaT", f(v))
             if verdict == .good { return label }
             if v < limit {
-                return s("weather.finding.below", label, f(limit),
-                         isWind ? s("weather.finding.wind.tooLow") : s("weather.finding.deltaT.tooLow"))
+                return s(
+                    "weather.finding.below", label, f(limit),
+                    isWind ? s("weather.finding.wind.tooLow") : s("weather.finding.deltaT.tooLow"))
             }
-            let why = verdict == .marginal
+            let why =
+                verdict == .marginal
                 ? (isWind ? s("weather.finding.wind.tooHigh") : s("weather.finding.deltaT.tooHigh"))
                 : (isWind ? s("weather.finding.wind.farTooHigh") : s("weather.finding.deltaT.farTooHigh"))
             return s("weather.finding.above", label, f(limit), why)

@@ -45,7 +45,9 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
     /// Passes the request on and logs one line when the response (or an error) comes back.
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
@@ -93,10 +95,13 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
 struct ConfinementMiddleware<Context: RequestContext>: RouterMiddleware {
     let root: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         // `//catalogs` would be answered with a redirect to `//catalogs/`: a protocol-relative
         // link to the host "catalogs". Such paths do not exist here.
-        guard !request.uri.path.hasPrefix("//"), Self.allows(request.uri.path, root: root) else { return Response(status: .notFound) }
+        guard !request.uri.path.hasPrefix("//"), Self.allows(request.uri.path, root: root) else {
+            return Response(status: .notFound)
+        }
         return try await next(request, context)
     }
 
@@ -127,12 +132,13 @@ struct ConfinementMiddleware<Context: RequestContext>: RouterMiddleware {
 struct RangeMiddleware<Context: RequestContext>: RouterMiddleware {
     let root: String
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         guard request.method == .get, let header = request.headers[.range] else { return try await next(request, context) }
         let path = root + "/" + (request.uri.path.removingPercentEncoding ?? request.uri.path)
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let size = (attributes[.size] as? NSNumber)?.intValue
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue
         else { return try await next(request, context) }
         var head = request.head
         switch Self.resolve(header, size: size) {
@@ -145,7 +151,8 @@ struct RangeMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     enum Resolution: Equatable {
-        case range(ClosedRange<Int>), ignore, unsatisfiable
+        case range(ClosedRange<Int>)
+        case ignore, unsatisfiable
     }
 
     /// What `header` asks of a file of `size` bytes.

@@ -28,13 +28,15 @@ public enum CatalogDeadline {
         if DispatchTime.now().uptimeNanoseconds >= deadline { throw Exceeded() }
         let box = Box(deadline: deadline)
         let context = Unmanaged.passRetained(box).toOpaque()
-        sqlite3_progress_handler(connection, steps, { context in
-            guard let context else { return 0 }
-            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-            if DispatchTime.now().uptimeNanoseconds < box.deadline { return 0 }
-            box.fired = true
-            return 1
-        }, context)
+        sqlite3_progress_handler(
+            connection, steps,
+            { context in
+                guard let context else { return 0 }
+                let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+                if DispatchTime.now().uptimeNanoseconds < box.deadline { return 0 }
+                box.fired = true
+                return 1
+            }, context)
         defer {
             sqlite3_progress_handler(connection, 0, nil, nil)
             Unmanaged<Box>.fromOpaque(context).release()

@@ -355,7 +355,8 @@ public enum CatalogSchema {
 
     /// `CREATE TABLE <entity>_i18n (<entity>_id, locale, fields...)`.
     static func i18n(_ entity: String, key: String = "TEXT", fields: String) -> String {
-        let owner = ["news": "news", "company": "companies", "tank_incompatibility": "tank_incompatibilities"][entity] ?? "\(entity)s"
+        let owner =
+            ["news": "news", "company": "companies", "tank_incompatibility": "tank_incompatibilities"][entity] ?? "\(entity)s"
         return """
             CREATE TABLE \(entity)_i18n (
               \(entity)_id \(key) NOT NULL REFERENCES \(owner)(id),

@@ -164,7 +164,8 @@ public struct CatalogStore: Sendable {
                 let (opened, info) = try open(path)
                 installed = (path, opened, info)
             } catch {
-                warning = "the installed catalog at \(currentLink) is unusable (\(Self.describe(error))); using the bundled catalog"
+                warning =
+                    "the installed catalog at \(currentLink) is unusable (\(Self.describe(error))); using the bundled catalog"
             }
         } else if FileInfo.symlinkTarget(currentLink) == nil, FileManager.default.fileExists(atPath: currentLink) {
             warning = "\(currentLink) is not a link made by agro; using the bundled catalog"

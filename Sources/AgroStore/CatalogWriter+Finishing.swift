@@ -78,27 +78,30 @@ extension CatalogWriter {
     /// Fills `culture_ancestors` with every (culture, ancestor) pair, the culture itself at
     /// depth 0. A cycle in the parents is an error: the tree must be a DAG.
     private func deriveCultureAncestors(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO culture_ancestors(culture_id, ancestor_id, depth)
-            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
-              SELECT id, id, 0 FROM cultures
-              UNION
-              SELECT a.culture_id, p.parent_id, a.depth + 1
-              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
-              WHERE a.depth < 64
-            )
-            SELECT culture_id, ancestor_id, MIN(depth) FROM ancestry GROUP BY culture_id, ancestor_id
-            """)
-        let cyclic = try String.fetchOne(db, sql: """
-            WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
-              SELECT culture_id, parent_id, 1 FROM culture_parents
-              UNION
-              SELECT a.culture_id, p.parent_id, a.depth + 1
-              FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
-              WHERE a.depth < 64 AND a.culture_id <> a.ancestor_id
-            )
-            SELECT culture_id FROM ancestry WHERE culture_id = ancestor_id ORDER BY culture_id LIMIT 1
-            """)
+        try db.execute(
+            sql: """
+                INSERT INTO culture_ancestors(culture_id, ancestor_id, depth)
+                WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
+                  SELECT id, id, 0 FROM cultures
+                  UNION
+                  SELECT a.culture_id, p.parent_id, a.depth + 1
+                  FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
+                  WHERE a.depth < 64
+                )
+                SELECT culture_id, ancestor_id, MIN(depth) FROM ancestry GROUP BY culture_id, ancestor_id
+                """)
+        let cyclic = try String.fetchOne(
+            db,
+            sql: """
+                WITH RECURSIVE ancestry(culture_id, ancestor_id, depth) AS (
+                  SELECT culture_id, parent_id, 1 FROM culture_parents
+                  UNION
+                  SELECT a.culture_id, p.parent_id, a.depth + 1
+                  FROM ancestry a JOIN culture_parents p ON p.culture_id = a.ancestor_id
+                  WHERE a.depth < 64 AND a.culture_id <> a.ancestor_id
+                )
+                SELECT culture_id FROM ancestry WHERE culture_id = ancestor_id ORDER BY culture_id LIMIT 1
+                """)
         if let cyclic { throw CatalogWriterError.cultureCycle(cultureID: cyclic) }
     }
 }

@@ -177,7 +177,8 @@ public final class CatalogWriter {
     /// Adds a product with its ingredients, hazards, links and sections.
     public func add(_ product: CatalogRecord.Product) throws {
         try write { db in
-            try db.insert("""
+            try db.insert(
+                """
                 INSERT INTO products(id, category, formulation, company_id, registration_number,
                   registration_expiry, origin, original_product_id, sold_out_deadline,
                   exhaustion_deadline, signal_word)
@@ -198,7 +199,8 @@ public final class CatalogWriter {
             }
             try self.insertI18n(db, I18n.product, key: product.id, [product.name], nameKey: product.name)
             for (position, ingredient) in product.ingredients.enumerated() {
-                try db.insert("""
+                try db.insert(
+                    """
                     INSERT INTO product_ingredients(product_id, position, substance_id, concentration, unit)
                     VALUES (?, ?, ?, ?, ?)
                     """
@@ -254,7 +256,8 @@ public final class CatalogWriter {
     /// Adds a use with its cultures, pests and obligations.
     public func add(_ use: CatalogRecord.Use) throws {
         try write { db in
-            try db.insert("""
+            try db.insert(
+                """
                 INSERT INTO uses(id, product_id, dose_from, dose_to, dose_unit, water_from, water_to,
                   water_unit, phi_days, max_applications, interval_days, bbch_from, bbch_to)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -301,7 +304,8 @@ public final class CatalogWriter {
     /// Adds a resistance-management limit of a mode-of-action group.
     public func add(_ limit: CatalogRecord.GroupLimit) throws {
         try write { db in
-            try db.insert("""
+            try db.insert(
+                """
                 INSERT INTO group_limits(scheme, group_code, culture_id, max_applications, max_consecutive,
                   max_share, source) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """
@@ -347,7 +351,8 @@ public final class CatalogWriter {
                 let stageID = db.lastInsertedRowID
                 try self.insertI18n(db, I18n.schemeStage, key: stageID, [stage.name])
                 for (index, treatment) in stage.treatments.enumerated() {
-                    try db.insert("""
+                    try db.insert(
+                        """
                         INSERT INTO scheme_treatments(scheme_stage_id, position, product_id, dose_from, dose_to, dose_unit)
                         VALUES (?, ?, ?, ?, ?, ?)
                         """
@@ -362,7 +367,8 @@ public final class CatalogWriter {
                     let treatmentID = db.lastInsertedRowID
                     try self.insertI18n(db, I18n.schemeTreatment, key: treatmentID, [treatment.note])
                     for (pestPosition, pest) in treatment.pestIDs.enumerated() {
-                        try db.insert("""
+                        try db.insert(
+                            """
                             INSERT INTO scheme_treatment_pests(scheme_treatment_id, position, pest_id)
                             VALUES (?, ?, ?)
                             """
@@ -394,7 +400,8 @@ public final class CatalogWriter {
     /// Adds a representative.
     public func add(_ representative: CatalogRecord.Representative) throws {
         try write { db in
-            try db.insert("""
+            try db.insert(
+                """
                 INSERT INTO representatives(id, region_id, phone, email, photo, latitude, longitude)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """

@@ -277,7 +277,9 @@ extension LiveCatalog: AlternativesUseCase {
 
 extension LiveCatalog: SeasonPlanUseCase {
     /// What the plan check needs about `products` on `culture`, from the current catalog.
-    public func planFacts(products: [EntityID], culture: EntityID, locale: String) throws -> (products: [EntityID: Product], uses: [EntityID: [Use]]) {
+    public func planFacts(products: [EntityID], culture: EntityID, locale: String) throws -> (
+        products: [EntityID: Product], uses: [EntityID: [Use]]
+    ) {
         try read { try $0.planFacts(products: products, culture: culture, locale: locale) }
     }
 }

@@ -16,22 +16,23 @@ extension SQLiteCatalog: AlternativesUseCase {
         if let pest { own += " AND up.pest_id = \(pest)" }
         // Another product's use matches a pair on the same pest and a culture that is the
         // pair's, one of its groups, or (with --culture) one of the given culture's groups.
-        let cultureMatch: SQL = culture.map { culture in
-            "uc.culture_id IN (SELECT ancestor_id FROM culture_ancestors WHERE culture_id = \(culture))"
-        } ?? "uc.culture_id IN (SELECT ancestor_id FROM culture_ancestors WHERE culture_id = own.culture_id)"
+        let cultureMatch: SQL =
+            culture.map { culture in
+                "uc.culture_id IN (SELECT ancestor_id FROM culture_ancestors WHERE culture_id = \(culture))"
+            } ?? "uc.culture_id IN (SELECT ancestor_id FROM culture_ancestors WHERE culture_id = own.culture_id)"
         let candidates: SQL = """
             WITH own(culture_id, pest_id) AS (
             """ + own + """
-            )
-            SELECT u.product_id, COUNT(DISTINCT own.culture_id || char(31) || own.pest_id) AS shared,
-              p.registration_number,
-              \(texts.name("product", owner: "u.product_id")) AS name,
-              \(texts.field("product", "name_key", owner: "u.product_id")) AS name_key
-            FROM own JOIN use_pests up ON up.pest_id = own.pest_id
-            JOIN uses u ON u.id = up.use_id JOIN use_cultures uc ON uc.use_id = u.id
-            JOIN products p ON p.id = u.product_id
-            WHERE u.product_id <> \(product) AND
-            """ + " " + cultureMatch + " GROUP BY u.product_id"
+                )
+                SELECT u.product_id, COUNT(DISTINCT own.culture_id || char(31) || own.pest_id) AS shared,
+                  p.registration_number,
+                  \(texts.name("product", owner: "u.product_id")) AS name,
+                  \(texts.field("product", "name_key", owner: "u.product_id")) AS name_key
+                FROM own JOIN use_pests up ON up.pest_id = own.pest_id
+                JOIN uses u ON u.id = up.use_id JOIN use_cultures uc ON uc.use_id = u.id
+                JOIN products p ON p.id = u.product_id
+                WHERE u.product_id <> \(product) AND
+                """ + " " + cultureMatch + " GROUP BY u.product_id"
         return try read { db in
             let rows = try db.rows(candidates)
             let ids: [String] = rows.map { $0["product_id"] }
@@ -43,12 +44,15 @@ extension SQLiteCatalog: AlternativesUseCase {
                 let theirs = ingredients[id] ?? []
                 let substances = Set(theirs.map(\.substanceID)), groups = Set(theirs.compactMap(\.group))
                 let relation: AlternativeRelation =
-                    !substances.isDisjoint(with: mySubstances) ? .sameSubstance
+                    !substances.isDisjoint(with: mySubstances)
+                    ? .sameSubstance
                     : !groups.isDisjoint(with: myGroups) ? .sameModeOfAction : .otherModeOfAction
-                return (Alternative(
-                    id: id, name: row["name"] ?? id, registrationNumber: row.text("registration_number"),
-                    relation: relation, ingredients: theirs, groups: Self.groups(theirs), sharedUses: row["shared"]),
-                    row["name_key"] ?? id)
+                return (
+                    Alternative(
+                        id: id, name: row["name"] ?? id, registrationNumber: row.text("registration_number"),
+                        relation: relation, ingredients: theirs, groups: Self.groups(theirs), sharedUses: row["shared"]),
+                    row["name_key"] ?? id
+                )
             }
             let rank: (AlternativeRelation) -> Int = { relation in
                 switch relation {

@@ -20,12 +20,14 @@ extension SQLiteCatalog: ContactsUseCase {
             let representatives = try db.rows(
                 representativesQuery(texts) + " WHERE r.region_id = \(regionID) ORDER BY r.id"
             ).map(Self.representative(from:))
-            let distributors = try db.rows("""
+            let distributors = try db.rows(
+                """
                 SELECT d.*, \(texts.name("distributor", owner: "d.id")) AS name,
                   \(texts.field("distributor", "address", owner: "d.id")) AS address,
                   \(texts.name("region", owner: "d.region_id")) AS region_name
                 FROM distributors d WHERE d.region_id = \(regionID) ORDER BY name, d.id
-                """).map { row in
+                """
+            ).map { row in
                 Distributor(
                     id: row["id"], region: EntityRef(id: row["region_id"], name: row["region_name"] ?? row["region_id"]),
                     name: row["name"] ?? row["id"], address: row.text("address"), phone: row.text("phone"),
@@ -97,8 +99,9 @@ extension SQLiteCatalog: NewsUseCase {
         return try read { db in
             try db.page(count: "SELECT COUNT(*) FROM news n" + whereClause, ordered: ordered, page) { rows in
                 rows.map { row in
-                    NewsSummary(id: row["id"], kind: NewsKind(rawValue: row["kind"]) ?? .news,
-                                title: row["title"] ?? row["id"], date: row["date"])
+                    NewsSummary(
+                        id: row["id"], kind: NewsKind(rawValue: row["kind"]) ?? .news,
+                        title: row["title"] ?? row["id"], date: row["date"])
                 }
             }
         }
@@ -108,12 +111,14 @@ extension SQLiteCatalog: NewsUseCase {
     public func newsItem(id: EntityID, locale: String) throws -> NewsItem? {
         let texts = texts(locale)
         return try read { db in
-            try db.row("""
+            try db.row(
+                """
                 SELECT n.*, \(texts.field("news", "title", owner: "n.id")) AS title,
                   \(texts.field("news", "summary", owner: "n.id")) AS summary,
                   \(texts.field("news", "body_html", owner: "n.id")) AS body_html
                 FROM news n WHERE n.id = \(id)
-                """).map { row in
+                """
+            ).map { row in
                 NewsItem(
                     id: id, kind: NewsKind(rawValue: row["kind"]) ?? .news, title: row["title"] ?? id,
                     date: row["date"], summary: row.text("summary"), bodyHTML: row["body_html"] ?? "",

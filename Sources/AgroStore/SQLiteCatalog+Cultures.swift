@@ -11,11 +11,13 @@ extension SQLiteCatalog: CulturesUseCase {
             for row in try db.rows("SELECT culture_id, parent_id FROM culture_parents ORDER BY culture_id, parent_id") {
                 parents[row[0], default: []].append(row[1])
             }
-            return try db.rows("""
+            return try db.rows(
+                """
                 SELECT * FROM (SELECT c.id, \(texts.name("culture", owner: "c.id")) AS name,
                   \(texts.field("culture", "name_key", owner: "c.id")) AS name_key FROM cultures c)
                 ORDER BY name_key, id
-                """).map { row in
+                """
+            ).map { row in
                 CultureNode(id: row["id"], name: row["name"] ?? row["id"], parentIDs: parents[row["id"]] ?? [])
             }
         }
@@ -25,29 +27,35 @@ extension SQLiteCatalog: CulturesUseCase {
     public func culture(id: EntityID, locale: String) throws -> Culture? {
         let texts = texts(locale)
         return try read { db in
-            guard let row = try db.row("""
-                SELECT c.id, c.latin_name, \(texts.name("culture", owner: "c.id")) AS name,
-                  \(texts.field("culture", "description", owner: "c.id")) AS description
-                FROM cultures c WHERE c.id = \(id)
-                """)
+            guard
+                let row = try db.row(
+                    """
+                    SELECT c.id, c.latin_name, \(texts.name("culture", owner: "c.id")) AS name,
+                      \(texts.field("culture", "description", owner: "c.id")) AS description
+                    FROM cultures c WHERE c.id = \(id)
+                    """)
             else { return nil }
             let related = { (sql: SQL) throws -> [EntityRef] in
                 try db.rows(sql).map { EntityRef(id: $0["id"], name: $0["name"] ?? $0["id"]) }
             }
-            let parents = try related("""
+            let parents = try related(
+                """
                 SELECT parent_id AS id, \(texts.name("culture", owner: "parent_id")) AS name
                 FROM culture_parents WHERE culture_id = \(id) ORDER BY name
                 """)
             // Qualified: inside the name subquery a bare culture_id is culture_i18n's own column,
             // which named every member after the first culture of the table.
-            let children = try related("""
+            let children = try related(
+                """
                 SELECT cp.culture_id AS id, \(texts.name("culture", owner: "cp.culture_id")) AS name
                 FROM culture_parents cp WHERE cp.parent_id = \(id) ORDER BY name
                 """)
-            let stages = try db.rows("""
+            let stages = try db.rows(
+                """
                 SELECT g.bbch_from, g.bbch_to, \(texts.name("growth_stage", owner: "g.id")) AS name
                 FROM growth_stages g WHERE g.culture_id = \(id) ORDER BY g.position
-                """).map { GrowthStage(bbch: BBCHRange(from: $0["bbch_from"], to: $0["bbch_to"]), name: $0["name"] ?? "") }
+                """
+            ).map { GrowthStage(bbch: BBCHRange(from: $0["bbch_from"], to: $0["bbch_to"]), name: $0["name"] ?? "") }
             return Culture(
                 id: id, name: row["name"] ?? id, latinName: row.text("latin_name"),
                 description: row.text("description"), parents: parents, children: children, growthStages: stages)
@@ -71,7 +79,9 @@ extension SQLiteCatalog: PestsUseCase {
         var conditions: [SQL] = []
         if let kind = filter.kind { conditions.append("p.kind = \(kind.rawValue)") }
         if let culture = filter.culture {
-            conditions.append("p.id IN (SELECT up.pest_id FROM use_pests up WHERE up.use_id IN (" + usesQuery(UseFilter(culture: culture)) + "))")
+            conditions.append(
+                "p.id IN (SELECT up.pest_id FROM use_pests up WHERE up.use_id IN (" + usesQuery(UseFilter(culture: culture))
+                    + "))")
         }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let ordered: SQL = """
@@ -84,8 +94,9 @@ extension SQLiteCatalog: PestsUseCase {
         return try read { db in
             try db.page(count: "SELECT COUNT(*) FROM pests p" + whereClause, ordered: ordered, page) { rows in
                 rows.map { row in
-                    Pest(id: row["id"], name: row["name"] ?? row["id"], kind: PestKind(rawValue: row["kind"]) ?? .other,
-                         latinName: row.text("latin_name"))
+                    Pest(
+                        id: row["id"], name: row["name"] ?? row["id"], kind: PestKind(rawValue: row["kind"]) ?? .other,
+                        latinName: row.text("latin_name"))
                 }
             }
         }
@@ -95,11 +106,13 @@ extension SQLiteCatalog: PestsUseCase {
     public func pest(id: EntityID, locale: String) throws -> Pest? {
         let texts = texts(locale)
         return try read { db in
-            guard let row = try db.row("""
-                SELECT p.id, p.kind, p.latin_name, \(texts.name("pest", owner: "p.id")) AS name,
-                  \(texts.field("pest", "description", owner: "p.id")) AS description
-                FROM pests p WHERE p.id = \(id)
-                """)
+            guard
+                let row = try db.row(
+                    """
+                    SELECT p.id, p.kind, p.latin_name, \(texts.name("pest", owner: "p.id")) AS name,
+                      \(texts.field("pest", "description", owner: "p.id")) AS description
+                    FROM pests p WHERE p.id = \(id)
+                    """)
             else { return nil }
             let images = try db.column(
                 "SELECT url FROM pest_images WHERE pest_id = \(id) ORDER BY position", as: String.self)
@@ -131,11 +144,13 @@ extension SQLiteCatalog: SubstancesUseCase {
     public func substance(id: EntityID, locale: String) throws -> Substance? {
         let texts = texts(locale)
         return try read { db in
-            try db.row("""
+            try db.row(
+                """
                 SELECT s.*, \(texts.name("substance", owner: "s.id")) AS name,
                   \(texts.field("substance", "description", owner: "s.id")) AS description
                 FROM substances s WHERE s.id = \(id)
-                """).map(Self.substance(from:))
+                """
+            ).map(Self.substance(from:))
         }
     }
 

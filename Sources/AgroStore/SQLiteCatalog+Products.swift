@@ -58,7 +58,8 @@ extension SQLiteCatalog: ProductsUseCase {
     private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL) -> SQL {
         var conditions: [SQL] = []
         if filter.pest != nil || filter.culture != nil {
-            conditions.append("p.id IN (" + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id") + ")")
+            conditions.append(
+                "p.id IN (" + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id") + ")")
         }
         if let substance = filter.substance {
             conditions.append("p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(substance))")
@@ -94,13 +95,15 @@ extension SQLiteCatalog: ProductsUseCase {
             // A pest's uses are few next to a culture group's (305 against 1,186 for the
             // register's largest pair): probing each of them for the culture's groups costs
             // half as much as listing every use of those groups first.
-            conditions.append("""
+            conditions.append(
+                """
                 EXISTS (SELECT 1 FROM culture_ancestors ca
                         JOIN use_cultures uc ON uc.use_id = u.id AND uc.culture_id = ca.ancestor_id
                         WHERE ca.culture_id = \(culture))
                 """)
         } else if let culture = filter.culture {
-            conditions.append("""
+            conditions.append(
+                """
                 u.id IN (SELECT uc.use_id FROM culture_ancestors ca
                          JOIN use_cultures uc ON uc.culture_id = ca.ancestor_id
                          WHERE ca.culture_id = \(culture))
@@ -112,9 +115,12 @@ extension SQLiteCatalog: ProductsUseCase {
     }
 
     /// Active ingredients per product id, in label order.
-    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [ActiveIngredient]] {
+    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String:
+        [ActiveIngredient]]
+    {
         guard !productIDs.isEmpty else { return [:] }
-        let rows = try db.rows("""
+        let rows = try db.rows(
+            """
             SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit,
               \(texts.name("substance", owner: "pi.substance_id")) AS name
             FROM product_ingredients pi WHERE pi.product_id IN \(productIDs)
@@ -123,8 +129,9 @@ extension SQLiteCatalog: ProductsUseCase {
         var summaries: [String: [ActiveIngredient]] = [:]
         for row in rows {
             let substance = EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"])
-            summaries[row["product_id"], default: []].append(ActiveIngredient(
-                substance: substance, concentration: row["concentration"], unit: row.text("unit"), modeOfAction: nil))
+            summaries[row["product_id"], default: []].append(
+                ActiveIngredient(
+                    substance: substance, concentration: row["concentration"], unit: row.text("unit"), modeOfAction: nil))
         }
         return summaries
     }
@@ -133,21 +140,25 @@ extension SQLiteCatalog: ProductsUseCase {
     public func product(id: EntityID, locale: String) throws -> Product? {
         let texts = texts(locale)
         return try read { db in
-            guard let row = try db.row("""
-                SELECT p.*,
-                  \(texts.name("product", owner: "p.id")) AS name,
-                  \(texts.name("company", owner: "p.company_id")) AS company_name,
-                  \(texts.name("product", owner: "p.original_product_id")) AS original_name,
-                  \(texts.field("statement", "text", owner: "p.signal_word")) AS signal_word_text
-                FROM products p WHERE p.id = \(id)
-                """)
+            guard
+                let row = try db.row(
+                    """
+                    SELECT p.*,
+                      \(texts.name("product", owner: "p.id")) AS name,
+                      \(texts.name("company", owner: "p.company_id")) AS company_name,
+                      \(texts.name("product", owner: "p.original_product_id")) AS original_name,
+                      \(texts.field("statement", "text", owner: "p.signal_word")) AS signal_word_text
+                    FROM products p WHERE p.id = \(id)
+                    """)
             else { return nil }
-            let ingredients = try db.rows("""
+            let ingredients = try db.rows(
+                """
                 SELECT pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
                   \(texts.name("substance", owner: "pi.substance_id")) AS name
                 FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
                 WHERE pi.product_id = \(id) ORDER BY pi.position
-                """).map { row in
+                """
+            ).map { row in
                 ActiveIngredient(
                     substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
                     concentration: row["concentration"], unit: row.text("unit"),
@@ -155,18 +166,22 @@ extension SQLiteCatalog: ProductsUseCase {
             }
             let pictograms = try db.column(
                 "SELECT code FROM product_pictograms WHERE product_id = \(id) ORDER BY position", as: String.self)
-            let statements = try db.rows("""
+            let statements = try db.rows(
+                """
                 SELECT ps.statement_code AS code, \(texts.field("statement", "text", owner: "ps.statement_code")) AS text
                 FROM product_statements ps WHERE ps.product_id = \(id) ORDER BY ps.position
-                """).map { Statement(code: $0["code"], text: $0["text"] ?? "") }
+                """
+            ).map { Statement(code: $0["code"], text: $0["text"] ?? "") }
             let links = try db.rows(
                 "SELECT kind, url FROM product_links WHERE product_id = \(id) ORDER BY position"
             ).map { Link(kind: Link.Kind(rawValue: $0["kind"]) ?? .website, url: $0["url"]) }
-            let sections = try db.rows("""
+            let sections = try db.rows(
+                """
                 SELECT \(texts.field("product_section", "title", owner: "s.id")) AS title,
                   \(texts.field("product_section", "body", owner: "s.id")) AS body
                 FROM product_sections s WHERE s.product_id = \(id) ORDER BY s.position
-                """).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
+                """
+            ).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
             // P (GHS), SP and S (Swiss and older EU safety phrases) are precautions; H, EUH, R are hazards.
             let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("S") }
             let hazard = Hazard(
@@ -196,7 +211,8 @@ extension SQLiteCatalog: ProductsUseCase {
     public func uses(_ filter: UseFilter, locale: String) throws -> [Use] {
         let texts = texts(locale)
         return try read { db in
-            let rows = try db.rows("""
+            let rows = try db.rows(
+                """
                 SELECT u.*,
                   \(texts.name("product", owner: "u.product_id")) AS product_name,
                   \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
@@ -207,26 +223,34 @@ extension SQLiteCatalog: ProductsUseCase {
             let ids: [String] = rows.map { $0["id"] }
             guard !ids.isEmpty else { return [] }
             var cultures: [String: [EntityRef]] = [:]
-            for row in try db.rows("""
+            for row in try db.rows(
+                """
                 SELECT uc.use_id, uc.culture_id, \(texts.name("culture", owner: "uc.culture_id")) AS name
                 FROM use_cultures uc WHERE uc.use_id IN \(ids) ORDER BY uc.use_id, name
-                """) {
-                cultures[row["use_id"], default: []].append(EntityRef(id: row["culture_id"], name: row["name"] ?? row["culture_id"]))
+                """)
+            {
+                cultures[row["use_id"], default: []].append(
+                    EntityRef(id: row["culture_id"], name: row["name"] ?? row["culture_id"]))
             }
             var pests: [String: [UsePest]] = [:]
-            for row in try db.rows("""
+            for row in try db.rows(
+                """
                 SELECT up.use_id, up.pest_id, up.effect, \(texts.name("pest", owner: "up.pest_id")) AS name
                 FROM use_pests up WHERE up.use_id IN \(ids) ORDER BY up.use_id, name
-                """) {
-                pests[row["use_id"], default: []].append(UsePest(
-                    pest: EntityRef(id: row["pest_id"], name: row["name"] ?? row["pest_id"]),
-                    effect: PestEffect(rawValue: row["effect"]) ?? .full))
+                """)
+            {
+                pests[row["use_id"], default: []].append(
+                    UsePest(
+                        pest: EntityRef(id: row["pest_id"], name: row["name"] ?? row["pest_id"]),
+                        effect: PestEffect(rawValue: row["effect"]) ?? .full))
             }
             var obligations: [String: [String]] = [:]
-            for row in try db.rows("""
+            for row in try db.rows(
+                """
                 SELECT uo.use_id, \(texts.field("obligation", "text", owner: "uo.obligation_id")) AS text
                 FROM use_obligations uo WHERE uo.use_id IN \(ids) ORDER BY uo.use_id, uo.position
-                """) {
+                """)
+            {
                 if let text = row.text("text") { obligations[row["use_id"], default: []].append(text) }
             }
             return rows.map { row in

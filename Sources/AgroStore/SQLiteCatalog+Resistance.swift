@@ -22,11 +22,13 @@ extension SQLiteCatalog: ResistanceUseCase {
         guard info.schemaVersion >= 2, products.count > 1 else { return [] }
         let texts = texts(locale)
         return try read { db in
-            try db.rows("""
+            try db.rows(
+                """
                 SELECT t.product_id, t.other_id, \(texts.field("tank_incompatibility", "reason", owner: "t.id")) AS reason
                 FROM tank_incompatibilities t
                 WHERE t.product_id IN \(products) AND t.other_id IN \(products) ORDER BY t.id
-                """).map { TankIncompatibility(product: $0["product_id"], other: $0["other_id"], reason: $0["reason"] ?? "") }
+                """
+            ).map { TankIncompatibility(product: $0["product_id"], other: $0["other_id"], reason: $0["reason"] ?? "") }
         }
     }
 }

@@ -28,9 +28,9 @@ extension SQLiteCatalog: SearchUseCase {
               SELECT kind, entity_id, bm25(search_index, 0, 0, 0, 10.0, 1.0) AS score
               FROM search_index WHERE search_index MATCH \(match)
             """ + kindFilter + """
-            )
-            SELECT kind, entity_id, MIN(score) AS rank FROM scored GROUP BY kind, entity_id
-            """
+                )
+                SELECT kind, entity_id, MIN(score) AS rank FROM scored GROUP BY kind, entity_id
+                """
         return try read { db in
             // Every hit is ranked anyway; names are read only for the page shown.
             let ranked = try db.rows(matches + " ORDER BY rank, kind, entity_id").map { row in
@@ -50,7 +50,8 @@ extension SQLiteCatalog: SearchUseCase {
         case .product:
             sql = "SELECT \(texts.name("product", owner: "id")), category FROM products WHERE id = \(id)"
         case .substance:
-            sql = "SELECT \(texts.name("substance", owner: "id")), trim(coalesce(moa_scheme || ' ' || moa_group, '')) FROM substances WHERE id = \(id)"
+            sql =
+                "SELECT \(texts.name("substance", owner: "id")), trim(coalesce(moa_scheme || ' ' || moa_group, '')) FROM substances WHERE id = \(id)"
         case .culture:
             sql = "SELECT \(texts.name("culture", owner: "id")), latin_name FROM cultures WHERE id = \(id)"
         case .pest:
@@ -140,10 +141,12 @@ extension SQLiteCatalog: LookupUseCase {
     private func names(_ db: Database, ids: [String], kind: EntityKind, locale: String) throws -> [NameMatch] {
         let texts = texts(locale)
         let field = kind == .news ? "title" : "name"
-        return try db.rows("""
+        return try db.rows(
+            """
             SELECT id, \(texts.field(kind.rawValue, field, owner: "id")) AS name FROM \(sql: Self.table(kind))
             WHERE id IN \(ids) ORDER BY name, id
-            """).map { NameMatch(id: $0["id"], name: $0["name"] ?? $0["id"]) }
+            """
+        ).map { NameMatch(id: $0["id"], name: $0["name"] ?? $0["id"]) }
     }
 
     static func table(_ kind: EntityKind) -> String {

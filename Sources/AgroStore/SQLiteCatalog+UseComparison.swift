@@ -27,7 +27,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
         if let group = query.group {
             var match: SQL = "upper(s.moa_group) = \(group.group.uppercased())"
             if let scheme = group.scheme { match += " AND upper(s.moa_scheme) = \(scheme.uppercased())" }
-            conditions.append("""
+            conditions.append(
+                """
                 u.product_id IN (SELECT pi.product_id FROM product_ingredients pi
                                  JOIN substances s ON s.id = pi.substance_id WHERE
                 """ + " " + match + ")")
@@ -37,7 +38,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
         switch query.sort {
         case .name: order = " ORDER BY product_key, u.product_id, u.id"
         case .dose:
-            order = " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key, u.id"
+            order =
+                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key, u.id"
         case .phi: order = " ORDER BY u.phi_days IS NULL, u.phi_days, product_key, u.id"
         }
         let listed: SQL = """
@@ -52,7 +54,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
                 let useIDs: [String] = rows.map { $0["id"] }
                 let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
                 let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
-                let cultures = try useRefs(db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
+                let cultures = try useRefs(
+                    db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
                 let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
                 return rows.map { row in
                     let id: String = row["id"], productID: String = row["product_id"]
@@ -98,15 +101,18 @@ extension SQLiteCatalog: UseComparisonUseCase {
     func activeIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
         var result: [String: [ActiveIngredient]] = [:]
-        for row in try db.rows("""
+        for row in try db.rows(
+            """
             SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
               \(texts.name("substance", owner: "pi.substance_id")) AS name
             FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
             WHERE pi.product_id IN \(productIDs) ORDER BY pi.product_id, pi.position
-            """) {
-            result[row["product_id"], default: []].append(ActiveIngredient(
-                substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
-                concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
+            """)
+        {
+            result[row["product_id"], default: []].append(
+                ActiveIngredient(
+                    substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
+                    concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
         }
         return result
     }
@@ -117,10 +123,12 @@ extension SQLiteCatalog: UseComparisonUseCase {
     ) throws -> [String: [EntityRef]] {
         guard !useIDs.isEmpty else { return [:] }
         var result: [String: [EntityRef]] = [:]
-        for row in try db.rows("""
+        for row in try db.rows(
+            """
             SELECT t.use_id, t.\(sql: column) AS ref_id, \(texts.name(entity, owner: "t.\(column)")) AS name
             FROM \(sql: table) t WHERE t.use_id IN \(useIDs) ORDER BY t.use_id, name
-            """) {
+            """)
+        {
             result[row["use_id"], default: []].append(EntityRef(id: row["ref_id"], name: row["name"] ?? row["ref_id"]))
         }
         return result

@@ -49,7 +49,8 @@ public final class SQLiteCatalog: Sendable {
             }
         }
         do {
-            database = maximumReaders > 1
+            database =
+                maximumReaders > 1
                 ? try DatabasePool(path: path, configuration: configuration)
                 : try DatabaseQueue(path: path, configuration: configuration)
             info = try database.read { db in try Self.readInfo(db, path: path) }
@@ -98,7 +99,7 @@ public final class SQLiteCatalog: Sendable {
         var metadata: [String: String] = [:]
         for row in pairs { metadata[row[0]] = row[1] }
         guard let identity = metadata["identity"], let version = metadata["version"].flatMap(Int.init),
-              let schemaVersion = metadata["schema_version"].flatMap(Int.init)
+            let schemaVersion = metadata["schema_version"].flatMap(Int.init)
         else { throw CatalogError.corrupt(path: path, reason: "catalog metadata incomplete") }
         // Before reading any other table: a newer schema may have changed them.
         guard schemaVersion <= CatalogSchema.version else {

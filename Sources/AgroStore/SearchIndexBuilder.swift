@@ -49,7 +49,9 @@ struct SearchIndexBuilder {
         // One query per kind; each yields id, locale, title, then the columns that make up the
         // body, in a stable order.
         let sources: [(kind: EntityKind, sql: String)] = [
-            (.product, """
+            (
+                .product,
+                """
                 SELECT p.id, i.locale, i.name,
                   p.registration_number, p.formulation, p.category,
                   (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
@@ -58,28 +60,41 @@ struct SearchIndexBuilder {
                   (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
                 FROM products p JOIN product_i18n i ON i.product_id = p.id
                 ORDER BY p.id, i.locale
-                """),
-            (.substance, """
+                """
+            ),
+            (
+                .substance,
+                """
                 SELECT s.id, i.locale, i.name,
                   s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
                 FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
                 ORDER BY s.id, i.locale
-                """),
-            (.culture, """
+                """
+            ),
+            (
+                .culture,
+                """
                 SELECT c.id, i.locale, i.name, c.latin_name, i.description
                 FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
                 ORDER BY c.id, i.locale
-                """),
-            (.pest, """
+                """
+            ),
+            (
+                .pest,
+                """
                 SELECT p.id, i.locale, i.name, p.latin_name, i.description
                 FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
                 ORDER BY p.id, i.locale
-                """),
-            (.news, """
+                """
+            ),
+            (
+                .news,
+                """
                 SELECT n.id, i.locale, i.title, i.summary, i.body_html
                 FROM news n JOIN news_i18n i ON i.news_id = n.id
                 ORDER BY n.id, i.locale
-                """),
+                """
+            ),
         ]
         for source in sources {
             let rows = try Row.fetchAll(db, sql: source.sql)
@@ -104,8 +119,10 @@ struct SearchIndexBuilder {
     /// Text of an HTML fragment, good enough for indexing: tags dropped, a few entities decoded.
     static func plainText(fromHTML html: String) -> String {
         var text = html.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
-        for (entity, character) in ["&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"",
-                                    "&laquo;": "«", "&raquo;": "»", "&mdash;": "—", "&ndash;": "–"] {
+        for (entity, character) in [
+            "&nbsp;": " ", "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"",
+            "&laquo;": "«", "&raquo;": "»", "&mdash;": "—", "&ndash;": "–",
+        ] {
             text = text.replacingOccurrences(of: entity, with: character)
         }
         return text
@@ -166,8 +183,9 @@ extension CatalogStore {
             try queue.inTransaction { db in
                 // Dropping and re-creating is much faster than deleting every row (each delete
                 // updates the index), and numbers the rows from 1 again as a fresh build does.
-                guard let sql = try String.fetchOne(
-                    db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'search_index'")
+                guard
+                    let sql = try String.fetchOne(
+                        db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'search_index'")
                 else { return .commit }
                 try db.execute(sql: "DROP TABLE search_index")
                 try db.execute(sql: sql)

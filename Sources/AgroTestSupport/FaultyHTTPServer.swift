@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An HTTP/1.1 server on 127.0.0.1 that misbehaves on demand: wrong status codes, bodies
@@ -180,7 +180,8 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             return .respond(status: 404, body: Data("not found".utf8))
         }
         if let range = request.headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
-           let start = Int(range.dropFirst(6).dropLast()) {
+            let start = Int(range.dropFirst(6).dropLast())
+        {
             guard start < data.count else {
                 return .respond(status: 416, headers: ["Content-Range": "bytes */\(data.count)"], body: Data())
             }

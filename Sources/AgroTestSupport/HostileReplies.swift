@@ -39,8 +39,10 @@ public enum HostileBodies {
     /// decoded bytes.
     public static func gzipOfSpaces(count: Int) -> Data {
         var stream = z_stream()
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return Data() }
         defer { deflateEnd(&stream) }
         let input = [UInt8](repeating: 0x20, count: 1 << 20)

@@ -5,10 +5,11 @@
 // answer ("Connection: close"), which is all the tests need and keeps the code small.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A request as the handler sees it.

@@ -2,10 +2,11 @@
 // sending everything, naming a status. One copy, so a fix reaches both servers.
 
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 enum LoopbackSocket {
@@ -18,9 +19,9 @@ enum LoopbackSocket {
     /// A listening socket on a free port of 127.0.0.1 (the kernel picks it: port 0).
     static func listen(backlog: Int32) throws(Failure) -> (fd: Int32, port: UInt16) {
         #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard fd >= 0 else { throw .socket(errno: errno) }
         var yes: Int32 = 1
@@ -95,9 +96,9 @@ enum LoopbackSocket {
             while left > 0 {
                 // MSG_NOSIGNAL: a client that hung up (timeout tests) must not SIGPIPE the test run.
                 #if canImport(Glibc)
-                let sent = Glibc.send(fd, pointer, left, Int32(MSG_NOSIGNAL))
+                    let sent = Glibc.send(fd, pointer, left, Int32(MSG_NOSIGNAL))
                 #else
-                let sent = Darwin.send(fd, pointer, left, 0)
+                    let sent = Darwin.send(fd, pointer, left, 0)
                 #endif
                 if sent <= 0 { return false }
                 pointer += sent

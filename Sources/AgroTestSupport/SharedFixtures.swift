@@ -1,7 +1,8 @@
 import Foundation
+
 #if canImport(XCTest)
-// Skipping is XCTest's; a benchmark linking this module without XCTest gets failures instead.
-import XCTest
+    // Skipping is XCTest's; a benchmark linking this module without XCTest gets failures instead.
+    import XCTest
 #endif
 
 /// The one place tests find the shared inputs (the Swiss register, OpenWeatherMap answers, HTML
@@ -80,7 +81,7 @@ public enum SharedFixtures {
     /// CI, fail.
     public static func unavailable(_ url: URL) -> any Error {
         #if canImport(XCTest)
-        if !isRequired { return XCTSkip("shared fixture not found at \(url.path) (set CI=true to make this a failure)") }
+            if !isRequired { return XCTSkip("shared fixture not found at \(url.path) (set CI=true to make this a failure)") }
         #endif
         return Missing(path: url.path)
     }
@@ -90,7 +91,7 @@ public enum SharedFixtures {
     public static func tool(_ path: String) throws {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             #if canImport(XCTest)
-            if !isRequired { throw XCTSkip("\(path) is not installed (scripts/install-deps installs it)") }
+                if !isRequired { throw XCTSkip("\(path) is not installed (scripts/install-deps installs it)") }
             #endif
             throw Missing(path: path)
         }

@@ -21,12 +21,14 @@ public enum TestCatalogs {
             if padding > 0 {
                 // Different text per product, so the file compresses like real content.
                 let filler = syntheticText(bytes: padding, seed: version &* 1_000_003 &+ index)
-                sections.append(CatalogRecord.Section(
-                    title: ["en": "Label"], body: ["en": "\(index) " + filler, "ru": "\(index) " + filler]))
+                sections.append(
+                    CatalogRecord.Section(
+                        title: ["en": "Label"], body: ["en": "\(index) " + filler, "ru": "\(index) " + filler]))
             }
-            try writer.add(CatalogRecord.Product(
-                id: "p\(index)", name: ["en": "Product \(index) v\(version)", "ru": "Препарат \(index) v\(version)"],
-                category: .herbicide, registrationNumber: "REG-\(version)-\(index)", sections: sections))
+            try writer.add(
+                CatalogRecord.Product(
+                    id: "p\(index)", name: ["en": "Product \(index) v\(version)", "ru": "Препарат \(index) v\(version)"],
+                    category: .herbicide, registrationNumber: "REG-\(version)-\(index)", sections: sections))
         }
         try writer.finish()
     }
@@ -34,11 +36,15 @@ public enum TestCatalogs {
     /// Text that compresses about as well as real label text (about 3:1 with gzip): common
     /// words mixed with made-up ones and numbers, drawn by a deterministic generator.
     public static func syntheticText(bytes: Int, seed: Int) -> String {
-        let words = ["apply", "before", "emergence", "wheat", "barley", "dose", "litre", "hectare", "weeds",
-                     "broadleaf", "spray", "water", "volume", "interval", "days", "harvest", "protective",
-                     "gloves", "avoid", "drift", "rain", "fast", "tank", "mix", "compatible", "stage", "BBCH"]
-        let syllables = ["ka", "ro", "mi", "sul", "fen", "tra", "zol", "ine", "pyr", "ox", "am", "et", "clo", "dia",
-                         "mes", "tri", "flu", "ben", "pro", "the", "nil", "cyp", "hex", "az", "or", "ul", "qui", "vex"]
+        let words = [
+            "apply", "before", "emergence", "wheat", "barley", "dose", "litre", "hectare", "weeds",
+            "broadleaf", "spray", "water", "volume", "interval", "days", "harvest", "protective",
+            "gloves", "avoid", "drift", "rain", "fast", "tank", "mix", "compatible", "stage", "BBCH",
+        ]
+        let syllables = [
+            "ka", "ro", "mi", "sul", "fen", "tra", "zol", "ine", "pyr", "ox", "am", "et", "clo", "dia",
+            "mes", "tri", "flu", "ben", "pro", "the", "nil", "cyp", "hex", "az", "or", "ul", "qui", "vex",
+        ]
         var state = UInt64(truncatingIfNeeded: seed) &* 6364136223846793005 &+ 1442695040888963407
         func next() -> UInt64 {
             state = state &* 6364136223846793005 &+ 1442695040888963407

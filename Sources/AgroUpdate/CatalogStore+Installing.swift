@@ -46,7 +46,8 @@ extension CatalogStore {
             let name = URL(fileURLWithPath: active.path).deletingPathExtension().lastPathComponent
             guard name == digest.sha256 else {
                 throw UpdateError.verificationFailed(
-                    path: active.path, reason: "its sha256 is \(digest.sha256.prefix(16))…, it was installed as \(name.prefix(16))…")
+                    path: active.path,
+                    reason: "its sha256 is \(digest.sha256.prefix(16))…, it was installed as \(name.prefix(16))…")
             }
         }
         return VerificationReport(path: active.path, source: active.source, info: info, sha256: digest.sha256, size: digest.size)
@@ -103,7 +104,7 @@ extension CatalogStore {
         let lock = try lock()
         defer { lock.unlock() }
         guard let previousName = FileSystem.readSymlink(previousLink), let previousPath,
-              let currentName = FileSystem.readSymlink(currentLink), let installedPath, previousName != currentName
+            let currentName = FileSystem.readSymlink(currentLink), let installedPath, previousName != currentName
         else { throw UpdateError.noPreviousCatalog }
         let to: CatalogInfo
         do { to = try Self.inspect(previousPath, full: true) } catch {
@@ -123,7 +124,8 @@ extension CatalogStore {
         let keep = Set([FileSystem.readSymlink(currentLink), FileSystem.readSymlink(previousLink)].compactMap { $0 })
         let names = (try? FileManager.default.contentsOfDirectory(atPath: catalogsDirectory)) ?? []
         for name in names where !keep.contains(name) {
-            let stale = (name.hasSuffix(".sqlite") && name != "current.sqlite" && name != "previous.sqlite")
+            let stale =
+                (name.hasSuffix(".sqlite") && name != "current.sqlite" && name != "previous.sqlite")
                 || name.contains(".sqlite.new-")
             if stale { try? FileManager.default.removeItem(atPath: catalogsDirectory + "/" + name) }
         }

@@ -29,11 +29,13 @@ public enum ContentHash {
         let hasher = Hasher()
         var error: UnsafeMutablePointer<CChar>?
         let code = withExtendedLifetime(hasher) {
-            agro_content_stream(path, { context, bytes, size in
-                guard let context, let bytes else { return }
-                let hasher = Unmanaged<Hasher>.fromOpaque(context).takeUnretainedValue()
-                hasher.hash.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: Int(size)))
-            }, Unmanaged.passUnretained(hasher).toOpaque(), &error)
+            agro_content_stream(
+                path,
+                { context, bytes, size in
+                    guard let context, let bytes else { return }
+                    let hasher = Unmanaged<Hasher>.fromOpaque(context).takeUnretainedValue()
+                    hasher.hash.update(bufferPointer: UnsafeRawBufferPointer(start: bytes, count: Int(size)))
+                }, Unmanaged.passUnretained(hasher).toOpaque(), &error)
         }
         let message = SQLiteShim.take(error)
         guard code == 0 else {

@@ -46,7 +46,7 @@ public enum DeltaFile {
         guard data.starts(with: magic) else { throw UpdateError.deltaFailed("a delta file is not in the delta format") }
         let rest = data.dropFirst(magic.count)
         guard let newline = rest.prefix(maximumHeader).firstIndex(of: UInt8(ascii: "\n")),
-              let header = try? JSONDecoder().decode(DeltaHeader.self, from: Data(rest[rest.startIndex..<newline]))
+            let header = try? JSONDecoder().decode(DeltaHeader.self, from: Data(rest[rest.startIndex..<newline]))
         else { throw UpdateError.deltaFailed("a delta file has no readable header") }
         return (header, Data(rest[(newline + 1)...]))
     }

@@ -3,9 +3,9 @@ import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The few POSIX calls atomic installation needs and Foundation does not offer.

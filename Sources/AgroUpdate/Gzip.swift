@@ -14,7 +14,8 @@ package enum Gzip {
     ///   pass, so a publisher need not read either file again.
     @discardableResult
     package static func compress(file source: String, to destination: String) throws
-        -> (uncompressed: Manifest.Digest, compressed: Manifest.Digest) {
+        -> (uncompressed: Manifest.Digest, compressed: Manifest.Digest)
+    {
         guard let input = FileHandle(forReadingAtPath: source) else {
             throw UpdateError.io(path: source, reason: "cannot read")
         }
@@ -27,8 +28,10 @@ package enum Gzip {
         defer { try? output.close() }
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
-        guard deflateInit2_(&stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { throw UpdateError.io(path: destination, reason: "zlib cannot start") }
         defer { deflateEnd(&stream) }
         let chunk = 1 << 20
@@ -70,8 +73,10 @@ package enum Gzip {
         }
         guard status == Z_STREAM_END else { throw UpdateError.io(path: destination, reason: "zlib did not finish") }
         try output.synchronize()
-        return (Manifest.Digest(sha256: inputHash.finalize().hexString, size: inputSize),
-                Manifest.Digest(sha256: outputHash.finalize().hexString, size: outputSize))
+        return (
+            Manifest.Digest(sha256: inputHash.finalize().hexString, size: inputSize),
+            Manifest.Digest(sha256: outputHash.finalize().hexString, size: outputSize)
+        )
     }
 }
 
@@ -162,7 +167,9 @@ extension Gzip {
             }
         }
         guard inflater.finished else { throw UpdateError.decompression("the gzip stream ends early") }
-        return (Manifest.Digest(sha256: compressedHash.finalize().hexString, size: compressedSize),
-                Manifest.Digest(sha256: uncompressedHash.finalize().hexString, size: inflater.produced))
+        return (
+            Manifest.Digest(sha256: compressedHash.finalize().hexString, size: compressedSize),
+            Manifest.Digest(sha256: uncompressedHash.finalize().hexString, size: inflater.produced)
+        )
     }
 }

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An Ed25519 key pair for signing manifests.

@@ -31,8 +31,9 @@ extension Manifest {
         guard signature.algorithm == "ed25519" else {
             throw UpdateError.manifestInvalid("unknown signature algorithm \"\(signature.algorithm)\"")
         }
-        guard let keyData = Data(base64Encoded: signature.publicKey), let signer = try? PublicSigningKey(rawRepresentation: keyData),
-              let signatureBytes = Data(base64Encoded: signature.value)
+        guard let keyData = Data(base64Encoded: signature.publicKey),
+            let signer = try? PublicSigningKey(rawRepresentation: keyData),
+            let signatureBytes = Data(base64Encoded: signature.value)
         else { throw UpdateError.manifestInvalid("malformed signature") }
         guard trustedKeys.contains(signer) else { throw UpdateError.untrustedKey(keyID: signer.keyID) }
         guard signer.isValidSignature(signatureBytes, for: value.removing("signature").canonicalBytes) else {

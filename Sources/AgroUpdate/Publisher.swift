@@ -55,10 +55,13 @@ public enum Publisher {
             guard info.version > newest else {
                 throw UpdateError.notGreaterThanPublished(version: info.version, newest: newest)
             }
-            releases = [Manifest.Release(
-                catalogVersion: existing.catalogVersion, schemaVersion: existing.schemaVersion,
-                builtAt: existing.builtAt, publishedAt: existing.publishedAt, file: existing.file,
-                contentHash: existing.contentHash)] + existing.releases
+            releases =
+                [
+                    Manifest.Release(
+                        catalogVersion: existing.catalogVersion, schemaVersion: existing.schemaVersion,
+                        builtAt: existing.builtAt, publishedAt: existing.publishedAt, file: existing.file,
+                        contentHash: existing.contentHash)
+                ] + existing.releases
             carriedDeltas = existing.deltas ?? []
         }
 
@@ -83,7 +86,8 @@ public enum Publisher {
                 identity: info.identity, fromVersion: release.catalogVersion, fromContentHash: "",
                 toVersion: info.version, toContentHash: contentHash)
             if let delta = try publishDelta(
-                from: release, to: catalog, header: header, directory: directory, fullSize: compressed.size) {
+                from: release, to: catalog, header: header, directory: directory, fullSize: compressed.size)
+            {
                 deltas.append(delta)
             }
         }
@@ -113,7 +117,9 @@ public enum Publisher {
         from release: Manifest.Release, to catalog: String, header: DeltaHeader, directory: String, fullSize: Int64
     ) throws -> Manifest.Delta? {
         let published = directory + "/" + release.file.path
-        guard Manifest.isSafeRelativePath(release.file.path), FileManager.default.fileExists(atPath: published) else { return nil }
+        guard Manifest.isSafeRelativePath(release.file.path), FileManager.default.fileExists(atPath: published) else {
+            return nil
+        }
         let deltasDirectory = directory + "/deltas"
         do {
             try FileManager.default.createDirectory(atPath: deltasDirectory, withIntermediateDirectories: true)
@@ -126,7 +132,7 @@ public enum Publisher {
         }
         // The earlier version, decompressed from the directory (the publisher's history).
         guard FileManager.default.createFile(atPath: scratch + ".sqlite", contents: nil),
-              let output = FileHandle(forWritingAtPath: scratch + ".sqlite")
+            let output = FileHandle(forWritingAtPath: scratch + ".sqlite")
         else { throw UpdateError.io(path: scratch + ".sqlite", reason: "cannot create") }
         let digests = try? Gzip.decompress(file: published, limit: release.file.uncompressed.size) { piece in
             try output.write(contentsOf: piece)
@@ -136,7 +142,8 @@ public enum Publisher {
         var header = header
         header.fromContentHash = try ContentHash.of(catalog: scratch + ".sqlite")
         guard let changeset = try DeltaFile.changeset(from: scratch + ".sqlite", to: catalog) else { return nil }
-        guard FileManager.default.createFile(atPath: scratch + ".delta", contents: DeltaFile.encode(header, changeset: changeset)) else {
+        guard FileManager.default.createFile(atPath: scratch + ".delta", contents: DeltaFile.encode(header, changeset: changeset))
+        else {
             throw UpdateError.io(path: scratch + ".delta", reason: "cannot create")
         }
         let (uncompressed, compressed) = try Gzip.compress(file: scratch + ".delta", to: scratch + ".delta.gz")

@@ -136,7 +136,9 @@ public struct UpdateFileSettings: Sendable, Hashable {
     public var deadline: Double?
 
     /// The settings of one config file; absent values are nil, empty or false.
-    public init(server: String? = nil, trust: [String] = [], insecure: Bool = false, identity: String? = nil, deadline: Double? = nil) {
+    public init(
+        server: String? = nil, trust: [String] = [], insecure: Bool = false, identity: String? = nil, deadline: Double? = nil
+    ) {
         self.server = server
         self.trust = trust
         self.insecure = insecure

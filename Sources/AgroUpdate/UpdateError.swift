@@ -85,9 +85,11 @@ public enum UpdateError: UserFacingError, Hashable {
     public var message: String {
         switch self {
         case .noServer:
-            return "no update server configured: pass --server URL, set AGRO_UPDATE_SERVER or set update.server in the config file"
+            return
+                "no update server configured: pass --server URL, set AGRO_UPDATE_SERVER or set update.server in the config file"
         case .noTrustedKeys:
-            return "no trusted publisher key configured: pass --trust FILE.pub, set AGRO_TRUST or set update.trust in the config file"
+            return
+                "no trusted publisher key configured: pass --trust FILE.pub, set AGRO_TRUST or set update.trust in the config file"
         case let .insecureServer(url):
             return "refusing plain http to \(url): use https, a loopback address, or pass --insecure"
         case let .invalidServerURL(text):
@@ -107,29 +109,36 @@ public enum UpdateError: UserFacingError, Hashable {
         case .unsigned:
             return "the server's manifest is not signed; nothing was changed"
         case let .untrustedKey(keyID):
-            return "the server's manifest is signed by key \(keyID), which is not trusted; nothing was changed (add its .pub with --trust if you trust it)"
+            return
+                "the server's manifest is signed by key \(keyID), which is not trusted; nothing was changed (add its .pub with --trust if you trust it)"
         case let .badSignature(keyID):
             return "the server's manifest signature does not verify with key \(keyID): it was altered; nothing was changed"
         case let .expired(expiresAt):
             return "the server's manifest expired at \(expiresAt): the publisher must publish again; nothing was changed"
         case let .notNewer(identity, offered, installed):
-            return "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"
+            return
+                "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"
         case let .identityMismatch(offered, installed):
-            return "the server offers catalog \(offered) but the installed catalog is \(installed); versions of different catalogs do not compare, nothing was changed"
+            return
+                "the server offers catalog \(offered) but the installed catalog is \(installed); versions of different catalogs do not compare, nothing was changed"
         case let .downgrade(identity, offered, highest):
-            return "the server offers \(identity) version \(offered), but version \(highest) was installed before: refused (pass --allow-downgrade to go back on purpose); nothing was changed"
+            return
+                "the server offers \(identity) version \(offered), but version \(highest) was installed before: refused (pass --allow-downgrade to go back on purpose); nothing was changed"
         case let .identityNotPinned(offered, pinned):
             return "the server offers catalog \(offered) but update.identity pins \(pinned): refused; nothing was changed"
         case let .versionJump(identity, offered, highest, maxStep):
-            return "the server offers \(identity) version \(offered), more than the publisher's limit of \(maxStep) above the installed version \(highest): refused; nothing was changed"
+            return
+                "the server offers \(identity) version \(offered), more than the publisher's limit of \(maxStep) above the installed version \(highest): refused; nothing was changed"
         case let .schemaTooNew(found, supported):
-            return "the server's catalog has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro; nothing was changed"
+            return
+                "the server's catalog has schema \(found) but this agro reads up to \(supported): this catalog needs a newer agro; nothing was changed"
         case let .truncated(expected, received):
             return "download ended after \(received) of \(expected) bytes; run the update again to resume; nothing was changed"
         case let .tooLarge(declared):
             return "the server sent more than the \(declared) bytes the manifest declares: download stopped; nothing was changed"
         case let .checksumMismatch(what, expected, actual):
-            return "the \(what) has sha256 \(actual.prefix(16))…, the manifest says \(expected.prefix(16))…: download corrupted or altered; nothing was changed"
+            return
+                "the \(what) has sha256 \(actual.prefix(16))…, the manifest says \(expected.prefix(16))…: download corrupted or altered; nothing was changed"
         case let .sizeMismatch(what, expected, actual):
             return "the \(what) is \(actual) bytes, the manifest says \(expected); nothing was changed"
         case let .decompression(reason):
@@ -147,7 +156,8 @@ public enum UpdateError: UserFacingError, Hashable {
         case let .busy(path):
             return "another agro is updating the catalogs in \(path); try again when it has finished"
         case let .notGreaterThanPublished(version, newest):
-            return "version \(version) is not greater than the newest published version \(newest): give the catalog a higher version"
+            return
+                "version \(version) is not greater than the newest published version \(newest): give the catalog a higher version"
         case let .publishIdentityMismatch(catalog, published):
             return "the catalog is \(catalog) but the directory publishes \(published): publish it to another directory"
         }
@@ -176,7 +186,8 @@ extension UpdateError: DescribedError {
         case let .identityMismatch(v0, v1): return ErrorCase("UpdateError", "identityMismatch", ["\(v0)", "\(v1)"])
         case let .downgrade(v0, v1, v2): return ErrorCase("UpdateError", "downgrade", ["\(v0)", "\(v1)", "\(v2)"])
         case let .identityNotPinned(v0, v1): return ErrorCase("UpdateError", "identityNotPinned", ["\(v0)", "\(v1)"])
-        case let .versionJump(v0, v1, v2, v3): return ErrorCase("UpdateError", "versionJump", ["\(v0)", "\(v1)", "\(v2)", "\(v3)"])
+        case let .versionJump(v0, v1, v2, v3):
+            return ErrorCase("UpdateError", "versionJump", ["\(v0)", "\(v1)", "\(v2)", "\(v3)"])
         case let .schemaTooNew(v0, v1): return ErrorCase("UpdateError", "schemaTooNew", ["\(v0)", "\(v1)"])
         case let .truncated(v0, v1): return ErrorCase("UpdateError", "truncated", ["\(v0)", "\(v1)"])
         case let .tooLarge(v0): return ErrorCase("UpdateError", "tooLarge", ["\(v0)"])

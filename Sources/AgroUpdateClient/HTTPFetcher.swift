@@ -85,10 +85,11 @@ final class HTTPFetcher: Sendable {
             try? handle.synchronize()
             let received = FileSystem.size(path) ?? 0
             let failure: any Error = (error as? HTTPError).map { Self.describe($0, url: url, deadline: deadline) } ?? error
-            let interrupted = switch failure as? UpdateError {
-            case .unreachable, .timedOut: true
-            default: false
-            }
+            let interrupted =
+                switch failure as? UpdateError {
+                case .unreachable, .timedOut: true
+                default: false
+                }
             // The body started and stopped: what arrived is kept for the next attempt.
             if interrupted, received > existing { throw UpdateError.truncated(expected: size, received: received) }
             throw failure

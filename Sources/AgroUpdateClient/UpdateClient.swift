@@ -227,8 +227,9 @@ public struct UpdateClient: Sendable {
         let full = remaining(manifest.file)
         var chain: [Manifest.Delta] = []
         if availability == .available, let installedHash = contentHash(of: active, manifest: manifest, state: &state),
-           let found = manifest.deltaChain(fromContentHash: installedHash, version: active.info.version),
-           found.map(remaining).reduce(0, +) < full {
+            let found = manifest.deltaChain(fromContentHash: installedHash, version: active.info.version),
+            found.map(remaining).reduce(0, +) < full
+        {
             chain = found
         }
         state.server = server
@@ -273,7 +274,8 @@ public struct UpdateClient: Sendable {
         var changesets: [Data] = []
         for (delta, partial) in zip(chain, partials) {
             let before = done
-            try await fetcher.download(configuration.url(delta.file.path), to: partial, size: delta.file.compressed.size) { received in
+            try await fetcher.download(configuration.url(delta.file.path), to: partial, size: delta.file.compressed.size) {
+                received in
                 progress(.downloading(received: before + received, total: total))
             }
             done += delta.file.compressed.size
@@ -290,12 +292,15 @@ public struct UpdateClient: Sendable {
                 throw UpdateError.deltaFailed("a delta file's sha256 or size differs from the manifest")
             }
             let (header, changeset) = try DeltaFile.decode(bytes)
-            guard header == DeltaHeader(
-                identity: manifest.identity, fromVersion: delta.fromVersion, fromContentHash: delta.fromContentHash,
-                toVersion: delta.toVersion, toContentHash: delta.toContentHash)
+            guard
+                header
+                    == DeltaHeader(
+                        identity: manifest.identity, fromVersion: delta.fromVersion, fromContentHash: delta.fromContentHash,
+                        toVersion: delta.toVersion, toContentHash: delta.toContentHash)
             else {
                 throw UpdateError.deltaFailed(
-                    "a delta file is for \(header.identity) version \(header.fromVersion) to \(header.toVersion), not what the manifest lists")
+                    "a delta file is for \(header.identity) version \(header.fromVersion) to \(header.toVersion), not what the manifest lists"
+                )
             }
             changesets.append(changeset)
         }
@@ -370,7 +375,7 @@ public struct UpdateClient: Sendable {
         }
         defer { try? input.close() }
         guard FileManager.default.createFile(atPath: incoming, contents: nil),
-              let output = FileHandle(forWritingAtPath: incoming)
+            let output = FileHandle(forWritingAtPath: incoming)
         else { throw UpdateError.io(path: incoming, reason: "cannot create") }
         defer { try? output.close() }
         var compressedHash = SHA256(), uncompressedHash = SHA256()
@@ -408,7 +413,8 @@ public struct UpdateClient: Sendable {
         guard compressedDigest == file.compressed.sha256 else {
             // A bad download is not resumed: the next update starts it again.
             try? FileManager.default.removeItem(atPath: partial)
-            throw UpdateError.checksumMismatch(what: "downloaded file", expected: file.compressed.sha256, actual: compressedDigest)
+            throw UpdateError.checksumMismatch(
+                what: "downloaded file", expected: file.compressed.sha256, actual: compressedDigest)
         }
         if let inflateError { throw inflateError }
         guard inflater.finished else { throw UpdateError.decompression("the gzip stream ends early") }
@@ -417,7 +423,8 @@ public struct UpdateClient: Sendable {
             throw UpdateError.sizeMismatch(what: "uncompressed catalog", expected: file.uncompressed.size, actual: digest.size)
         }
         guard digest.sha256 == file.uncompressed.sha256 else {
-            throw UpdateError.checksumMismatch(what: "uncompressed catalog", expected: file.uncompressed.sha256, actual: digest.sha256)
+            throw UpdateError.checksumMismatch(
+                what: "uncompressed catalog", expected: file.uncompressed.sha256, actual: digest.sha256)
         }
         try output.synchronize()
         return digest
@@ -434,7 +441,7 @@ public struct UpdateClient: Sendable {
             throw UpdateError.catalogRejected(CatalogStore.describe(error))
         }
         guard info.identity == manifest.identity, info.version == manifest.catalogVersion,
-              info.schemaVersion == manifest.schemaVersion
+            info.schemaVersion == manifest.schemaVersion
         else {
             throw UpdateError.catalogRejected(
                 "it is \(info.identity) version \(info.version) schema \(info.schemaVersion), the manifest announces "

@@ -30,7 +30,6 @@ enum Helper {
         let pauseStep = arguments[5]
         let pauseBytes = arguments.count > 6 ? Int64(arguments[6]) ?? 0 : 0
 
-
         let store = CatalogStore(dataDirectory: arguments[1], bundledPath: arguments[2])
         do {
             let configuration = try UpdateConfiguration(

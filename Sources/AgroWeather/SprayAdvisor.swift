@@ -88,7 +88,9 @@ public enum SprayAdvisor {
     }
 
     /// Judges the slot at `index`; the slots after it matter for rain in the rain-fast period.
-    public static func assess(slotAt index: Int, of slots: [SpraySlot], rules: SprayRules, rainfastHours: Double) -> SlotAssessment {
+    public static func assess(slotAt index: Int, of slots: [SpraySlot], rules: SprayRules, rainfastHours: Double)
+        -> SlotAssessment
+    {
         let slot = slots[index]
         let factor = rules.windHeightFactor
         let boomWind = slot.wind10m.map { round1($0 * factor * 3.6) }
@@ -117,8 +119,9 @@ public enum SprayAdvisor {
             temperatureFinding(slot.temperatureC.map(round1), rules),
             humidityFinding(slot.humidity.map(round1), rules),
             deltaTFinding(deltaT, rules),
-            inversionFinding(inPeriod: slot.inversionPeriod, wind10mKmh: slot.wind10m.map { round1($0 * 3.6) },
-                             cloudPercent: slot.cloudPercent.map(round1), rules),
+            inversionFinding(
+                inPeriod: slot.inversionPeriod, wind10mKmh: slot.wind10m.map { round1($0 * 3.6) },
+                cloudPercent: slot.cloudPercent.map(round1), rules),
         ]
         return SlotAssessment(
             slot: slot, verdict: findings.map(\.verdict).max() ?? .good, findings: findings,
@@ -136,7 +139,9 @@ public enum SprayAdvisor {
                 last.slotCount += 1
                 runs[runs.count - 1] = last
             } else {
-                runs.append(SprayWindow(verdict: assessment.verdict, start: assessment.slot.start, end: assessment.slot.end, slotCount: 1))
+                runs.append(
+                    SprayWindow(verdict: assessment.verdict, start: assessment.slot.start, end: assessment.slot.end, slotCount: 1)
+                )
             }
         }
         // Avoid slots are skipped above, so two good runs around one can sit side by side in
@@ -186,10 +191,12 @@ public enum SprayAdvisor {
     /// Highest probability of precipitation over the slot and its rain-fast period, 0...1.
     public static func precipitationProbabilityFinding(_ pop: Double?, _ rules: SprayRules) -> SprayFinding {
         guard let v = pop else {
-            return SprayFinding(rule: .precipitationProbability, verdict: .good, value: nil, unit: "", threshold: nil,
-                                text: "no probability of precipitation given")
+            return SprayFinding(
+                rule: .precipitationProbability, verdict: .good, value: nil, unit: "", threshold: nil,
+                text: "no probability of precipitation given")
         }
-        let (verdict, limit) = atLeast(v, avoid: rules.precipitationProbabilityAvoid, marginal: rules.precipitationProbabilityMarginal)
+        let (verdict, limit) = atLeast(
+            v, avoid: rules.precipitationProbabilityAvoid, marginal: rules.precipitationProbabilityMarginal)
         var text = "chance of rain \(Int(saturating: (v * 100).rounded()))%"
         if verdict == .avoid { text += ", from \(Int(saturating: (limit * 100).rounded()))% avoid" }
         return SprayFinding(rule: .precipitationProbability, verdict: verdict, value: v, unit: "", threshold: limit, text: text)
@@ -201,16 +208,19 @@ public enum SprayAdvisor {
         let (low, lowLimit) = below(v, avoid: rules.temperatureLowAvoidC, marginal: rules.temperatureLowMarginalC)
         if low != .good {
             let why = low == .avoid ? "frost risk, no uptake" : "slow uptake"
-            return SprayFinding(rule: .temperature, verdict: low, value: v, unit: "°C", threshold: lowLimit,
-                                text: "\(f(v)) °C below \(f(lowLimit)): \(why)")
+            return SprayFinding(
+                rule: .temperature, verdict: low, value: v, unit: "°C", threshold: lowLimit,
+                text: "\(f(v)) °C below \(f(lowLimit)): \(why)")
         }
         if v > rules.temperatureHighAvoidC {
-            return SprayFinding(rule: .temperature, verdict: .avoid, value: v, unit: "°C", threshold: rules.temperatureHighAvoidC,
-                                text: "\(f(v)) °C above \(f(rules.temperatureHighAvoidC))")
+            return SprayFinding(
+                rule: .temperature, verdict: .avoid, value: v, unit: "°C", threshold: rules.temperatureHighAvoidC,
+                text: "\(f(v)) °C above \(f(rules.temperatureHighAvoidC))")
         }
         if v > rules.temperatureHighMarginalC {
-            return SprayFinding(rule: .temperature, verdict: .marginal, value: v, unit: "°C", threshold: rules.temperatureHighMarginalC,
-                                text: "\(f(v)) °C above \(f(rules.temperatureHighMarginalC))")
+            return SprayFinding(
+                rule: .temperature, verdict: .marginal, value: v, unit: "°C", threshold: rules.temperatureHighMarginalC,
+                text: "\(f(v)) °C above \(f(rules.temperatureHighMarginalC))")
         }
         return SprayFinding(rule: .temperature, verdict: .good, value: v, unit: "°C", threshold: nil, text: "\(f(v)) °C")
     }
@@ -264,8 +274,9 @@ public enum SprayAdvisor {
         tooLow: String, tooHigh: String, farTooHigh: String
     ) -> SprayFinding {
         if v < avoidBelow {
-            return SprayFinding(rule: rule, verdict: .avoid, value: v, unit: unit, threshold: avoidBelow,
-                                text: "\(label) below \(f(avoidBelow)): \(tooLow)")
+            return SprayFinding(
+                rule: rule, verdict: .avoid, value: v, unit: unit, threshold: avoidBelow,
+                text: "\(label) below \(f(avoidBelow)): \(tooLow)")
         }
         let (verdict, limit) = atMost(v, good: good, marginal: marginal)
         let text: String
@@ -278,18 +289,23 @@ public enum SprayAdvisor {
     }
 
     /// Night-time inversion risk from the period, 10 m wind (km/h) and cloud cover (%).
-    public static func inversionFinding(inPeriod: Bool, wind10mKmh: Double?, cloudPercent: Double?, _ rules: SprayRules) -> SprayFinding {
+    public static func inversionFinding(inPeriod: Bool, wind10mKmh: Double?, cloudPercent: Double?, _ rules: SprayRules)
+        -> SprayFinding
+    {
         guard inPeriod else {
-            return SprayFinding(rule: .inversion, verdict: .good, value: nil, unit: "", threshold: nil, text: "daytime, no inversion expected")
+            return SprayFinding(
+                rule: .inversion, verdict: .good, value: nil, unit: "", threshold: nil, text: "daytime, no inversion expected")
         }
         let light = wind10mKmh.map { $0 < rules.inversionLightWindBelowKmh } ?? true
         let clear = cloudPercent.map { $0 <= rules.inversionClearSkyMaxCloudPercent } ?? true
         if light && clear {
-            return SprayFinding(rule: .inversion, verdict: .avoid, value: wind10mKmh, unit: "km/h", threshold: rules.inversionLightWindBelowKmh,
-                                text: "night, light wind and clear sky: surface inversion likely")
+            return SprayFinding(
+                rule: .inversion, verdict: .avoid, value: wind10mKmh, unit: "km/h", threshold: rules.inversionLightWindBelowKmh,
+                text: "night, light wind and clear sky: surface inversion likely")
         }
-        return SprayFinding(rule: .inversion, verdict: .marginal, value: wind10mKmh, unit: "km/h", threshold: rules.inversionLightWindBelowKmh,
-                            text: "night: surface inversions are common, check on site")
+        return SprayFinding(
+            rule: .inversion, verdict: .marginal, value: wind10mKmh, unit: "km/h", threshold: rules.inversionLightWindBelowKmh,
+            text: "night: surface inversions are common, check on site")
     }
 
     private static func missing(_ rule: SprayRule, _ unit: String, _ text: String) -> SprayFinding {

@@ -132,14 +132,17 @@ public struct CachedWeatherService: WeatherService {
     }
 
     /// Current weather with its provenance.
-    public func currentAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<CurrentWeather> {
+    public func currentAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<
+        CurrentWeather
+    > {
         try await answer(.current, at: point, units: units, lang: lang) {
             try await upstream.current(at: point, units: units, lang: lang)
         }
     }
 
     /// Forecast with its provenance.
-    public func forecastAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<Forecast> {
+    public func forecastAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<Forecast>
+    {
         try await answer(.forecast, at: point, units: units, lang: lang) {
             try await upstream.forecast(at: point, units: units, lang: lang)
         }

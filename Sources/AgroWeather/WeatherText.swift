@@ -18,7 +18,8 @@ public enum WeatherText {
             weather, units: units, region: region, representative: representative, source: source, warning: warning, wording: w)
         // One label width for every answer, so outputs line up from run to run.
         let representativeLabel = w("current.representative", "Representative")
-        let labelWidth = max(TerminalWidth.width(of: representativeLabel), rows.map { TerminalWidth.width(of: $0.label) }.max() ?? 0)
+        let labelWidth = max(
+            TerminalWidth.width(of: representativeLabel), rows.map { TerminalWidth.width(of: $0.label) }.max() ?? 0)
         return (lines + rows.map { TerminalWidth.padded($0.label, to: labelWidth) + "  " + $0.value }).joined(separator: "\n")
     }
 
@@ -39,7 +40,10 @@ public enum WeatherText {
             // Coordinates keep the decimal point: with a decimal comma the pair would read as four numbers.
             title += (title.isEmpty ? "" : " ") + "(\(degrees(point.latitude)), \(degrees(point.longitude)))"
         }
-        if let date = weather.date { title += (title.isEmpty ? "" : ", ") + w("current.observed", "observed {0} {1}", clock.dateTime(date), zoneName(offset)) }
+        if let date = weather.date {
+            title +=
+                (title.isEmpty ? "" : ", ") + w("current.observed", "observed {0} {1}", clock.dateTime(date), zoneName(offset))
+        }
         if !title.isEmpty { lines.append(title) }
         if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", formatAge(age))) }
         if let description = weather.condition?.description ?? weather.condition?.main {
@@ -50,11 +54,17 @@ public enum WeatherText {
         let t = units.temperatureSymbol
         if let main = weather.main {
             var text = main.temp.map { "\(one($0)) \(t)" } ?? ""
-            if let feels = main.feelsLike { text += (text.isEmpty ? "" : " ") + w("current.feelsLike", "(feels like {0} {1})", one(feels), t) }
-            if let low = main.tempMin, let high = main.tempMax { text += w("current.minMax", ", min {0}, max {1}", one(low), one(high)) }
+            if let feels = main.feelsLike {
+                text += (text.isEmpty ? "" : " ") + w("current.feelsLike", "(feels like {0} {1})", one(feels), t)
+            }
+            if let low = main.tempMin, let high = main.tempMax {
+                text += w("current.minMax", ", min {0}, max {1}", one(low), one(high))
+            }
             if !text.isEmpty { rows.append((w("current.temperature", "Temperature"), text)) }
             if let humidity = main.humidity { rows.append((w("current.humidity", "Humidity"), "\(whole(humidity)) %")) }
-            if let pressure = main.pressure { rows.append((w("current.pressure", "Pressure"), w("current.hPa", "{0} hPa", whole(pressure)))) }
+            if let pressure = main.pressure {
+                rows.append((w("current.pressure", "Pressure"), w("current.hPa", "{0} hPa", whole(pressure))))
+            }
         }
         if let wind = weather.wind, let speed = wind.speed {
             let speedSymbol = w.speed(units)
@@ -65,8 +75,12 @@ public enum WeatherText {
         }
         if let clouds = weather.clouds?.all { rows.append((w("current.clouds", "Clouds"), "\(whole(clouds)) %")) }
         if let visibility = weather.visibility {
-            rows.append((w("current.visibility", "Visibility"), visibility >= 1000
-                ? w("current.km", "{0} km", one(visibility / 1000)) : w("current.metres", "{0} m", whole(visibility))))
+            rows.append(
+                (
+                    w("current.visibility", "Visibility"),
+                    visibility >= 1000
+                        ? w("current.km", "{0} km", one(visibility / 1000)) : w("current.metres", "{0} m", whole(visibility))
+                ))
         }
         for (label, block) in [(w("current.rain", "Rain"), weather.rain), (w("current.snow", "Snow"), weather.snow)] {
             guard let block else { continue }
@@ -78,12 +92,17 @@ public enum WeatherText {
         if let sunrise = weather.sys?.sunrise, let sunset = weather.sys?.sunset {
             let rise = clock.time(Date(timeIntervalSince1970: TimeInterval(sunrise)))
             let set = clock.time(Date(timeIntervalSince1970: TimeInterval(sunset)))
-            rows.append((w("current.sun", "Sun"), w("current.sunTimes", "rises {0}, sets {1} ({2})", rise, set, zoneName(offset))))
+            rows.append(
+                (w("current.sun", "Sun"), w("current.sunTimes", "rises {0}, sets {1} ({2})", rise, set, zoneName(offset))))
         }
         if let region {
-            rows.append((w("current.region", "Region"), w(
-                "current.regionText", "{0} ({1}), {2} from its centre", region.region.name, region.region.id,
-                w("current.km", "{0} km", w.number(kilometres(region.distanceKm))))))
+            rows.append(
+                (
+                    w("current.region", "Region"),
+                    w(
+                        "current.regionText", "{0} ({1}), {2} from its centre", region.region.name, region.region.id,
+                        w("current.km", "{0} km", w.number(kilometres(region.distanceKm))))
+                ))
         }
         if let representative {
             var text = contact(representative.representative)
@@ -167,7 +186,8 @@ public enum WeatherText {
         if let name = forecast.city?.name, !name.isEmpty { title += w("table.for", " for {0}", name) }
         title += w("table.timesIn", ", times in {0}", zoneName(offset))
         output += TerminalWidth.wrapped(
-            w("table.note", "Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation."), width: max(40, width))
+            w("table.note", "Rain and snow: mm in the 3 hours up to each time; PoP: probability of precipitation."),
+            width: max(40, width))
         return ([title] + output).joined(separator: "\n")
     }
 
@@ -187,16 +207,20 @@ public enum WeatherText {
         let columns = TextChart.columns(count: slots.count, width: plotWidth)
         let times = slots.map(\.date)
         let temperature = TextChart.render(
-            title: w("chart.temperature", "Temperature, {0}", units.temperatureSymbol), values: slots.map { $0.main?.temp }, columns: columns,
+            title: w("chart.temperature", "Temperature, {0}", units.temperatureSymbol), values: slots.map { $0.main?.temp },
+            columns: columns,
             height: height, labelWidth: labelWidth, style: .line, wording: w)
         let wind = TextChart.render(
             title: w("chart.wind", "Wind (*) and gusts (+), {0}", w.speed(units)), values: slots.map { $0.wind?.speed },
-            extra: slots.map { $0.wind?.gust }, columns: columns, height: height, labelWidth: labelWidth, style: .line, floor: 0, wording: w)
+            extra: slots.map { $0.wind?.gust }, columns: columns, height: height, labelWidth: labelWidth, style: .line, floor: 0,
+            wording: w)
         let rain = TextChart.render(
-            title: w("chart.precipitation", "Rain and snow, mm per 3 h"), values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
+            title: w("chart.precipitation", "Rain and snow, mm per 3 h"),
+            values: slots.map { ($0.rain?.threeHours ?? 0) + ($0.snow?.threeHours ?? 0) },
             columns: columns, height: max(3, height / 2), labelWidth: labelWidth, style: .bars, floor: 0, wording: w)
         let axis = TextChart.timeAxis(times: times, columns: columns, labelWidth: labelWidth) { clock.day($0) }
-        return [temperature, wind, rain, axis, w("chart.days", "Days start at midnight, {0}.", zoneName(offset))].joined(separator: "\n")
+        return [temperature, wind, rain, axis, w("chart.days", "Days start at midnight, {0}.", zoneName(offset))].joined(
+            separator: "\n")
     }
 
     // MARK: - Spray report
@@ -204,12 +228,14 @@ public enum WeatherText {
     /// Windows first (good ones longest first), then every slot with its verdict and reasons.
     /// - Parameter timeZoneOffset: the forecast city's UTC offset, seconds.
     public static func sprayReport(
-        _ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil, wording w: WeatherWording = .english
+        _ report: SprayReport, timeZoneOffset: Int?, width: Int = 100, productName: String? = nil,
+        wording w: WeatherWording = .english
     ) -> String {
         var lines: [String] = []
         let clock = LocalClock(offset: timeZoneOffset)
         let f = { w.number(SprayAdvisor.f($0)) }
-        let rainfast = w("spray.rainfast", "rain-fast period {0} h", f(report.rainfastHours))
+        let rainfast =
+            w("spray.rainfast", "rain-fast period {0} h", f(report.rainfastHours))
             + (report.rainfastIsDefault ? w("spray.rainfastDefault", " (default: the catalog gives none for this product)") : "")
         let product = productName.map { w("spray.for", " for {0}", $0) } ?? ""
         lines += TerminalWidth.wrapped(
@@ -222,14 +248,16 @@ public enum WeatherText {
         let verdictWidth = max(8, SprayVerdict.allCases.map { TerminalWidth.width(of: w.verdict($0)) }.max() ?? 0)
         for window in report.windows {
             let hours = f(window.duration / 3600)
-            lines.append("  \(TerminalWidth.padded(w.verdict(window.verdict), to: verdictWidth)) \(clock.dayTime(window.start)) - "
-                         + "\(clock.dayTime(window.end))  " + w("spray.hours", "{0} h", hours))
+            lines.append(
+                "  \(TerminalWidth.padded(w.verdict(window.verdict), to: verdictWidth)) \(clock.dayTime(window.start)) - "
+                    + "\(clock.dayTime(window.end))  " + w("spray.hours", "{0} h", hours))
         }
         lines.append("")
         lines.append(w("spray.bySlot", "By slot:"))
         let indent = 2 + 12 + 2 + verdictWidth + 1
         for assessment in report.slots {
-            let head = "  \(TerminalWidth.padded(clock.dayTime(assessment.slot.start), to: 12))  "
+            let head =
+                "  \(TerminalWidth.padded(clock.dayTime(assessment.slot.start), to: 12))  "
                 + "\(TerminalWidth.padded(w.verdict(assessment.verdict), to: verdictWidth)) "
             let reasons = assessment.reasons.map { w.finding($0, report) }
             let wrapped = TerminalWidth.wrapped(reasons.joined(separator: "; "), width: max(20, width - indent))
@@ -242,8 +270,10 @@ public enum WeatherText {
         }
         lines.append("")
         lines += TerminalWidth.wrapped(
-            w("spray.footer", "Forecast wind is for 10 m; judged at {0} m boom height (× {1}). Check conditions on site before spraying.",
-              f(report.rules.boomHeightMetres), w.number(String(format: "%.2f", report.rules.windHeightFactor))),
+            w(
+                "spray.footer",
+                "Forecast wind is for 10 m; judged at {0} m boom height (× {1}). Check conditions on site before spraying.",
+                f(report.rules.boomHeightMetres), w.number(String(format: "%.2f", report.rules.windHeightFactor))),
             width: max(20, width))
         return lines.joined(separator: "\n")
     }

@@ -26,7 +26,8 @@ public struct WeatherWording: Sendable {
     }
 
     /// The library's English, byte for byte as before wording could be chosen.
-    public static let english = WeatherWording(phrase: { _, english in english }, number: { $0 }, finding: { finding, _ in finding.text })
+    public static let english = WeatherWording(
+        phrase: { _, english in english }, number: { $0 }, finding: { finding, _ in finding.text })
 
     /// The phrase for `key` with `{i}` replaced by `arguments[i]`.
     func callAsFunction(_ key: String, _ english: String, _ arguments: String...) -> String {

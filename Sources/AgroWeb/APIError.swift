@@ -76,7 +76,8 @@ extension APIError.Body {
         case ExitStatus.notFound.rawValue: (status, code) = (404, "notFound")
         case ExitStatus.ambiguous.rawValue: (status, code) = (409, "ambiguous")
         case ExitStatus.usage.rawValue: (status, code) = (400, "badRequest")
-        case ExitStatus.catalogUnavailable.rawValue, ExitStatus.catalogTooNew.rawValue: (status, code) = (503, "catalogUnavailable")
+        case ExitStatus.catalogUnavailable.rawValue, ExitStatus.catalogTooNew.rawValue:
+            (status, code) = (503, "catalogUnavailable")
         case 80: (status, code) = (503, "weatherUnavailable")
         case 82: (status, code) = (404, "weatherNotFound")
         case 85: (status, code) = (504, "weatherTimeout")

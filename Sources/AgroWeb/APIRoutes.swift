@@ -26,7 +26,8 @@ enum APIRoutes {
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
         let api = router.group("api/v1")
         api.get("catalog") { request, context in
-            await answer(request, context, app) { _, _ in app.catalog.info }
+            // Title and attribution in the request's language, as `agro catalog info` prints them.
+            await answer(request, context, app) { _, environment in try app.catalog.catalogInfo(locale: environment.language) }
         }
         api.get("products") { request, context in
             await answer(request, context, app) { web, environment in
@@ -38,7 +39,8 @@ enum APIRoutes {
                     let letters = try CatalogDocuments.letters(filter, catalog: app.catalog, environment: environment)
                     return AnyEncodable(PageDocument(Page(slicing: letters, try web.page())))
                 }
-                return AnyEncodable(PageDocument(try app.catalog.products(filter, page: try web.page(), locale: environment.language)))
+                return AnyEncodable(
+                    PageDocument(try app.catalog.products(filter, page: try web.page(), locale: environment.language)))
             }
         }
         api.get("product/:id") { request, context in
@@ -110,7 +112,8 @@ enum APIRoutes {
                     }
                     return [kind]
                 }
-                return PageDocument(try app.catalog.search(text, kinds: kinds, page: try web.page(), locale: environment.language))
+                return PageDocument(
+                    try app.catalog.search(text, kinds: kinds, page: try web.page(), locale: environment.language))
             }
         }
         api.get("regions") { request, context in
@@ -200,7 +203,8 @@ enum APIRoutes {
     static func weather(_ web: WebRequest, _ environment: AgroPresentation.Environment, _ app: WebApp) async throws -> String {
         let request = try weatherRequest(web, current: false)
         return try await request.answer(
-            catalog: app.catalog, environment: environment, service: try app.weatherService(for: web.request), rules: app.sprayRules
+            catalog: app.catalog, environment: environment, service: try app.weatherService(for: web.request),
+            rules: app.sprayRules
         ).json()
     }
 
@@ -263,7 +267,8 @@ enum APIRoutes {
 
     /// A path parameter resolved as the CLI resolves its argument: id, else name.
     static func resolve(
-        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp, _ environment: AgroPresentation.Environment
+        _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp,
+        _ environment: AgroPresentation.Environment
     ) throws -> EntityID {
         try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.language).id
     }

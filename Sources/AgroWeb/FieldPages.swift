@@ -49,7 +49,8 @@ extension Pages {
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
     /// marked `keep` so that the page never breaks it across lines.
     static func useFacts(
-        dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?, _ page: PageContext
+        dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?,
+        _ page: PageContext
     ) -> [[String: Any]] {
         let s = page.environment.strings
         var facts: [[String: Any]] = []
@@ -106,8 +107,10 @@ extension Pages {
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
     static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.language).items.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
-            .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.language).items.sorted {
+            $0.name.localizedStandardCompare($1.name) == .orderedAscending
+        }
+        .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
     }
 
     /// Where the culture's protection scheme is: its own, else the nearest group's above it;
@@ -136,7 +139,8 @@ extension Pages {
             return Rendered(template: "uses", title: title, values: values)
         }
         let query = try CatalogDocuments.useQuery(
-            pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
+            pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
+            substance: web.query("substance"),
             group: group, sort: sort, catalog: page.catalog, environment: page.environment)
         let result = try page.catalog.compareUses(query, page: try web.page(), locale: page.language)
         // The groups the unfiltered rows carry, offered as the filter's choices.
@@ -152,8 +156,11 @@ extension Pages {
                 "product": row.name, "href": href(.product, row.productID), "registration": row.registrationNumber ?? "",
                 "ingredients": row.ingredients.map { ingredient -> [String: String] in
                     let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
-                    return ["name": amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)", "group": ingredient.group ?? "?",
-                            "href": href(.substance, ingredient.substanceID)]
+                    return [
+                        "name": amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)",
+                        "group": ingredient.group ?? "?",
+                        "href": href(.substance, ingredient.substanceID),
+                    ]
                 },
                 "dose": s.label(row.dose.dose), "water": row.water.map { s.label($0.dose) } ?? "",
                 "phi": row.phiDays.map { s.plural("use.days", $0) } ?? "",
@@ -197,8 +204,10 @@ extension Pages {
             "children": culture.children.map { ["name": $0.name, "href": href(.culture, $0.id)] },
             "stages": culture.growthStages.map { ["bbch": stages($0.bbch, page.environment.strings), "name": $0.name] },
             "pests": document.pests.map { pest -> [String: String] in
-                ["name": pest.name, "href": "/uses?culture=\(percent(id))&pest=\(percent(pest.id))",
-                 "kind": page.environment.name(of: pest.kind)]
+                [
+                    "name": pest.name, "href": "/uses?culture=\(percent(id))&pest=\(percent(pest.id))",
+                    "kind": page.environment.name(of: pest.kind),
+                ]
             },
             "products": document.products.map { productItem($0, page) },
             "productsTitle": page.t("section.products", document.products.count),
@@ -227,9 +236,11 @@ extension Pages {
 
     /// A product in a list: name, category, ingredients, registration, the expired mark.
     static func productItem(_ product: ProductSummary, _ page: PageContext) -> [String: Any] {
-        ["href": href(.product, product.id), "name": product.name, "category": page.environment.name(of: product.category),
-         "ingredients": page.environment.label(product.ingredients), "registration": product.registrationNumber ?? "",
-         "expired": expiredMark(product.registrationExpiry, page)]
+        [
+            "href": href(.product, product.id), "name": product.name, "category": page.environment.name(of: product.category),
+            "ingredients": page.environment.label(product.ingredients), "registration": product.registrationNumber ?? "",
+            "expired": expiredMark(product.registrationExpiry, page),
+        ]
     }
 
     // MARK: - The tank
@@ -240,9 +251,11 @@ extension Pages {
         // Three rows to fill without JavaScript; what was asked for is kept in them.
         let rows = (0..<max(3, products.count)).map { index -> [String: Any] in
             let unit = index < units.count ? units[index] : "l/ha"
-            return ["index": index + 1, "product": index < products.count ? products[index] : "",
-                    "dose": index < doses.count ? doses[index] : "",
-                    "units": TankForm.units.map { ["code": $0, "name": unitName($0, page), "selected": $0 == unit] }]
+            return [
+                "index": index + 1, "product": index < products.count ? products[index] : "",
+                "dose": index < doses.count ? doses[index] : "",
+                "units": TankForm.units.map { ["code": $0, "name": unitName($0, page), "selected": $0 == unit] },
+            ]
         }
         var values: [String: Any] = [
             "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
@@ -252,7 +265,8 @@ extension Pages {
         if products.contains(where: { !$0.isEmpty }) {
             let form = try TankForm(web)
             let document = try CatalogDocuments.tank(
-                products: form.products, doses: form.doses, units: form.units, area: form.area, water: form.water, tank: form.tank,
+                products: form.products, doses: form.doses, units: form.units, area: form.area, water: form.water,
+                tank: form.tank,
                 culture: nil, catalog: page.catalog, environment: page.environment)
             values["result"] = tankResult(document, page)
         }
@@ -277,12 +291,18 @@ extension Pages {
                     : page.t("tank.loadsFull", plan.loads, n(plan.tank)),
                 page.t("tank.areaPerLoad", n(plan.areaPerFullLoad)),
             ],
-            "headers": ["product": page.t("column.product"), "perLoad": page.t("tank.perLoad"), "lastLoad": page.t("tank.lastLoad"),
-                        "total": page.t("tank.total")],
+            "headers": [
+                "product": page.t("column.product"), "perLoad": page.t("tank.perLoad"), "lastLoad": page.t("tank.lastLoad"),
+                "total": page.t("tank.total"),
+            ],
             "products": plan.products.map { amounts -> [String: String] in
                 let unit = unitName(amounts.unit, page)
-                return ["name": amounts.name, "href": href(.product, amounts.productID), "perLoad": "\(n(amounts.perFullLoad)) \(unit)",
-                        "lastLoad": plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(unit)" : "—", "total": "\(n(amounts.total)) \(unit)"]
+                return [
+                    "name": amounts.name, "href": href(.product, amounts.productID),
+                    "perLoad": "\(n(amounts.perFullLoad)) \(unit)",
+                    "lastLoad": plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(unit)" : "—",
+                    "total": "\(n(amounts.total)) \(unit)",
+                ]
             },
             "substancesTitle": page.t("tank.substances"),
             "substances": plan.products.flatMap(\.substances).map { substance -> String in
@@ -297,7 +317,9 @@ extension Pages {
     static func plan(_ page: PageContext, form: PostedForm?) throws -> Rendered {
         var values: [String: Any] = [
             "cultures": try culturePicker(page, selected: nil),
-            "rows": (1...4).map { ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }] },
+            "rows": (1...4).map {
+                ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
+            },
             "example": Self.planExample,
             "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.language).items
                 .map { ["id": $0.id, "name": $0.name] },
@@ -318,9 +340,12 @@ extension Pages {
         let plan = document.resolved.plan, report = document.report, s = page.environment.strings
         func findings(_ list: [PlanFinding]) -> [[String: String]] {
             list.map { finding in
-                ["severity": finding.severity.rawValue, "mark": finding.severity == .error ? "✗" : finding.severity == .warning ? "!" : "·",
-                 "severityName": page.t("web.severity.\(finding.severity.rawValue)"), "rule": finding.rule.rawValue,
-                 "message": finding.message, "source": page.t("plan.source", finding.source)]
+                [
+                    "severity": finding.severity.rawValue,
+                    "mark": finding.severity == .error ? "✗" : finding.severity == .warning ? "!" : "·",
+                    "severityName": page.t("web.severity.\(finding.severity.rawValue)"), "rule": finding.rule.rawValue,
+                    "message": finding.message, "source": page.t("plan.source", finding.source),
+                ]
             }
         }
         var header = page.t("plan.title", document.resolved.culture.name)
@@ -334,8 +359,10 @@ extension Pages {
             "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
                 let when = application.when(stagePrefix: "BBCH\u{00A0}"), products = application.products(s)
                 let own = report.findings.filter { $0.application == index + 1 }
-                return ["number": index + 1, "when": when.joined(separator: " · "), "products": products,
-                        "findings": findings(own), "ok": own.isEmpty]
+                return [
+                    "number": index + 1, "when": when.joined(separator: " · "), "products": products,
+                    "findings": findings(own), "ok": own.isEmpty,
+                ]
             },
             "season": findings(report.findings.filter { $0.application == nil }),
             "okText": page.t("plan.ok"), "seasonTitle": page.t("plan.season"),

@@ -15,7 +15,8 @@ extension APIRoutes {
             do {
                 body = Data(try await request.body.collect(upTo: CatalogDocuments.maximumPlanBytes).readableBytesView)
             } catch {
-                return failure(RequestError.bodyTooLarge(mebibytes: CatalogDocuments.maximumPlanBytes / 1_048_576),
+                return failure(
+                    RequestError.bodyTooLarge(mebibytes: CatalogDocuments.maximumPlanBytes / 1_048_576),
                     app: app, environment: environment)
             }
             let name = (request.headers[.contentType] ?? "").lowercased().contains("csv") ? "plan.csv" : "plan"

@@ -21,8 +21,10 @@ struct Timeline {
             "bars": scheme.stages.enumerated().map { index, stage -> [String: Any] in
                 let from = x(stage.bbch.from), to = max(x(stage.bbch.to + 1), from + 4)
                 let y = Self.top + index * Self.rowHeight
-                return ["x": from, "y": y, "w": to - from, "h": Self.rowHeight - 6, "labelX": 4, "labelY": y + 12,
-                        "number": index + 1, "tone": index % 6, "title": "\(stage.name) (\(stage.bbch.label))"]
+                return [
+                    "x": from, "y": y, "w": to - from, "h": Self.rowHeight - 6, "labelX": 4, "labelY": y + 12,
+                    "number": index + 1, "tone": index % 6, "title": "\(stage.name) (\(stage.bbch.label))",
+                ]
             },
         ]
         if let marker { values["marker"] = ["x": x(marker), "label": marker] }
@@ -51,16 +53,21 @@ struct RegionMap {
         let scale = (Self.width - 2 * Self.margin) / max(spanX, spanY * 1.2)
         let height = min(max(spanY * scale + 2 * Self.margin, 160), 900)
         var points = regions.map { region in
-            (x: Self.margin + (region.centre.longitude - west) * stretch * scale, y: Self.margin + (north - region.centre.latitude) * scale)
+            (
+                x: Self.margin + (region.centre.longitude - west) * stretch * scale,
+                y: Self.margin + (north - region.centre.latitude) * scale
+            )
         }
         Self.separate(&points, distance: 2 * Self.radius + 2, width: Self.width, height: height)
         values = [
             "width": Int(Self.width), "height": Int(height.rounded()), "radius": Int(Self.radius),
             "points": regions.enumerated().map { index, region -> [String: Any] in
                 let x = Int(points[index].x.rounded()), y = Int(points[index].y.rounded())
-                return ["x": x, "y": y, "labelY": y + 7, "number": index + 1,
-                        "name": region.name, "href": "/regions?region=\(Pages.percent(region.id))#contacts",
-                        "city": region.kind == .city]
+                return [
+                    "x": x, "y": y, "labelY": y + 7, "number": index + 1,
+                    "name": region.name, "href": "/regions?region=\(Pages.percent(region.id))#contacts",
+                    "city": region.kind == .city,
+                ]
             },
         ]
     }

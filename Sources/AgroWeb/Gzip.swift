@@ -6,8 +6,10 @@ enum Gzip {
     static func compress(_ input: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-                            Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)

@@ -31,7 +31,8 @@ enum HTMLSanitizer {
     static func sanitize(_ html: String, base: URL?) -> String {
         xmlInitParser()
         xmlSetStructuredErrorFunc(nil, { _, _ in })
-        let flags = HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        let flags =
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
             | HTML_PARSE_NONET.rawValue
         let bytes = Array(html.utf8)
         guard !bytes.isEmpty else { return "" }
@@ -110,8 +111,8 @@ enum HTMLSanitizer {
     static func safeURL(_ text: String, base: URL?, allowMail: Bool) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
         guard !trimmed.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }),
-              let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
-              let scheme = url.scheme?.lowercased()
+            let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased()
         else { return nil }
         if scheme == "http" || scheme == "https" { return url.absoluteString }
         if scheme == "mailto" && allowMail { return url.absoluteString }

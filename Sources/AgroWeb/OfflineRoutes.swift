@@ -1,5 +1,5 @@
-import AgroPresentation
 import AgroDomain
+import AgroPresentation
 import Foundation
 import Hummingbird
 

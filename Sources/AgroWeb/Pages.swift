@@ -122,8 +122,10 @@ enum Pages {
         let path = page.web.request.uri.path
         let query = page.web.query(leaving: ["lang"])
         let languages = WebApp.interfaceLanguages.map { code -> [String: Any] in
-            ["code": code, "name": Self.languageNames[code] ?? code, "selected": code == page.language,
-             "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&")]
+            [
+                "code": code, "name": Self.languageNames[code] ?? code, "selected": code == page.language,
+                "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&"),
+            ]
         }
         let layout: [String: Any] = [
             "t": strings, "lang": page.language, "title": rendered.title, "body": body, "languages": languages,
@@ -162,7 +164,8 @@ enum Pages {
         "links", "stage", "dose", "phi", "applications", "products", "menu", "pageInfo", "pests",
         "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
-        "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind", "cityKind",
+        "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind",
+        "cityKind",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
@@ -182,7 +185,7 @@ enum Pages {
         let query = page.web.query(leaving: ["page", "lang"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         var values: [String: Any] = [
-            "info": page.t("list.footer", result.page, result.pageCount, result.total),
+            "info": page.t("list.footer", result.page, result.pageCount, result.total)
         ]
         if result.page > 1 { values["previous"] = link(min(result.page - 1, result.pageCount)) }
         if result.page < result.pageCount { values["next"] = link(result.page + 1) }
@@ -212,9 +215,14 @@ enum Pages {
             let expiries = try self.expiries(result.items.filter { $0.kind == .product }.map(\.id), page)
             values["hits"] = result.items.map { hit -> [String: Any] in
                 var detail = hit.detail ?? ""
-                if hit.kind == .product, let category = ProductCategory(rawValue: detail) { detail = page.environment.name(of: category) }
-                return ["href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind), "detail": detail,
-                        "expired": hit.kind == .product ? expiredMark(expiries[hit.id], page) : ""]
+                if hit.kind == .product, let category = ProductCategory(rawValue: detail) {
+                    detail = page.environment.name(of: category)
+                }
+                return [
+                    "href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind),
+                    "detail": detail,
+                    "expired": hit.kind == .product ? expiredMark(expiries[hit.id], page) : "",
+                ]
             }
             values["empty"] = result.total == 0
             values["pages"] = pagination(result, page, path: "/")
@@ -243,8 +251,10 @@ enum Pages {
                 ["code": category.rawValue, "name": page.environment.name(of: category), "selected": filter.category == category]
             },
             "letters": letters.map { letter -> [String: Any] in
-                ["letter": letter.name, "selected": filter.letter == letter.name,
-                 "href": "/products?" + (others + ["letter=\(percent(letter.name))"]).joined(separator: "&")]
+                [
+                    "letter": letter.name, "selected": filter.letter == letter.name,
+                    "href": "/products?" + (others + ["letter=\(percent(letter.name))"]).joined(separator: "&"),
+                ]
             },
             "items": result.items.map { productItem($0, page) },
             "empty": result.total == 0,
@@ -259,7 +269,7 @@ enum Pages {
         let product = document.product, environment = page.environment
         let expired = expiredMark(product.registrationExpiry, page)
         var facts: [[String: String]] = [
-            ["label": page.t("field.category"), "value": environment.name(of: product.category)],
+            ["label": page.t("field.category"), "value": environment.name(of: product.category)]
         ]
         if let formulation = product.formulation { facts.append(["label": page.t("field.formulation"), "value": formulation]) }
         if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
@@ -280,34 +290,48 @@ enum Pages {
             // The uses page for each of its pests on each of its cultures: what else is registered
             // there. A favorite's card keeps these pages for offline use (offline.js).
             let compare = use.cultures.flatMap { culture in
-                use.pests.map { ["name": $0.pest.name, "href": "/uses?culture=\(percent(culture.id))&pest=\(percent($0.pest.id))"] }
+                use.pests.map {
+                    ["name": $0.pest.name, "href": "/uses?culture=\(percent(culture.id))&pest=\(percent($0.pest.id))"]
+                }
             }
             entry["compare"] = compare
             entry["hasCompare"] = !compare.isEmpty
-            if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(entry) } else { groups.append((key, [entry])) }
+            if let index = groups.firstIndex(where: { $0.0 == key }) {
+                groups[index].1.append(entry)
+            } else {
+                groups.append((key, [entry]))
+            }
         }
         // Alternatives cost a query of their own (tens of milliseconds on a national register):
         // the card links to itself with them rather than computing them for every reader.
         let showAlternatives = page.web.flag("alternatives")
-        let alternatives = showAlternatives ? try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language) : []
+        let alternatives =
+            showAlternatives ? try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language) : []
         let values: [String: Any] = [
             "id": product.id, "name": product.name, "facts": facts, "expired": expired,
             "ingredients": product.ingredients.map { ingredient -> [String: String] in
-                ["label": environment.label([ingredient]), "moa": ingredient.modeOfAction?.label ?? "",
-                 "href": href(.substance, ingredient.substance.id)]
+                [
+                    "label": environment.label([ingredient]), "moa": ingredient.modeOfAction?.label ?? "",
+                    "href": href(.substance, ingredient.substance.id),
+                ]
             },
             "hasHazard": !product.hazard.isEmpty,
             "hasIngredients": !product.ingredients.isEmpty, "hasLinks": !product.links.isEmpty,
             "pictograms": environment.pictograms(product.hazard.pictograms).joined(separator: ", "),
             "signalWord": product.hazard.signalWord ?? "",
-            "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map { "\($0.code) \($0.text)" },
+            "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map {
+                "\($0.code) \($0.text)"
+            },
             "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.0.isEmpty ? "—" : $0.0, "uses": $0.1] },
             "usesTitle": page.t("section.uses", document.uses.count),
             "alternativesTitle": page.t("alternatives.title", product.name), "showAlternatives": showAlternatives,
             "alternativesHref": "/product/\(percent(id))?alternatives=1#alternatives",
             "alternatives": alternatives.prefix(30).map { other -> [String: String] in
-                ["name": other.name, "href": href(.product, other.id), "relation": page.t("relation.\(other.relation.rawValue)"),
-                 "groups": other.groups.joined(separator: ", ")]
+                [
+                    "name": other.name, "href": href(.product, other.id),
+                    "relation": page.t("relation.\(other.relation.rawValue)"),
+                    "groups": other.groups.joined(separator: ", "),
+                ]
             },
             "sections": product.sections.map { ["title": $0.title, "body": $0.body] },
             "links": product.links.compactMap { link -> [String: String]? in
@@ -326,7 +350,7 @@ enum Pages {
         let values: [String: Any] = [
             "rows": rows.map { row -> [String: Any] in
                 ["name": row.name, "depth": min(row.depth, 6), "href": href(.culture, row.id), "scheme": schemes[row.id] ?? ""]
-            },
+            }
         ]
         return Rendered(template: "cultures", title: page.t("web.cultures"), values: values)
     }
@@ -366,20 +390,27 @@ enum Pages {
 
     static func scheme(_ page: PageContext, culture: String) throws -> Rendered {
         let stage = try page.web.integer("stage", minimum: 0, maximum: 99)
-        let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: page.catalog, environment: page.environment)
+        let schemes = try CatalogDocuments.schemes(
+            culture: culture, stage: stage, catalog: page.catalog, environment: page.environment)
         let values: [String: Any] = [
             "schemes": schemes.map { scheme -> [String: Any] in
-                ["title": scheme.title, "culture": scheme.culture.name, "description": scheme.description ?? "",
-                 "timeline": Timeline(scheme: scheme, marker: stage).values,
-                 "stages": scheme.stages.enumerated().map { index, stage -> [String: Any] in
-                     ["number": index + 1, "name": stage.name, "bbch": stage.bbch.label,
-                      "treatments": stage.treatments.map { treatment -> [String: Any] in
-                          ["product": treatment.product.name, "href": href(.product, treatment.product.id),
-                           "dose": treatment.dose.isEmpty ? "" : page.environment.label(treatment.dose),
-                           "pests": treatment.pests.map(\.name).joined(separator: ", "), "note": treatment.note ?? ""]
-                      }]
-                 }]
-            },
+                [
+                    "title": scheme.title, "culture": scheme.culture.name, "description": scheme.description ?? "",
+                    "timeline": Timeline(scheme: scheme, marker: stage).values,
+                    "stages": scheme.stages.enumerated().map { index, stage -> [String: Any] in
+                        [
+                            "number": index + 1, "name": stage.name, "bbch": stage.bbch.label,
+                            "treatments": stage.treatments.map { treatment -> [String: Any] in
+                                [
+                                    "product": treatment.product.name, "href": href(.product, treatment.product.id),
+                                    "dose": treatment.dose.isEmpty ? "" : page.environment.label(treatment.dose),
+                                    "pests": treatment.pests.map(\.name).joined(separator: ", "), "note": treatment.note ?? "",
+                                ]
+                            },
+                        ]
+                    },
+                ]
+            }
         ]
         return Rendered(template: "scheme", title: page.t("web.scheme"), values: values)
     }
@@ -393,27 +424,33 @@ enum Pages {
         if let asked = page.web.query("region") {
             let id = try page.catalog.resolve(asked, kind: .region, locale: page.language).id
             let contacts = try CatalogDocuments.contacts(regionID: id, catalog: page.catalog, environment: page.environment)
-            values["contacts"] = [
-                "name": contacts.region.name, "centre": contacts.region.centreName ?? "",
-                "representatives": contacts.representatives.map { person -> [String: String] in
-                    ["name": person.name, "position": person.position ?? "", "phone": person.phone ?? "",
-                     "tel": person.phone.map(telephone) ?? "", "email": person.email ?? "",
-                     "mailto": person.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? ""]
-                },
-                "distributors": contacts.distributors.map { company -> [String: String] in
-                    ["name": company.name, "address": company.address ?? "", "phone": company.phone ?? "",
-                     "tel": company.phone.map(telephone) ?? "", "email": company.email ?? "",
-                     "mailto": company.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? "",
-                     "website": company.website.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? ""]
-                },
-            ] as [String: Any]
+            values["contacts"] =
+                [
+                    "name": contacts.region.name, "centre": contacts.region.centreName ?? "",
+                    "representatives": contacts.representatives.map { person -> [String: String] in
+                        [
+                            "name": person.name, "position": person.position ?? "", "phone": person.phone ?? "",
+                            "tel": person.phone.map(telephone) ?? "", "email": person.email ?? "",
+                            "mailto": person.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? "",
+                        ]
+                    },
+                    "distributors": contacts.distributors.map { company -> [String: String] in
+                        [
+                            "name": company.name, "address": company.address ?? "", "phone": company.phone ?? "",
+                            "tel": company.phone.map(telephone) ?? "", "email": company.email ?? "",
+                            "mailto": company.email.map { "mailto:" + $0.filter { !$0.isWhitespace } } ?? "",
+                            "website": company.website.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? "",
+                        ]
+                    },
+                ] as [String: Any]
         }
         return Rendered(template: "regions", title: page.t("web.regions"), values: values)
     }
 
     /// A `tel:` URL: the number's digits and a leading plus only.
     static func telephone(_ phone: String) -> String {
-        "tel:" + phone.enumerated().filter { $0.element.isASCII && ($0.element.isNumber || ($0.element == "+" && $0.offset == 0)) }
+        "tel:"
+            + phone.enumerated().filter { $0.element.isASCII && ($0.element.isNumber || ($0.element == "+" && $0.offset == 0)) }
             .map { String($0.element) }.joined()
     }
 

@@ -26,14 +26,17 @@ struct PostedForm: Sendable {
         if type.lowercased().hasPrefix("multipart/form-data"), let boundary = Self.boundary(type) {
             fields = Self.multipart(body, boundary: boundary)
         } else {
-            fields = WebRequest.formDecoded(String(decoding: body, as: UTF8.self)).map { Field(name: $0.name, data: Data($0.value.utf8)) }
+            fields = WebRequest.formDecoded(String(decoding: body, as: UTF8.self)).map {
+                Field(name: $0.name, data: Data($0.value.utf8))
+            }
         }
     }
 
     /// The text of field `name`, nil when absent or blank.
     func value(_ name: String) -> String? {
         guard let text = fields.first(where: { $0.name == name })?.text.trimmingCharacters(in: .whitespacesAndNewlines),
-              !text.isEmpty else { return nil }
+            !text.isEmpty
+        else { return nil }
         return text
     }
 
@@ -89,17 +92,20 @@ struct PostedForm: Sendable {
             return (file.data, file.fileName ?? "plan")
         }
         if let text = value("text") { return (Data(text.utf8), "plan") }
-        var lines = [CSV.line(["culture", "sowing", "harvest", "area", "application", "date", "bbch", "product", "dose", "unit", "pests"])]
+        var lines = [
+            CSV.line(["culture", "sowing", "harvest", "area", "application", "date", "bbch", "product", "dose", "unit", "pests"])
+        ]
         for index in 1...9 {
             guard let product = value("product\(index)") else { continue }
             let first = lines.count == 1
-            lines.append(CSV.line([
-                first ? value("culture") ?? "" : "", first ? value("sowing") ?? "" : "", first ? value("harvest") ?? "" : "",
-                first ? (value("area") ?? "").replacingOccurrences(of: ",", with: ".") : "", "\(lines.count)",
-                value("date\(index)") ?? "", value("bbch\(index)") ?? "", product,
-                (value("dose\(index)") ?? "").replacingOccurrences(of: ",", with: "."), value("unit\(index)") ?? "l/ha",
-                value("pests\(index)") ?? "",
-            ]))
+            lines.append(
+                CSV.line([
+                    first ? value("culture") ?? "" : "", first ? value("sowing") ?? "" : "", first ? value("harvest") ?? "" : "",
+                    first ? (value("area") ?? "").replacingOccurrences(of: ",", with: ".") : "", "\(lines.count)",
+                    value("date\(index)") ?? "", value("bbch\(index)") ?? "", product,
+                    (value("dose\(index)") ?? "").replacingOccurrences(of: ",", with: "."), value("unit\(index)") ?? "l/ha",
+                    value("pests\(index)") ?? "",
+                ]))
         }
         guard lines.count > 1 else { throw PlanFileError(.noApplications) }
         return (Data(lines.joined(separator: "\n").utf8), "form.csv")

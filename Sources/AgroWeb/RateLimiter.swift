@@ -21,7 +21,9 @@ final class RateLimiter: @unchecked Sendable {
 
     static let maximumClients = 10_000
 
-    init(perClient: Int, total: Int, now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }) {
+    init(
+        perClient: Int, total: Int, now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    ) {
         self.perClient = perClient
         self.total = total
         self.now = now

@@ -25,7 +25,8 @@ extension Pages {
             at: asked == nil ? page.web.query("at").map(Self.coordinates) : nil, region: asked, units: nil, current: true,
             spray: page.web.flag("spray"))
         let result = try await request.answer(
-            catalog: page.catalog, environment: page.environment, service: try page.app.weatherService(for: page.web.request), rules: page.app.sprayRules)
+            catalog: page.catalog, environment: page.environment, service: try page.app.weatherService(for: page.web.request),
+            rules: page.app.sprayRules)
         let wording = weatherWording(page)
         if let current = result.current {
             let parts = WeatherText.currentParts(
@@ -36,11 +37,14 @@ extension Pages {
         let representative = result.representative
         if let representative {
             let person = representative.representative
-            values["representative"] = [
-                "label": wording.phrase("current.representative", "Representative"), "name": person.name,
-                "position": person.position ?? "", "phone": person.phone ?? "", "tel": person.phone.map(telephone) ?? "",
-                "distance": representative.distanceKm.map { page.t("web.kmAway", page.environment.strings.number(($0).rounded())) } ?? "",
-            ] as [String: Any]
+            values["representative"] =
+                [
+                    "label": wording.phrase("current.representative", "Representative"), "name": person.name,
+                    "position": person.position ?? "", "phone": person.phone ?? "", "tel": person.phone.map(telephone) ?? "",
+                    "distance": representative.distanceKm.map {
+                        page.t("web.kmAway", page.environment.strings.number(($0).rounded()))
+                    } ?? "",
+                ] as [String: Any]
         }
         if let report = result.spray, let forecast = result.forecast {
             values["report"] = sprayStrip(report, offset: forecast.value.city?.timezone ?? 0, wording: wording, page)
@@ -74,11 +78,15 @@ extension Pages {
         return [
             "days": days.map { ["day": $0.0, "slots": $0.1] },
             "windows": report.windows.prefix(5).map { window -> [String: String] in
-                ["verdict": window.verdict.rawValue, "verdictName": wording.verdict(window.verdict),
-                 "when": "\(day.string(from: window.start)) \(time.string(from: window.start))–\(time.string(from: window.end))",
-                 "hours": page.t("web.hours", hours(window.duration))]
+                [
+                    "verdict": window.verdict.rawValue, "verdictName": wording.verdict(window.verdict),
+                    "when":
+                        "\(day.string(from: window.start)) \(time.string(from: window.start))–\(time.string(from: window.end))",
+                    "hours": page.t("web.hours", hours(window.duration)),
+                ]
             },
-            "none": report.windows.isEmpty ? wording.phrase("spray.none", "none: every slot of the forecast is to be avoided") : "",
+            "none": report.windows.isEmpty
+                ? wording.phrase("spray.none", "none: every slot of the forecast is to be avoided") : "",
             "zone": offset == 0 ? "UTC" : String(format: "UTC%+d", offset / 3600),
         ]
     }
@@ -95,7 +103,9 @@ extension Pages {
             return words.map { $0.replacingOccurrences(of: ",", with: ".") }.joined(separator: ",")
         }
         let pieces = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-        if pieces.count == 4 { return "\(pieces[0]).\(pieces[1]),\(pieces[2]).\(pieces[3])".replacingOccurrences(of: " ", with: "") }
+        if pieces.count == 4 {
+            return "\(pieces[0]).\(pieces[1]),\(pieces[2]).\(pieces[3])".replacingOccurrences(of: " ", with: "")
+        }
         return trimmed
     }
 

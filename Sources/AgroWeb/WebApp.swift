@@ -174,7 +174,7 @@ package struct StaticFile: Sendable {
             let url = directory.appendingPathComponent(name)
             let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey])
             guard values?.isRegularFile == true, values?.isSymbolicLink != true,
-                  let type = types[url.pathExtension.lowercased()], let data = FileManager.default.contents(atPath: url.path)
+                let type = types[url.pathExtension.lowercased()], let data = FileManager.default.contents(atPath: url.path)
             else { continue }
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in data { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

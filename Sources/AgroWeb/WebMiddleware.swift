@@ -52,10 +52,12 @@ struct ProtocolMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let app: WebApp
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var response = try await answer(request, context: context, next: next)
         if request.uri.path.hasPrefix("/api/"), response.status.code >= 400,
-           response.headers[.contentType]?.hasPrefix("application/json") != true {
+            response.headers[.contentType]?.hasPrefix("application/json") != true
+        {
             response = Self.jsonError(response.status, headers: response.headers)
         }
         if response.status == .ok, request.method == .get || request.method == .head {
@@ -68,7 +70,9 @@ struct ProtocolMiddleware: RouterMiddleware {
         return response
     }
 
-    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    private func answer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path
         if request.uri.description.utf8.count > app.limits.maxTargetLength {
             return Self.plain(.uriTooLong, "the request's address is longer than \(app.limits.maxTargetLength) bytes\n")
@@ -118,7 +122,9 @@ struct ProtocolMiddleware: RouterMiddleware {
         }
         let message = status.code == 404 ? "no such endpoint" : status.reasonPhrase.lowercased()
         var response = APIRoutes.failure(APIError(status: status.code, code: code, message: message))
-        for name in [HTTPField.Name.allow, .retryAfter, .location] { if let value = headers[name] { response.headers[name] = value } }
+        for name in [HTTPField.Name.allow, .retryAfter, .location] {
+            if let value = headers[name] { response.headers[name] = value }
+        }
         return response
     }
 
@@ -137,8 +143,8 @@ struct ProtocolMiddleware: RouterMiddleware {
 
     static func onTheWire(_ response: Response, request: Request) async throws -> Response {
         guard let type = response.headers[.contentType], compressible(type),
-              let length = response.body.contentLength, length <= maximumTagged,
-              response.headers[.contentEncoding] == nil
+            let length = response.body.contentLength, length <= maximumTagged,
+            response.headers[.contentEncoding] == nil
         else { return response }
         var response = response
         let collector = BodyCollector()
@@ -149,7 +155,8 @@ struct ProtocolMiddleware: RouterMiddleware {
         let sentTag = gzip ? String(tag.dropLast()) + "-gzip\"" : tag
         var headers = response.headers
         headers[.eTag] = sentTag
-        headers[.vary] = request.uri.path.hasPrefix("/api/") || type.hasPrefix("text/html")
+        headers[.vary] =
+            request.uri.path.hasPrefix("/api/") || type.hasPrefix("text/html")
             ? (type.hasPrefix("text/html") ? "Accept-Encoding, Accept-Language, Cookie" : "Accept-Encoding, Accept-Language")
             : "Accept-Encoding"
         if headers[.cacheControl] == nil {
@@ -158,7 +165,11 @@ struct ProtocolMiddleware: RouterMiddleware {
             headers[.cacheControl] = type.hasPrefix("text/html") ? "private, no-cache" : "public, max-age=60"
         }
         if let asked = request.headers[.ifNoneMatch],
-           asked.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == sentTag || t == "W/" + sentTag || t == "*" }) {
+            asked.split(separator: ",").contains(where: {
+                let t = $0.trimmingCharacters(in: .whitespaces);
+                return t == tag || t == sentTag || t == "W/" + sentTag || t == "*"
+            })
+        {
             headers[.contentLength] = nil
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
@@ -213,12 +224,15 @@ struct FairnessMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let app: WebApp
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         if isCheap(request) { return try await next(request, context) }
         do {
             return try await app.pool.run(deadline: app.limits.requestDeadline) { try await next(request, context) }
         } catch let refusal as WorkPool.Refusal {
-            let text = refusal == .queueFull ? "the server is busy; try again in a few seconds" : "the server is busy; the request waited too long"
+            let text =
+                refusal == .queueFull
+                ? "the server is busy; try again in a few seconds" : "the server is busy; the request waited too long"
             if request.uri.path.hasPrefix("/api/") {
                 var response = APIRoutes.failure(APIError(status: 503, code: "busy", message: text))
                 response.headers[.retryAfter] = "5"

@@ -67,7 +67,9 @@ struct WebRequest: Sendable {
             // Below the minimum of a page or a count (whose maximum is only the server's cap):
             // "1 or more"; anything else names the whole range ("or more" read wrong for
             // page=1000001).
-            if maximum == PageRequest.limit || parameter == .page || parameter == .perPage, let number = Int(text), number < minimum {
+            if maximum == PageRequest.limit || parameter == .page || parameter == .perPage, let number = Int(text),
+                number < minimum
+            {
                 throw RequestError.belowMinimum(parameter, value: text, minimum: minimum)
             }
             throw RequestError.outOfRange(parameter, value: text, minimum: minimum, maximum: maximum)

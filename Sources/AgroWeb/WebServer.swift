@@ -43,7 +43,8 @@ package enum WebServer {
     /// touching the catalog file or waiting for the pool.
     static func health(_ app: WebApp) -> Response {
         let info = app.catalog.info, load = app.pool.load
-        let text = "{\"status\": \"ok\", \"catalog\": {\"identity\": \(quoted(info.identity)), \"version\": \(info.version)}, "
+        let text =
+            "{\"status\": \"ok\", \"catalog\": {\"identity\": \(quoted(info.identity)), \"version\": \(info.version)}, "
             + "\"working\": \(load.running), \"waiting\": \(load.waiting), \"connections\": \(app.connections.count)}\n"
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
@@ -74,7 +75,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         headers[frameOptions] = "DENY"
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var response = try await next(request, context)
         Self.add(to: &response.headers)
         return response

@@ -49,7 +49,11 @@ final class WorkPool: @unchecked Sendable {
     }
 
     private func acquire() async throws {
-        enum Admission { case now, queued(UInt64), refused }
+        enum Admission {
+            case now
+            case queued(UInt64)
+            case refused
+        }
         let admission: Admission = lock.withLock {
             if running < workers {
                 running += 1

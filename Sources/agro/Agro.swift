@@ -5,9 +5,9 @@ import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `agro`: an agrochemical reference catalog for the command line.

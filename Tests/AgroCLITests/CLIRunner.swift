@@ -5,7 +5,8 @@ import XCTest
 /// what it prints.
 struct CLIRunner {
     /// The repository root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The `agro` executable built beside this test bundle.
     static let binary: URL = {

@@ -28,7 +28,9 @@ final class CatalogCommandsTests: XCTestCase {
         let cultures = try culture.map(ancestry)
         var ids = Set<String>()
         for use in try entries("uses.json") {
-            let pests = (use["pests"] as? [Any] ?? []).compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["pest"] as? String) }
+            let pests = (use["pests"] as? [Any] ?? []).compactMap {
+                ($0 as? String) ?? (($0 as? [String: Any])?["pest"] as? String)
+            }
             let useCultures = Set(use["cultures"] as? [String] ?? [])
             if let pest, !pests.contains(pest) { continue }
             if let cultures, useCultures.isDisjoint(with: cultures) { continue }
@@ -64,7 +66,9 @@ final class CatalogCommandsTests: XCTestCase {
     }
 
     func testPestAndCultureTogether() throws {
-        let pairs = [("zymoseptoria-tritici", "winter-wheat"), ("avena-fatua", "spring-barley"), ("leptinotarsa-decemlineata", "potato")]
+        let pairs = [
+            ("zymoseptoria-tritici", "winter-wheat"), ("avena-fatua", "spring-barley"), ("leptinotarsa-decemlineata", "potato"),
+        ]
         let pests = Set(try Self.entries("pests.json").compactMap { $0["id"] as? String })
         for (pest, culture) in pairs {
             // Every pair must be in the content and have products: an empty answer on both
@@ -81,10 +85,11 @@ final class CatalogCommandsTests: XCTestCase {
         let letters = try cli.json(["products", "--letters", "--all", "--lang", "en"])
         let all = (letters["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         let names = try Self.entries("products.json").compactMap { ($0["name"] as? [String: String])?["en"] }
-        let expected = Set(names.compactMap { name in
-            name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-                .first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() }
-        })
+        let expected = Set(
+            names.compactMap { name in
+                name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+                    .first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() }
+            })
         XCTAssertEqual(Set(all), expected)
         let withT = try cli.json(["products", "--letter", "t", "--all", "--lang", "en"])
         XCTAssertEqual(withT["total"] as? Int, names.filter { $0.uppercased().hasPrefix("T") }.count)
@@ -125,8 +130,10 @@ final class CatalogCommandsTests: XCTestCase {
     }
 
     func testBadUsageExits64() throws {
-        for arguments in [["products", "--page", "0"], ["products", "--per-page", "-1"], ["scheme", "wheat", "--stage", "120"],
-                          ["products", "--format", "xml"], ["products", "--letter", "ab"], ["nonsense"]] {
+        for arguments in [
+            ["products", "--page", "0"], ["products", "--per-page", "-1"], ["scheme", "wheat", "--stage", "120"],
+            ["products", "--format", "xml"], ["products", "--letter", "ab"], ["nonsense"],
+        ] {
             let result = try cli.run(arguments)
             XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
             XCTAssertFalse(result.stderr.contains("Fatal error"))
@@ -150,9 +157,11 @@ final class CatalogCommandsTests: XCTestCase {
         let before = try Data(contentsOf: catalog)
         let attempts = ["'; DROP TABLE products; --", "\" OR 1=1 --", "%", "_", "x') OR ('1'='1", "NEAR(\"a\" b)*"]
         for text in attempts {
-            for arguments in [["products", "--pest", text], ["products", "--culture", text], ["products", "--substance", text],
-                              ["products", "--company", text], ["products", "--category", text], ["product", text],
-                              ["pest", text], ["culture", text], ["substance", text], ["scheme", text], ["contacts", text]] {
+            for arguments in [
+                ["products", "--pest", text], ["products", "--culture", text], ["products", "--substance", text],
+                ["products", "--company", text], ["products", "--category", text], ["product", text],
+                ["pest", text], ["culture", text], ["substance", text], ["scheme", text], ["contacts", text],
+            ] {
                 let result = try cli.run(arguments)
                 XCTAssertTrue([3, 4, 64].contains(result.status), "\(arguments): \(result.status) \(result.stderr)")
                 XCTAssertEqual(result.stderr.lines.count, 1, "\(arguments)")
@@ -175,12 +184,15 @@ final class CatalogCommandsTests: XCTestCase {
     }
 
     func testPictogramsAreNamedFromTheAssets() throws {
-        let product = try XCTUnwrap(try Self.entries("products.json").first {
-            (($0["hazard"] as? [String: Any])?["pictograms"] as? [String])?.isEmpty == false
-        })
+        let product = try XCTUnwrap(
+            try Self.entries("products.json").first {
+                (($0["hazard"] as? [String: Any])?["pictograms"] as? [String])?.isEmpty == false
+            })
         let code = try XCTUnwrap(((product["hazard"] as? [String: Any])?["pictograms"] as? [String])?.first)
-        let assets = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: CLIRunner.root.appendingPathComponent("Assets/ghs-pictograms.json"))) as? [String: [String: String]]
+        let assets =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: CLIRunner.root.appendingPathComponent("Assets/ghs-pictograms.json")))
+            as? [String: [String: String]]
         let name = try XCTUnwrap(assets?[code]?["en"])
         let card = try cli.run(["product", product["id"] as! String, "--lang", "en"])
         XCTAssertTrue(card.stdout.contains("\(code) (\(name))"), card.stdout)
@@ -196,7 +208,8 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertFalse(kazakh.stdout.contains("Регистрация"), kazakh.stdout)
         let flagWins = try cli.run(["products", "--per-page", "2", "--lang", "en"], extraEnvironment: ["AGRO_LANG": "ru"])
         XCTAssertTrue(flagWins.stdout.hasPrefix("Name"), flagWins.stdout)
-        let agroLang = try cli.run(["products", "--per-page", "2"], extraEnvironment: ["AGRO_LANG": "ru", "LANG": "en_US.UTF-8"])
+        let agroLang = try cli.run(
+            ["products", "--per-page", "2"], extraEnvironment: ["AGRO_LANG": "ru", "LANG": "en_US.UTF-8"])
         XCTAssertTrue(agroLang.stdout.hasPrefix("Название"), agroLang.stdout)
     }
 
@@ -213,8 +226,10 @@ final class CatalogCommandsTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains(name), name)
         }
         // Only the stages that include BBCH 31.
-        let at31 = try XCTUnwrap(JSONSerialization.jsonObject(
-            with: Data(try cli.run(["scheme", culture, "--stage", "31", "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        let at31 = try XCTUnwrap(
+            JSONSerialization.jsonObject(
+                with: Data(try cli.run(["scheme", culture, "--stage", "31", "--format", "json"]).stdout.utf8)) as? [[String: Any]]
+        )
         let expected = stages.filter { stage in
             let bbch = stage["bbch"] as? [Int] ?? [(stage["bbch"] as? Int) ?? -1, (stage["bbch"] as? Int) ?? -1]
             return bbch[0] <= 31 && 31 <= bbch[1]

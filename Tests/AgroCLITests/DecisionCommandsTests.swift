@@ -16,12 +16,18 @@ final class DecisionCommandsTests: XCTestCase {
         let cultures = try CatalogCommandsTests.ancestry("winter-wheat")
         var expected: [String: [String: Any]] = [:]
         for use in try CatalogCommandsTests.entries("uses.json") {
-            let pests = (use["pests"] as? [Any] ?? []).compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["pest"] as? String) }
-            guard pests.contains("zymoseptoria-tritici"), !cultures.isDisjoint(with: use["cultures"] as? [String] ?? []) else { continue }
+            let pests = (use["pests"] as? [Any] ?? []).compactMap {
+                ($0 as? String) ?? (($0 as? [String: Any])?["pest"] as? String)
+            }
+            guard pests.contains("zymoseptoria-tritici"), !cultures.isDisjoint(with: use["cultures"] as? [String] ?? []) else {
+                continue
+            }
             expected[use["id"] as! String] = use
         }
         XCTAssertFalse(expected.isEmpty)
-        let result = try cli.run(["uses", "--pest", "zymoseptoria-tritici", "--culture", "winter wheat", "--all", "--format", "json"])
+        let result = try cli.run([
+            "uses", "--pest", "zymoseptoria-tritici", "--culture", "winter wheat", "--all", "--format", "json",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let items = try XCTUnwrap(try json(result)["items"] as? [[String: Any]])
         XCTAssertEqual(Set(items.map { $0["id"] as! String }), Set(expected.keys))
@@ -60,7 +66,9 @@ final class DecisionCommandsTests: XCTestCase {
     }
 
     func testFailingPlanExitsTwentyWithTheThreeRules() throws {
-        let result = try cli.run(["plan", "check", Self.examples.appendingPathComponent("winter-wheat-kz-fails.json").path, "--format", "json"])
+        let result = try cli.run([
+            "plan", "check", Self.examples.appendingPathComponent("winter-wheat-kz-fails.json").path, "--format", "json",
+        ])
         XCTAssertEqual(result.status, 20, result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1)
         XCTAssertTrue(result.stderr.hasPrefix("agro: "))
@@ -88,7 +96,12 @@ final class DecisionCommandsTests: XCTestCase {
         for (arguments, status) in [
             (["--format", "json", "plan", "check", plan], Int32(20)),
             (["--lang", "ru", "uses", "--pest", "zymoseptoria-tritici", "--culture", "winter-wheat"], 0),
-            (["tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "10", "--water", "200", "--tank", "600"], 0),
+            (
+                [
+                    "tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "10", "--water", "200", "--tank",
+                    "600",
+                ], 0
+            ),
             (["--format", "csv", "product", "tebuconazole-250-ec", "--alternatives"], 0),
         ] {
             let result = try cli.run(arguments, extraEnvironment: home, executable: lone.path)
@@ -101,7 +114,8 @@ final class DecisionCommandsTests: XCTestCase {
         let missing = try cli.run(["plan", "check", "/nonexistent/plan.json"])
         XCTAssertEqual(missing.status, 74)
         let bad = cli.home.appendingPathComponent("bad.json")
-        try Data(#"{"culture": "winter-wheat", "applications": [{"product": "x", "dose": 0, "unit": "l/ha"}]}"#.utf8).write(to: bad)
+        try Data(#"{"culture": "winter-wheat", "applications": [{"product": "x", "dose": 0, "unit": "l/ha"}]}"#.utf8).write(
+            to: bad)
         let result = try cli.run(["plan", "check", bad.path])
         XCTAssertEqual(result.status, 64)
         XCTAssertEqual(result.stderr, "agro: plan: application 1: the dose must be a positive number\n")
@@ -142,8 +156,10 @@ final class DecisionCommandsTests: XCTestCase {
 
     func testTankBadNumbersGetOneLineAndStatus64() throws {
         let base = ["tank", "--product", "tebuconazole-250-ec", "--area", "100", "--water", "200"]
-        for extra in [["--dose", "0.5", "--tank", "0"], ["--dose=-1", "--tank", "3000"], ["--dose", "5", "--tank", "3000"],
-                      ["--dose", "0.5", "--tank", "3000", "--unit", "l/t"]] {
+        for extra in [
+            ["--dose", "0.5", "--tank", "0"], ["--dose=-1", "--tank", "3000"], ["--dose", "5", "--tank", "3000"],
+            ["--dose", "0.5", "--tank", "3000", "--unit", "l/t"],
+        ] {
             let result = try cli.run(base + extra)
             XCTAssertEqual(result.status, 64, "\(extra): \(result.stderr)")
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
@@ -164,7 +180,9 @@ final class DecisionCommandsTests: XCTestCase {
         let rank = ["other_mode_of_action": 0, "same_substance": 1, "same_mode_of_action": 2]
         XCTAssertEqual(relations.map { rank[$0]! }, relations.map { rank[$0]! }.sorted())
         // Tebuconazole is in prothioconazole-tebuconazole-250-ec: a same-substance alternative.
-        XCTAssertEqual(items.first { $0["id"] as? String == "prothioconazole-tebuconazole-250-ec" }?["relation"] as? String, "same_substance")
+        XCTAssertEqual(
+            items.first { $0["id"] as? String == "prothioconazole-tebuconazole-250-ec" }?["relation"] as? String, "same_substance"
+        )
         XCTAssertFalse(items.contains { $0["id"] as? String == "tebuconazole-250-ec" })
     }
 }

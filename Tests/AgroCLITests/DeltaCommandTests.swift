@@ -16,10 +16,13 @@ extension UpdateCommandTests {
         let trust = ["--server", server.url, "--trust", key + ".pub"]
         try ok(["db", "update"] + trust)
 
-        let published = try ok(["catalog", "publish", try build(version: 2, productName: "Alpha Two"), "--to", site, "--key", key + ".key"])
+        let published = try ok([
+            "catalog", "publish", try build(version: 2, productName: "Alpha Two"), "--to", site, "--key", key + ".key",
+        ])
         XCTAssertTrue(published.stdout.contains("delta from version 1: \(site)/deltas/"), published.stdout)
-        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: site + "/manifest.json"))) as? [String: Any])
+        let manifest = try XCTUnwrap(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: site + "/manifest.json"))) as? [String: Any])
         let delta = try XCTUnwrap((manifest["deltas"] as? [[String: Any]])?.first)
         let deltaSize = try XCTUnwrap(((delta["file"] as? [String: Any])?["compressed"] as? [String: Any])?["size"] as? Int)
         let fullSize = try XCTUnwrap(((manifest["file"] as? [String: Any])?["compressed"] as? [String: Any])?["size"] as? Int)

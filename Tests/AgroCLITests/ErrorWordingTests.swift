@@ -7,9 +7,10 @@ import AgroPresentation
 import AgroStore
 import AgroUpdate
 import AgroWeather
-@testable import agro_full
 import Foundation
 import XCTest
+
+@testable import agro_full
 
 /// The program's table of library errors: every case has the exit status the README's table
 /// documents ("Exit status", "Weather and spray windows"), English words equal to the
@@ -64,8 +65,10 @@ final class ErrorWordingTests: XCTestCase {
             (UpdateError.schemaTooNew(found: 9, supported: 2), 67),
             (UpdateError.truncated(expected: 100, received: 40), 91),
             (UpdateError.tooLarge(declared: 100), 91),
-            (UpdateError.checksumMismatch(
-                what: "catalog", expected: String(repeating: "a", count: 64), actual: String(repeating: "b", count: 64)), 91),
+            (
+                UpdateError.checksumMismatch(
+                    what: "catalog", expected: String(repeating: "a", count: 64), actual: String(repeating: "b", count: 64)), 91
+            ),
             (UpdateError.sizeMismatch(what: "catalog", expected: 100, actual: 99), 91),
             (UpdateError.decompression("bad header"), 91),
             (UpdateError.catalogRejected("schema"), 91),
@@ -117,8 +120,12 @@ final class ErrorWordingTests: XCTestCase {
             (TankError(.notPerHectare(unit: "l/t")), 64),
             (TankError(.doseCountMismatch), 64),
             (TankError(.unitCountMismatch), 64),
-            (TankError(.doseOutsideRange(product: "Alpha", dose: 1.5, unit: "l/ha",
-                                         registered: [Dose(from: 0.5, to: 1, unit: "l/ha"), Dose(from: 0.8, to: nil, unit: "l/ha")])), 64),
+            (
+                TankError(
+                    .doseOutsideRange(
+                        product: "Alpha", dose: 1.5, unit: "l/ha",
+                        registered: [Dose(from: 0.5, to: 1, unit: "l/ha"), Dose(from: 0.8, to: nil, unit: "l/ha")])), 64
+            ),
             (PlanFileError(.invalidJSON), 64),
             (PlanFileError(.malformed(detail: "The given data was not valid JSON.", path: ["applications", "2"])), 64),
             (PlanFileError(.missingKey("dose", path: ["applications", "1"])), 64),
@@ -140,10 +147,12 @@ final class ErrorWordingTests: XCTestCase {
             (PlanFileError(.notAStage(line: 3, text: "late")), 64),
             (ContentBuildError(problems: []), 65),
             (ContentBuildError(problems: [ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product")]), 65),
-            (ContentBuildError(problems: [
-                ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product"),
-                ContentProblem(file: "pests.json", entry: nil, problem: "not JSON"),
-            ]), 65),
+            (
+                ContentBuildError(problems: [
+                    ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product"),
+                    ContentProblem(file: "pests.json", entry: nil, problem: "not JSON"),
+                ]), 65
+            ),
         ]
         return libraries + ErrorWordingTests.requestErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
     }()
@@ -209,8 +218,10 @@ final class ErrorWordingTests: XCTestCase {
         let letter = RequestError.notALetter("ab")
         let wording = CatalogErrorWording()
         XCTAssertEqual(
-            wording.report(letter, strings: english, spelling: .commandLine)?.message, "--letter takes one letter or digit, not \"ab\"")
-        XCTAssertEqual(wording.report(letter, strings: english, spelling: .query)?.message, "letter= takes one letter or digit, not \"ab\"")
+            wording.report(letter, strings: english, spelling: .commandLine)?.message,
+            "--letter takes one letter or digit, not \"ab\"")
+        XCTAssertEqual(
+            wording.report(letter, strings: english, spelling: .query)?.message, "letter= takes one letter or digit, not \"ab\"")
         XCTAssertEqual(
             wording.report(RequestError.notBoth(.at, .region), strings: english, spelling: .query)?.message,
             "give either at=LAT,LON or region=ID, not both")

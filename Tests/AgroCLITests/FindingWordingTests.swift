@@ -76,7 +76,10 @@ final class FindingWordingTests: XCTestCase {
         let english = FindingWording(strings: Localizer(language: "en", directory: Self.localizable))
         let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
         let sources: [PlanFindingSource] = [
-            .uses([PlanUseSource(use: "u-1", product: "Alpha", registration: "KZ-1"), PlanUseSource(use: "u-2", product: "Beta", registration: nil)]),
+            .uses([
+                PlanUseSource(use: "u-1", product: "Alpha", registration: "KZ-1"),
+                PlanUseSource(use: "u-2", product: "Beta", registration: nil),
+            ]),
             .catalogUses(product: "Alpha"), .registration("KZ-1"), .label, .guidance, .catalogSubstance("sulphur"),
         ]
         for source in sources {
@@ -93,8 +96,10 @@ final class FindingWordingTests: XCTestCase {
     /// A tank's bad numbers and a bad plan file in the language of the command line.
     func testTankAndPlanFileErrorsInRussian() throws {
         let ru = try table("ru")
-        let tank = try cli.run(["tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "0",
-                                "--water", "200", "--tank", "3000", "--lang", "ru"])
+        let tank = try cli.run([
+            "tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "0",
+            "--water", "200", "--tank", "3000", "--lang", "ru",
+        ])
         XCTAssertEqual(tank.status, 64)
         XCTAssertEqual(tank.stderr, "agro: " + (try fill(ru, "error.TankError.notPositive", ["--area", "0"])) + "\n")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("agro-findings-\(UUID().uuidString)")
@@ -114,17 +119,22 @@ final class FindingWordingTests: XCTestCase {
         // 1.25 l/ha against 0.5-0.75 l/ha: decimal comma, en dash, unit from ru.json.
         let unit = try XCTUnwrap(ru["unit.l/ha"])
         XCTAssertEqual(
-            russian.text(.doseOutsideRange(product: "Alpha", dose: Dose(from: 1.25, to: nil, unit: "l/ha"),
-                                           registered: [Dose(from: 0.5, to: 0.75, unit: "l/ha")])),
+            russian.text(
+                .doseOutsideRange(
+                    product: "Alpha", dose: Dose(from: 1.25, to: nil, unit: "l/ha"),
+                    registered: [Dose(from: 0.5, to: 0.75, unit: "l/ha")])),
             try fill(ru, "finding.doseOutsideRange", ["Alpha", "1,25 \(unit)", "0,5–0,75 \(unit)"]))
         // 21 takes the "one" form (21 день), 7 and 20 "many" (7 дней), 3 "few" (3 дня).
         XCTAssertEqual(
             russian.text(.interval(product: "Alpha", days: 3, previous: 1, required: 21)),
-            try fill(ru, "finding.interval", ["Alpha", fill(ru, "finding.days.few", ["3"]), "1", fill(ru, "finding.daysAtLeast.one", ["21"])]))
+            try fill(
+                ru, "finding.interval",
+                ["Alpha", fill(ru, "finding.days.few", ["3"]), "1", fill(ru, "finding.daysAtLeast.one", ["21"])]))
         XCTAssertEqual(
             russian.text(.preHarvestInterval(product: "Alpha", days: 7, harvest: PlanDate("2026-07-28")!, required: 20)),
-            try fill(ru, "finding.preHarvestInterval",
-                     ["Alpha", fill(ru, "finding.days.many", ["7"]), "2026-07-28", fill(ru, "finding.days.many", ["20"])]))
+            try fill(
+                ru, "finding.preHarvestInterval",
+                ["Alpha", fill(ru, "finding.days.many", ["7"]), "2026-07-28", fill(ru, "finding.days.many", ["20"])]))
         XCTAssertEqual(
             russian.text(.substanceTotal(substance: "Azoxystrobin", gramsPerHectare: 22.5, applications: 1, seedTreatments: 0)),
             try fill(ru, "finding.substanceTotal.one", ["1", "Azoxystrobin", fill(ru, "finding.gramsPerHectare", ["22,5"])]))
@@ -148,8 +158,12 @@ final class FindingWordingTests: XCTestCase {
         ]
         for text in expected { XCTAssertTrue(messages.contains(text), "\(text) not in \(messages)") }
         // The product's name comes from the catalog; the rest of the line from ru.json.
-        let phi = try fill(ru, "finding.preHarvestInterval", ["", fill(ru, "finding.days.many", ["13"]), "2026-07-28",
-                                                              fill(ru, "finding.days.many", ["20"])])
+        let phi = try fill(
+            ru, "finding.preHarvestInterval",
+            [
+                "", fill(ru, "finding.days.many", ["13"]), "2026-07-28",
+                fill(ru, "finding.days.many", ["20"]),
+            ])
         XCTAssertTrue(messages.contains { $0.hasSuffix(phi) }, "\(phi) not in \(messages)")
         // No finding is left in English.
         for message in messages {

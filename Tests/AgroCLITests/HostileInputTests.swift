@@ -27,7 +27,8 @@ final class HostileInputTests: XCTestCase {
 
     func testALineBreakInAPlanNeverForgesASecondLine() throws {
         let plan = cli.home.appendingPathComponent("plan.json")
-        let json = #"{"culture": "winter wheat", "applications": [{"product": "Nope\r\nagro: all good", "dose": 1, "unit": "l/ha"}]}"#
+        let json =
+            #"{"culture": "winter wheat", "applications": [{"product": "Nope\r\nagro: all good", "dose": 1, "unit": "l/ha"}]}"#
         try Data(json.utf8).write(to: plan)
         let result = try cli.run(["plan", "check", plan.path])
         XCTAssertNotEqual(result.status, 0)
@@ -54,7 +55,8 @@ final class HostileInputTests: XCTestCase {
         let trust = try trustFile()
         let started = Date()
         let result = try cli.run(
-            ["db", "check", "--server", server.url.absoluteString, "--trust", trust], extraEnvironment: ["AGRO_UPDATE_DEADLINE": "1"])
+            ["db", "check", "--server", server.url.absoluteString, "--trust", trust],
+            extraEnvironment: ["AGRO_UPDATE_DEADLINE": "1"])
         assertRefused(result, status: 90)
         XCTAssertLessThan(Date().timeIntervalSince(started), 8)
     }
@@ -93,7 +95,9 @@ final class HostileInputTests: XCTestCase {
     func testRegisterFileNameWithNonASCIIDigits() throws {
         let input = cli.home.appendingPathComponent("srppp_٢٠٢٤-٠١-٠١.xml")
         try Data("<root/>".utf8).write(to: input)
-        let result = try cli.run(["catalog", "import", "srppp", input.path, "--out", cli.home.appendingPathComponent("c.sqlite").path])
+        let result = try cli.run([
+            "catalog", "import", "srppp", input.path, "--out", cli.home.appendingPathComponent("c.sqlite").path,
+        ])
         assertRefused(result, status: 64)
         XCTAssertTrue(result.stderr.contains("--version"), result.stderr)
     }
@@ -109,7 +113,9 @@ extension UserFacingTests {
             let result = try cli.run(["--catalog", catalog] + arguments)
             XCTAssertEqual(result.status, 0, "\(arguments) \(result.stderr)")
             for forbidden: UInt32 in [0x202E, 0x202C, 0x2066, 0x2069, 0x200B, 0xFEFF] {
-                XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == forbidden }, "\(arguments) prints U+\(String(forbidden, radix: 16))")
+                XCTAssertFalse(
+                    result.stdout.unicodeScalars.contains { $0.value == forbidden },
+                    "\(arguments) prints U+\(String(forbidden, radix: 16))")
             }
             // The joiner before "z" starts no word: removed. The ZWNJ inside the Persian word stays.
             XCTAssertFalse(result.stdout.unicodeScalars.contains { $0.value == 0x200D }, "\(arguments)")

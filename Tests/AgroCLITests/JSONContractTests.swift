@@ -22,16 +22,20 @@ final class JSONContractTests: XCTestCase {
     static let ingredient = Shape(allowed: ["substance", "concentration", "unit", "modeOfAction"], required: ["substance"])
     static let modeOfAction = Shape(allowed: ["scheme", "group"], required: ["scheme", "group"])
     static let product = Shape(
-        allowed: ["id", "name", "category", "formulation", "company", "registrationNumber", "registrationExpiry", "origin",
-                  "originalProduct", "soldOutDeadline", "exhaustionDeadline", "ingredients", "hazard", "links", "sections", "uses"],
+        allowed: [
+            "id", "name", "category", "formulation", "company", "registrationNumber", "registrationExpiry", "origin",
+            "originalProduct", "soldOutDeadline", "exhaustionDeadline", "ingredients", "hazard", "links", "sections", "uses",
+        ],
         required: ["id", "name", "category", "origin", "ingredients", "hazard", "links", "sections", "uses"])
     static let hazard = Shape(
         allowed: ["pictograms", "signalWord", "hazardStatements", "precautionaryStatements"],
         required: ["pictograms", "hazardStatements", "precautionaryStatements"])
     static let statement = Shape(allowed: ["code", "text"], required: ["code", "text"])
     static let use = Shape(
-        allowed: ["id", "product", "cultures", "pests", "dose", "water", "phiDays", "maxApplications", "intervalDays", "bbch",
-                  "applicationArea", "notes", "obligations"],
+        allowed: [
+            "id", "product", "cultures", "pests", "dose", "water", "phiDays", "maxApplications", "intervalDays", "bbch",
+            "applicationArea", "notes", "obligations",
+        ],
         required: ["id", "product", "cultures", "pests", "dose", "water", "obligations"])
     static let usePest = Shape(allowed: ["pest", "effect"], required: ["pest", "effect"])
     static let dose = Shape(allowed: ["from", "to", "unit"], required: [])
@@ -44,10 +48,12 @@ final class JSONContractTests: XCTestCase {
         allowed: ["id", "name", "latinName", "description", "parents", "children", "growthStages"],
         required: ["id", "name", "parents", "children", "growthStages"])
     static let cultureRow = Shape(allowed: ["id", "name", "parentIds", "depth"], required: ["id", "name", "parentIds", "depth"])
-    static let scheme = Shape(allowed: ["id", "culture", "title", "description", "stages"], required: ["id", "culture", "title", "stages"])
+    static let scheme = Shape(
+        allowed: ["id", "culture", "title", "description", "stages"], required: ["id", "culture", "title", "stages"])
     static let stage = Shape(allowed: ["bbch", "name", "treatments"], required: ["bbch", "name", "treatments"])
     static let treatment = Shape(allowed: ["product", "dose", "pests", "note"], required: ["product", "dose", "pests"])
-    static let region = Shape(allowed: ["id", "name", "kind", "centre", "centreName"], required: ["id", "name", "kind", "centre"])
+    static let region = Shape(
+        allowed: ["id", "name", "kind", "centre", "centreName"], required: ["id", "name", "kind", "centre"])
     static let coordinates = Shape(allowed: ["latitude", "longitude"], required: ["latitude", "longitude"])
     static let representative = Shape(
         allowed: ["id", "region", "name", "position", "phone", "email", "photo", "location"], required: ["id", "region", "name"])
@@ -61,7 +67,8 @@ final class JSONContractTests: XCTestCase {
 
     /// Checks one object's keys; returns it for checking its members.
     @discardableResult
-    func check(_ value: Any?, _ shape: Shape, _ what: String, file: StaticString = #filePath, line: UInt = #line) -> [String: Any] {
+    func check(_ value: Any?, _ shape: Shape, _ what: String, file: StaticString = #filePath, line: UInt = #line) -> [String: Any]
+    {
         guard let object = value as? [String: Any] else {
             XCTFail("\(what) is not an object: \(String(describing: value))", file: file, line: line)
             return [:]
@@ -94,7 +101,9 @@ final class JSONContractTests: XCTestCase {
         check(use["water"], Self.dose, "use.water")
         if let bbch = use["bbch"] { check(bbch, Self.bbch, "use.bbch") }
         for culture in use["cultures"] as? [Any] ?? [] { check(culture, Self.ref, "use.cultures[]") }
-        for pest in use["pests"] as? [Any] ?? [] { check(check(pest, Self.usePest, "use.pests[]")["pest"], Self.ref, "use.pests[].pest") }
+        for pest in use["pests"] as? [Any] ?? [] {
+            check(check(pest, Self.usePest, "use.pests[]")["pest"], Self.ref, "use.pests[].pest")
+        }
     }
 
     static func entries(_ file: String) throws -> [[String: Any]] {
@@ -122,7 +131,8 @@ final class JSONContractTests: XCTestCase {
 
     func testProductCard() throws {
         // A product with uses that carry a pre-harvest interval, so the renamed keys show up.
-        let id = try XCTUnwrap(try Self.entries("uses.json").first { $0["phi"] != nil && $0["interval"] != nil }?["product"] as? String)
+        let id = try XCTUnwrap(
+            try Self.entries("uses.json").first { $0["phi"] != nil && $0["interval"] != nil }?["product"] as? String)
         let document = check(try cli.json(["product", id, "--lang", "en"]), Self.product, "product")
         check(document["hazard"], Self.hazard, "product.hazard")
         checkEach(document["ingredients"], Self.ingredient, "product.ingredients") { ingredient in
@@ -170,8 +180,11 @@ final class JSONContractTests: XCTestCase {
 
     func testFavorites() throws {
         XCTAssertEqual(try cli.run(["favorites", "add", try Self.firstID("products.json")]).status, 0)
-        try list(["favorites", "list"], Shape(
-            allowed: ["kind", "id", "name", "available", "addedAt"], required: ["kind", "id", "name", "available", "addedAt"]))
+        try list(
+            ["favorites", "list"],
+            Shape(
+                allowed: ["kind", "id", "name", "available", "addedAt"], required: ["kind", "id", "name", "available", "addedAt"])
+        )
     }
 
     func testContactsAndCatalogInfo() throws {
@@ -192,16 +205,23 @@ final class JSONContractTests: XCTestCase {
     // phiDays, maxApplications, bbch {from,to}, groups)
 
     static let useRow = Shape(
-        allowed: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
-                  "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired", "outsideStage"],
+        allowed: [
+            "id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
+            "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired",
+            "outsideStage",
+        ],
         // A comparison row keeps every column: the keys are always there, null where the catalog has nothing.
-        required: ["id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
-                   "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired", "outsideStage"])
+        required: [
+            "id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
+            "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired",
+            "outsideStage",
+        ])
     static let useIngredient = Shape(
         allowed: ["substanceId", "name", "concentration", "unit", "group"], required: ["substanceId", "name"])
     static let doseRange = Shape(allowed: ["from", "to", "unit"], required: ["unit"])
     static let planReport = Shape(
-        allowed: ["culture", "findings", "totals", "violations", "passed"], required: ["findings", "totals", "violations", "passed"])
+        allowed: ["culture", "findings", "totals", "violations", "passed"],
+        required: ["findings", "totals", "violations", "passed"])
     static let finding = Shape(
         allowed: ["application", "rule", "severity", "message", "source"], required: ["rule", "severity", "message"])
     static let substanceTotal = Shape(
@@ -218,11 +238,12 @@ final class JSONContractTests: XCTestCase {
 
     /// A spray use from the sources with a pest, a culture and a pre-harvest interval.
     private func sampleUse() throws -> (product: String, culture: String, pest: String, dose: Double, unit: String) {
-        let use = try XCTUnwrap(try Self.entries("uses.json").first {
-            // A spray (dose per hectare), which `agro tank` also takes.
-            $0["phi"] != nil && ($0["unit"] as? String)?.hasSuffix("/ha") == true
-                && ($0["cultures"] as? [String])?.isEmpty == false && ($0["pests"] as? [Any])?.isEmpty == false
-        })
+        let use = try XCTUnwrap(
+            try Self.entries("uses.json").first {
+                // A spray (dose per hectare), which `agro tank` also takes.
+                $0["phi"] != nil && ($0["unit"] as? String)?.hasSuffix("/ha") == true
+                    && ($0["cultures"] as? [String])?.isEmpty == false && ($0["pests"] as? [Any])?.isEmpty == false
+            })
         let culture = try XCTUnwrap((use["cultures"] as? [String])?.first)
         let pests = try XCTUnwrap(use["pests"] as? [Any])
         let pest = try XCTUnwrap((pests.first as? String) ?? ((pests.first as? [String: Any])?["pest"] as? String))
@@ -288,8 +309,11 @@ final class JSONContractTests: XCTestCase {
 
         let sample = try sampleUse()
         let tank = check(
-            try cli.json(["tank", "--product", sample.product, "--dose", "\(sample.dose)", "--unit", sample.unit, "--area", "10", "--water", "200",
-                          "--tank", "3000", "--lang", "en"]),
+            try cli.json([
+                "tank", "--product", sample.product, "--dose", "\(sample.dose)", "--unit", sample.unit, "--area", "10", "--water",
+                "200",
+                "--tank", "3000", "--lang", "en",
+            ]),
             Self.tankDocument, "tank")
         let loads = check(tank["plan"], Self.tankPlan, "tank.plan")
         checkEach(loads["products"], Self.tankProduct, "tank.plan.products") { product in

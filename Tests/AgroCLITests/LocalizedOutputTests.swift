@@ -76,7 +76,9 @@ final class LocalizedOutputTests: XCTestCase {
         let result = try cli.run(["products", "--all", "--lang", "en"])
         XCTAssertEqual(result.status, 0, result.stderr)
         for product in products {
-            guard let registration = product["registration"] as? [String: String], let number = registration["number"] else { continue }
+            guard let registration = product["registration"] as? [String: String], let number = registration["number"] else {
+                continue
+            }
             let line = try XCTUnwrap(result.stdout.lines.first { $0.contains(number + " ") || $0.hasSuffix(number) }, number)
             if let expires = registration["expires"], expires < today {
                 expired += 1
@@ -90,9 +92,11 @@ final class LocalizedOutputTests: XCTestCase {
 
     /// Commands that print one record refuse csv with one line and status 64.
     func testOneRecordCommandsRefuseCSV() throws {
-        for arguments in [["catalog", "info"], ["db", "status"], ["db", "verify"], ["db", "rollback"],
-                          ["news", "show", try XCTUnwrap(CatalogCommandsTests.entries("news.json").first?["id"] as? String)],
-                          ["favorites", "add", "glyphosate-540-sl"]] {
+        for arguments in [
+            ["catalog", "info"], ["db", "status"], ["db", "verify"], ["db", "rollback"],
+            ["news", "show", try XCTUnwrap(CatalogCommandsTests.entries("news.json").first?["id"] as? String)],
+            ["favorites", "add", "glyphosate-540-sl"],
+        ] {
             let result = try cli.run(arguments + ["--format", "csv"])
             XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
             XCTAssertEqual(result.stderr.lines.count, 1, result.stderr)
@@ -105,8 +109,10 @@ final class LocalizedOutputTests: XCTestCase {
 
     /// Every list prints a header and one row per item of its JSON.
     func testListsPrintCSV() throws {
-        for arguments in [["products"], ["products", "--letters"], ["substances"], ["cultures"], ["pests"], ["regions"],
-                          ["search", "wheat"], ["news"]] {
+        for arguments in [
+            ["products"], ["products", "--letters"], ["substances"], ["cultures"], ["pests"], ["regions"],
+            ["search", "wheat"], ["news"],
+        ] {
             let csv = try cli.run(arguments + ["--all", "--format", "csv"])
             XCTAssertEqual(csv.status, 0, "\(arguments): \(csv.stderr)")
             let total = try XCTUnwrap(try cli.json(arguments + ["--all"])["total"] as? Int)

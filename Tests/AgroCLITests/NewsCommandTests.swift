@@ -39,7 +39,8 @@ final class NewsCommandTests: XCTestCase {
             """
         let server = try LoopbackHTTPServer { request in
             switch request.path {
-            case "/feed.xml": return LoopbackResponse(status: 200, headers: [("Content-Type", "application/rss+xml")], body: Data(rss.utf8))
+            case "/feed.xml":
+                return LoopbackResponse(status: 200, headers: [("Content-Type", "application/rss+xml")], body: Data(rss.utf8))
             default: return LoopbackResponse(status: 404, headers: [], body: Data("missing".utf8))
             }
         }

@@ -7,7 +7,8 @@ final class ProgramSplitTests: XCTestCase {
     func testTopLevelHelpListsEveryCommand() throws {
         let result = try CLIRunner().run(["--help"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let listed = Set(result.stdout.lines.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) })
+        let listed = Set(
+            result.stdout.lines.filter { $0.hasPrefix("  ") }.compactMap { $0.split(separator: " ").first.map(String.init) })
         let commands = [
             "products", "product", "substances", "substance", "cultures", "culture", "pests", "pest", "scheme", "search",
             "regions", "contacts", "favorites", "weather", "news", "render-html", "catalog", "db", "keys", "serve", "web",

@@ -26,7 +26,9 @@ final class QAFindingsTests: XCTestCase {
             // And the card a person reads.
             let card = try cli.run(["--lang", language, "culture", "wheat"])
             XCTAssertEqual(card.status, 0, card.stderr)
-            for name in members.values { XCTAssertTrue(card.stdout.contains(name), "\(language): \(name) missing from\n\(card.stdout)") }
+            for name in members.values {
+                XCTAssertTrue(card.stdout.contains(name), "\(language): \(name) missing from\n\(card.stdout)")
+            }
         }
     }
 
@@ -55,7 +57,9 @@ final class QAFindingsTests: XCTestCase {
     func testTankWritesNumbersAndUnitsAsTheLanguageDoes() throws {
         // 10.5 ha × 150 l/ha = 1575 l, one 2000 l tank covers 2000 / 150 = 13.333 ha;
         // 3 l/ha × 10.5 ha = 31.5 l; glyphosate 360 g/l × 31.5 l = 11340 g.
-        let arguments = ["tank", "--product", "glyphosate-360-sl", "--dose", "3", "--area", "10.5", "--water", "150", "--tank", "2000"]
+        let arguments = [
+            "tank", "--product", "glyphosate-360-sl", "--dose", "3", "--area", "10.5", "--water", "150", "--tank", "2000",
+        ]
         let expected = [
             "kk": ["10,5 га, 150 л/га, бак 2000 л", "Бір толық бак — 13,333 га", "31,5 л", "Глифосат: 11340 г"],
             "ru": ["10,5 га, 150 л/га, бак 2000 л", "Одна полная заправка — 13,333 га", "31,5 л", "Глифосат: 11340 г"],
@@ -64,10 +68,13 @@ final class QAFindingsTests: XCTestCase {
         for (language, texts) in expected {
             let result = try cli.run(["--lang", language] + arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
-            for text in texts { XCTAssertTrue(result.stdout.contains(text), "\(language): \"\(text)\" missing from\n\(result.stdout)") }
+            for text in texts {
+                XCTAssertTrue(result.stdout.contains(text), "\(language): \"\(text)\" missing from\n\(result.stdout)")
+            }
             if language != "en" {
                 XCTAssertNil(result.stdout.range(of: #"\d\.\d"#, options: .regularExpression), "\(language):\n\(result.stdout)")
-                XCTAssertNil(result.stdout.range(of: #"\d (l|g)\b"#, options: .regularExpression), "\(language):\n\(result.stdout)")
+                XCTAssertNil(
+                    result.stdout.range(of: #"\d (l|g)\b"#, options: .regularExpression), "\(language):\n\(result.stdout)")
             }
         }
     }

@@ -14,14 +14,19 @@ final class UpdateCommandTests: XCTestCase {
         let directory = cli.home.appendingPathComponent("sources-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let files: [String: Any] = [
-            "catalog.json": ["identity": "test.update", "version": version, "released": "2026-01-01T00:00:00Z",
-                             "locales": ["en"], "title": ["en": "Update test"]] as [String: Any],
+            "catalog.json": [
+                "identity": "test.update", "version": version, "released": "2026-01-01T00:00:00Z",
+                "locales": ["en"], "title": ["en": "Update test"],
+            ] as [String: Any],
             "companies.json": [], "hazard-statements.json": [], "substances.json": [], "schemes.json": [],
             "regions.json": [], "representatives.json": [], "distributors.json": [], "news.json": [],
             "cultures.json": [["id": "wheat", "name": ["en": "Wheat"]]],
             "pests.json": [["id": "rust", "kind": "disease", "name": ["en": "Rust"]]],
             "products.json": [["id": "p1", "name": ["en": productName], "category": "fungicide"]],
-            "uses.json": [["id": "u1", "product": "p1", "cultures": ["wheat"], "pests": ["rust"], "dose": 1, "unit": "l/ha"] as [String: Any]],
+            "uses.json": [
+                ["id": "u1", "product": "p1", "cultures": ["wheat"], "pests": ["rust"], "dose": 1, "unit": "l/ha"]
+                    as [String: Any]
+            ],
         ]
         for (name, value) in files {
             try JSONSerialization.data(withJSONObject: value).write(to: directory.appendingPathComponent(name))
@@ -31,7 +36,9 @@ final class UpdateCommandTests: XCTestCase {
 
     func build(version: Int, productName: String) throws -> String {
         let out = cli.home.appendingPathComponent("v\(version).sqlite").path
-        let result = try cli.run(["catalog", "build", try writeSources(version: version, productName: productName).path, "--out", out])
+        let result = try cli.run([
+            "catalog", "build", try writeSources(version: version, productName: productName).path, "--out", out,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         return out
     }
@@ -40,14 +47,18 @@ final class UpdateCommandTests: XCTestCase {
 
     /// Runs and expects success.
     @discardableResult
-    func ok(_ arguments: [String], extraEnvironment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> CLIRunner.Result {
+    func ok(_ arguments: [String], extraEnvironment: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line)
+        throws -> CLIRunner.Result
+    {
         let result = try cli.run(arguments, extraEnvironment: extraEnvironment)
         XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)", file: file, line: line)
         return result
     }
 
     /// Runs and expects a refusal: the status and one line on stderr containing `text`.
-    func refused(_ arguments: [String], status: Int32, containing text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func refused(
+        _ arguments: [String], status: Int32, containing text: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let result = try cli.run(arguments)
         XCTAssertEqual(result.status, status, "\(arguments): \(result.stderr)", file: file, line: line)
         XCTAssertEqual(result.stderr.lines.count, 1, result.stderr, file: file, line: line)
@@ -101,7 +112,8 @@ final class UpdateCommandTests: XCTestCase {
         try refused(["catalog", "publish", v1, "--to", site, "--key", key + ".key"], status: 64, containing: "not greater")
         let v2 = try build(version: 2, productName: "Alpha Two")
         try ok(["catalog", "publish", v2, "--to", site, "--key", key + ".key"])
-        let fromEnvironment = try ok(["db", "check"], extraEnvironment: ["AGRO_UPDATE_SERVER": server.url, "AGRO_TRUST": key + ".pub"])
+        let fromEnvironment = try ok(
+            ["db", "check"], extraEnvironment: ["AGRO_UPDATE_SERVER": server.url, "AGRO_TRUST": key + ".pub"])
         XCTAssertTrue(fromEnvironment.stdout.contains("Update available: test.update version 2"), fromEnvironment.stdout)
         let config = cli.home.appendingPathComponent("config/agro")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
@@ -120,8 +132,11 @@ final class UpdateCommandTests: XCTestCase {
 
         // Refusals leave v2 in use.
         try refused(["db", "check", "--server", server.url, "--trust", other + ".pub"], status: 91, containing: "not trusted")
-        try refused(["db", "update", "--server", "http://example.com/agro/", "--trust", key + ".pub"], status: 94, containing: "--insecure")
-        try refused(["db", "update", "--server", "http://127.0.0.1:1/", "--trust", key + ".pub"], status: 90, containing: "unreachable")
+        try refused(
+            ["db", "update", "--server", "http://example.com/agro/", "--trust", key + ".pub"], status: 94,
+            containing: "--insecure")
+        try refused(
+            ["db", "update", "--server", "http://127.0.0.1:1/", "--trust", key + ".pub"], status: 90, containing: "unreachable")
         try refused(["db", "check", "--server", server.url], status: 94, containing: "no trusted publisher key")
         XCTAssertEqual(try productNames(), ["Alpha Two"])
 
@@ -129,7 +144,9 @@ final class UpdateCommandTests: XCTestCase {
         let rollback = try ok(["db", "rollback"])
         XCTAssertTrue(rollback.stdout.contains("test.update version 1"), rollback.stdout)
         XCTAssertEqual(try productNames(), ["Alpha One"])
-        XCTAssertEqual((try cli.json(["favorites", "list"])["items"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["Alpha One"])
+        XCTAssertEqual(
+            (try cli.json(["favorites", "list"])["items"] as? [[String: Any]])?.compactMap { $0["name"] as? String },
+            ["Alpha One"])
         let verify = try ok(["db", "verify"])
         XCTAssertTrue(verify.stdout.hasPrefix("OK: test.update version 1"), verify.stdout)
         state = try status()
@@ -141,7 +158,10 @@ final class UpdateCommandTests: XCTestCase {
         // A corrupt installed catalog: start-up falls back to the bundled one with a warning.
         let current = cli.home.appendingPathComponent("data/agro/catalogs/current.sqlite").path
         let target = try FileManager.default.destinationOfSymbolicLink(atPath: current)
-        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: target.hasPrefix("/") ? target : cli.home.appendingPathComponent("data/agro/catalogs/" + target).path))
+        let file = try FileHandle(
+            forWritingTo: URL(
+                fileURLWithPath: target.hasPrefix("/")
+                    ? target : cli.home.appendingPathComponent("data/agro/catalogs/" + target).path))
         try file.seekToEnd()
         try file.write(contentsOf: Data(repeating: 0x55, count: 1000))
         try file.close()
@@ -227,7 +247,8 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertGreaterThan(version2026, version2024)
 
         // (pest, culture) pairs from the 2026 register's own uses, a spread of products.
-        let products = try XCTUnwrap(try cli.json(["--catalog", c2026, "products", "--all", "--lang", "de"])["items"] as? [[String: Any]])
+        let products = try XCTUnwrap(
+            try cli.json(["--catalog", c2026, "products", "--all", "--lang", "de"])["items"] as? [[String: Any]])
         let ids = products.compactMap { $0["id"] as? String }
         XCTAssertGreaterThan(ids.count, 100)
         var pairs: [(pest: String, culture: String)] = []
@@ -235,7 +256,8 @@ final class UpdateCommandTests: XCTestCase {
             let document = try cli.json(["--catalog", c2026, "product", ids[index], "--lang", "de"])
             for use in (document["uses"] as? [[String: Any]]) ?? [] {
                 let cultures = (use["cultures"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
-                let pests = (use["pests"] as? [[String: Any]])?.compactMap { ($0["pest"] as? [String: Any])?["id"] as? String } ?? []
+                let pests =
+                    (use["pests"] as? [[String: Any]])?.compactMap { ($0["pest"] as? [String: Any])?["id"] as? String } ?? []
                 if let culture = cultures.first, let pest = pests.first {
                     pairs.append((pest, culture))
                     break
@@ -276,7 +298,8 @@ final class ServeProcess {
         let text = screen.wait(for: "/\n") ? screen.text : ""
         guard let range = text.range(of: #"http://[^ \n]+"#, options: .regularExpression) else {
             process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "agro serve did not report its address: \(screen.text)"])
+            throw CocoaError(
+                .fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "agro serve did not report its address: \(screen.text)"])
         }
         url = String(text[range])
     }

@@ -11,7 +11,6 @@ class WeatherCLITestCase: XCTestCase {
     /// A key that must never show up in what the program prints.
     static let apiKey = "dummy-test-key-7Qx93kLm"
 
-
     static let currentFixture = "current_weather_rain_gust_manila_metric.json"
     static let forecastFixture = "forecast_5day_3h_curacautin_metric_snow_subzero_full_list.json"
 
@@ -81,7 +80,9 @@ class WeatherCLITestCase: XCTestCase {
     }
 
     /// Runs with --format json, expecting success, and parses the object.
-    func json(_ runner: CLIRunner, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+    func json(_ runner: CLIRunner, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String:
+        Any]
+    {
         let result = try run(runner, arguments + ["--format", "json"], file: file, line: line)
         XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
         return try XCTUnwrap(
@@ -209,7 +210,8 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertEqual(Double(request.query["lat"] ?? ""), akmola.lat)
         XCTAssertEqual(Double(request.query["lon"] ?? ""), akmola.lon)
         XCTAssertTrue(result.stdout.contains("\(akmola.name) (KZ-AKM), 0.0 km from its centre"), result.stdout)
-        let representative = try XCTUnwrap(CatalogPlaces.sorted(try CatalogPlaces.representatives(), from: akmola.lat, akmola.lon).first)
+        let representative = try XCTUnwrap(
+            CatalogPlaces.sorted(try CatalogPlaces.representatives(), from: akmola.lat, akmola.lon).first)
         let line = try XCTUnwrap(result.stdout.lines.first { $0.hasPrefix("Representative") }, result.stdout)
         XCTAssertTrue(line.contains(representative.place.name), line)
     }
@@ -226,7 +228,8 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(out.contains("Rain mm"), out)
         // 40 slots, one row each: the first slot is 2026-08-01 09:00 UTC, 05:00 local.
         XCTAssertTrue(out.lines.contains { $0.hasPrefix("Sat 01 05:00") && $0.contains("-1.4") }, out)
-        XCTAssertEqual(out.lines.filter { $0.range(of: #"^[A-Z][a-z]{2} \d\d \d\d:\d\d "#, options: .regularExpression) != nil }.count, 40)
+        XCTAssertEqual(
+            out.lines.filter { $0.range(of: #"^[A-Z][a-z]{2} \d\d \d\d:\d\d "#, options: .regularExpression) != nil }.count, 40)
         // The chart: three panels on one time axis.
         XCTAssertTrue(out.contains("Temperature, °C"), out)
         XCTAssertTrue(out.contains("Wind (*) and gusts (+), m/s"), out)
@@ -288,7 +291,7 @@ final class WeatherCommandTests: WeatherCLITestCase {
         let list = try XCTUnwrap(spray["windows"] as? [[String: Any]])
         let kinds = list.compactMap { $0["verdict"] as? String }
         XCTAssertEqual(kinds.first, "good")
-        XCTAssertEqual(kinds, kinds.sorted { $0 == "good" && $1 != "good" } , "good windows before marginal ones")
+        XCTAssertEqual(kinds, kinds.sorted { $0 == "good" && $1 != "good" }, "good windows before marginal ones")
         let goodLengths = list.filter { $0["verdict"] as? String == "good" }.compactMap { $0["slotCount"] as? Int }
         XCTAssertEqual(goodLengths, goodLengths.sorted(by: >), "longest good windows first")
     }
@@ -319,7 +322,8 @@ final class WeatherCommandTests: WeatherCLITestCase {
         let region = try XCTUnwrap(document["region"] as? [String: Any])
         XCTAssertEqual((region["region"] as? [String: Any])?["id"] as? String, expectedRegion.place.id)
         XCTAssertEqual(try XCTUnwrap(region["distanceKm"] as? Double), expectedRegion.km, accuracy: 0.01)
-        let expectedRepresentative = try XCTUnwrap(CatalogPlaces.sorted(try CatalogPlaces.representatives(), from: lat, lon).first)
+        let expectedRepresentative = try XCTUnwrap(
+            CatalogPlaces.sorted(try CatalogPlaces.representatives(), from: lat, lon).first)
         let representative = try XCTUnwrap(document["representative"] as? [String: Any])
         XCTAssertEqual((representative["representative"] as? [String: Any])?["id"] as? String, expectedRepresentative.place.id)
         XCTAssertEqual(try XCTUnwrap(representative["distanceKm"] as? Double), expectedRepresentative.km, accuracy: 0.01)
@@ -344,27 +348,43 @@ final class WeatherCommandTests: WeatherCLITestCase {
             XCTAssertEqual(found.subtracting(allowed), [], "\(what): keys outside the contract")
             XCTAssertEqual(required.subtracting(found), [], "\(what): required keys missing")
         }
-        keys(document, allowed: ["point", "units", "lang", "source", "ageSeconds", "warning", "region", "representative",
-                                 "weather", "spray", "product"], required: ["point", "units", "source", "weather", "spray"], "document")
+        keys(
+            document,
+            allowed: [
+                "point", "units", "lang", "source", "ageSeconds", "warning", "region", "representative",
+                "weather", "spray", "product",
+            ], required: ["point", "units", "source", "weather", "spray"], "document")
         let spray = document["spray"] as? [String: Any]
-        keys(spray, allowed: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"],
-             required: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"], "spray")
+        keys(
+            spray, allowed: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"],
+            required: ["rules", "rainfastHours", "rainfastIsDefault", "slots", "windows"], "spray")
         let slots = try XCTUnwrap(spray?["slots"] as? [[String: Any]])
         XCTAssertFalse(slots.isEmpty)
         for slot in slots {
-            keys(slot, allowed: ["slot", "verdict", "findings", "boomWindKmh", "boomGustKmh", "deltaT", "rainInRainfastPeriodMm",
-                                 "precipitationProbabilityInRainfastPeriod"],
-                 required: ["slot", "verdict", "findings", "rainInRainfastPeriodMm"], "spray.slots[]")
-            keys(slot["slot"], allowed: ["start", "duration", "temperatureC", "humidity", "wind10m", "gust10m", "precipitationMm",
-                                         "precipitationProbability", "cloudPercent", "inversionPeriod"],
-                 required: ["start", "duration", "precipitationMm", "inversionPeriod"], "spray.slots[].slot")
+            keys(
+                slot,
+                allowed: [
+                    "slot", "verdict", "findings", "boomWindKmh", "boomGustKmh", "deltaT", "rainInRainfastPeriodMm",
+                    "precipitationProbabilityInRainfastPeriod",
+                ],
+                required: ["slot", "verdict", "findings", "rainInRainfastPeriodMm"], "spray.slots[]")
+            keys(
+                slot["slot"],
+                allowed: [
+                    "start", "duration", "temperatureC", "humidity", "wind10m", "gust10m", "precipitationMm",
+                    "precipitationProbability", "cloudPercent", "inversionPeriod",
+                ],
+                required: ["start", "duration", "precipitationMm", "inversionPeriod"], "spray.slots[].slot")
             for finding in slot["findings"] as? [Any] ?? [] {
-                keys(finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text"],
-                     required: ["rule", "verdict", "unit", "text"], "finding")
+                keys(
+                    finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text"],
+                    required: ["rule", "verdict", "unit", "text"], "finding")
             }
         }
         for window in spray?["windows"] as? [Any] ?? [] {
-            keys(window, allowed: ["verdict", "start", "end", "slotCount"], required: ["verdict", "start", "end", "slotCount"], "window")
+            keys(
+                window, allowed: ["verdict", "start", "end", "slotCount"], required: ["verdict", "start", "end", "slotCount"],
+                "window")
         }
     }
 
@@ -380,7 +400,8 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(text.stdout.contains("Quiapo[31m2J District"), text.stdout)
         let json = try run(runner(server), ["weather", "--at", "51,68.5", "--format", "json"])
         for output in [text.stdout, json.stdout] {
-            XCTAssertFalse(output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, output)
+            XCTAssertFalse(
+                output.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, output)
         }
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((document["weather"] as? [String: Any])?["name"] as? String, "Quiapo\u{1B}[31m\u{9B}2J District")
@@ -414,7 +435,9 @@ final class WeatherCommandTests: WeatherCLITestCase {
             let humidity = try XCTUnwrap((slot["main"] as? [String: Any])?["humidity"] as? NSNumber).doubleValue
             XCTAssertEqual(try XCTUnwrap(Double(record["humidity_percent"] ?? ""), "humidity_percent"), humidity, accuracy: 0.005)
             if let pop = (slot["pop"] as? NSNumber)?.doubleValue {
-                XCTAssertEqual(try XCTUnwrap(Double(record["precipitation_probability_percent"] ?? ""), "precipitation_probability_percent"), pop * 100, accuracy: 0.005)
+                XCTAssertEqual(
+                    try XCTUnwrap(Double(record["precipitation_probability_percent"] ?? ""), "precipitation_probability_percent"),
+                    pop * 100, accuracy: 0.005)
             }
         }
     }
@@ -594,8 +617,10 @@ final class WeatherFailureTests: WeatherCLITestCase {
         var runner = runner(good)
         XCTAssertEqual(try run(runner, ["weather", "--at", "51,68.5", "--forecast"]).status, 0)
         // Age the cached answer past its freshness, so the next run asks the server.
-        let cache = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CACHE_HOME"])).appendingPathComponent("agro/weather")
-        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasPrefix("forecast_") })
+        let cache = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CACHE_HOME"])).appendingPathComponent(
+            "agro/weather")
+        let file = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: cache.path).first { $0.hasPrefix("forecast_") })
         var envelope = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(contentsOf: cache.appendingPathComponent(file))) as? [String: Any])
         envelope["fetchedAt"] = Date().timeIntervalSince1970 - 2 * 3600

@@ -34,19 +34,25 @@ final class WeatherWordingTests: WeatherCLITestCase {
         let temp = try XCTUnwrap(main["temp"] as? Double), feels = try XCTUnwrap(main["feels_like"] as? Double)
         let gust = try XCTUnwrap(wind["gust"] as? Double)
         let speedUnit = try XCTUnwrap(ru["weather.unit.metresPerSecond"])
-        for key in ["temperature", "humidity", "pressure", "wind", "clouds", "visibility", "rain", "sun", "region", "representative"] {
+        for key in [
+            "temperature", "humidity", "pressure", "wind", "clouds", "visibility", "rain", "sun", "region", "representative",
+        ] {
             let label = try XCTUnwrap(ru["weather.current." + key])
             XCTAssertTrue(out.lines.contains { $0.hasPrefix(label + " ") }, "no line for \(label): \(out)")
         }
         XCTAssertTrue(out.contains("\(russianOneDecimal(temp)) °C"), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.current.feelsLike", russianOneDecimal(feels), "°C")), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.current.gusts", russianOneDecimal(gust), speedUnit)), out)
-        XCTAssertTrue(out.contains(try phrase(ru, "weather.current.hPa", String(Int(try XCTUnwrap(main["pressure"] as? Double))))), out)
+        XCTAssertTrue(
+            out.contains(try phrase(ru, "weather.current.hPa", String(Int(try XCTUnwrap(main["pressure"] as? Double))))), out)
         // No English label, phrase or unit left.
-        for english in ["Temperature", "Humidity", "Pressure", "Wind", "Clouds", "Visibility", "Rain", "Sun", "Region", "Representative"] {
+        for english in [
+            "Temperature", "Humidity", "Pressure", "Wind", "Clouds", "Visibility", "Rain", "Sun", "Region", "Representative",
+        ] {
             XCTAssertFalse(out.lines.contains { $0.hasPrefix(english + " ") }, "English label \(english): \(out)")
         }
-        for english in ["feels like", "gusts", "observed", "hPa", "m/s", "from its centre", "in the last hour", "rises", "away)"] {
+        for english in ["feels like", "gusts", "observed", "hPa", "m/s", "from its centre", "in the last hour", "rises", "away)"]
+        {
             XCTAssertFalse(out.contains(english), "English \"\(english)\": \(out)")
         }
     }
@@ -58,7 +64,8 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let out = result.stdout
         let speedUnit = try XCTUnwrap(ru["weather.unit.metresPerSecond"])
-        XCTAssertTrue(out.contains(try phrase(ru, "weather.table.title") + (try phrase(ru, "weather.table.for", "Curacautín"))), out)
+        XCTAssertTrue(
+            out.contains(try phrase(ru, "weather.table.title") + (try phrase(ru, "weather.table.for", "Curacautín"))), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.table.temp", "°C")), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.table.wind", speedUnit)), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.chart.temperature", "°C")), out)
@@ -66,7 +73,9 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertTrue(out.contains(try phrase(ru, "weather.chart.precipitation")), out)
         // The fixture's first slot, 05:00 local: -1.4 °C, with the decimal comma.
         XCTAssertTrue(out.lines.contains { $0.hasPrefix("Sat 01 05:00") && $0.contains("-1,4") }, out)
-        for english in ["Forecast for", "Temp °C", "Rain mm", "Conditions", "Temperature, °C", "Wind (*)", "Rain and snow", "Days start"] {
+        for english in [
+            "Forecast for", "Temp °C", "Rain mm", "Conditions", "Temperature, °C", "Wind (*)", "Rain and snow", "Days start",
+        ] {
             XCTAssertFalse(out.contains(english), "English \"\(english)\": \(out)")
         }
     }
@@ -78,7 +87,8 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let out = result.stdout
         let flat = Self.flat(out)
-        XCTAssertTrue(flat.contains(try phrase(ru, "weather.spray.rainfast", "2") + (try phrase(ru, "weather.spray.rainfastDefault"))), out)
+        XCTAssertTrue(
+            flat.contains(try phrase(ru, "weather.spray.rainfast", "2") + (try phrase(ru, "weather.spray.rainfastDefault"))), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.spray.none")), out)
         XCTAssertTrue(out.lines.contains(try phrase(ru, "weather.spray.bySlot")), out)
         // Sub-zero snow all week: every slot is to be avoided; the first slot is -1.4 °C, below 2.
@@ -86,10 +96,14 @@ final class WeatherWordingTests: WeatherCLITestCase {
         let slots = out.lines.filter { $0.range(of: #"^  [A-Z][a-z]{2} \d\d \d\d:\d\d  "#, options: .regularExpression) != nil }
         XCTAssertEqual(slots.count, 40, out)
         XCTAssertTrue(slots.allSatisfy { $0.contains(" \(avoid) ") }, out)
-        let frost = try phrase(ru, "weather.finding.temperature.below", "-1,4", "2", try phrase(ru, "weather.finding.temperature.frost"))
+        let frost = try phrase(
+            ru, "weather.finding.temperature.below", "-1,4", "2", try phrase(ru, "weather.finding.temperature.frost"))
         XCTAssertTrue(Self.flat(slots[0]).contains(frost) || flat.contains(frost), out)
         XCTAssertTrue(flat.contains(Self.flat(try phrase(ru, "weather.spray.footer", "2", "0,72")).prefix(30)), out)
-        for english in ["Spray windows", "rain-fast period", "By slot:", " avoid ", "frost risk", "chance of rain", "no rain", "Forecast wind"] {
+        for english in [
+            "Spray windows", "rain-fast period", "By slot:", " avoid ", "frost risk", "chance of rain", "no rain",
+            "Forecast wind",
+        ] {
             XCTAssertFalse(out.contains(english), "English \"\(english)\": \(out)")
         }
     }

@@ -6,7 +6,8 @@ import XCTest
 /// Checks the demo content in Database/content against the requirements for the bundled
 /// catalog, reading the JSON sources directly (not through the program).
 final class BundledCatalogTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let content = root.appendingPathComponent("Database/content")
 
     func entries(_ file: String) throws -> [[String: Any]] {
@@ -18,8 +19,9 @@ final class BundledCatalogTests: XCTestCase {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("agro-bundled-\(UUID()).sqlite").path
         try ContentBuilder(sourceDirectory: Self.content).build(to: out)
         let committed = FileManager.default.contents(atPath: Self.root.appendingPathComponent("Database/catalog.sqlite").path)
-        XCTAssertEqual(FileManager.default.contents(atPath: out), committed,
-                       "Database/catalog.sqlite is stale: run agro catalog build Database/content --out Database/catalog.sqlite")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: out), committed,
+            "Database/catalog.sqlite is stale: run agro catalog build Database/content --out Database/catalog.sqlite")
     }
 
     func testTheSchemaFileMatchesTheProgram() throws {

@@ -15,23 +15,36 @@ struct Sources {
         "substances.json": [["id": "tebu", "name": ["en": "Tebuconazole", "ru": "Тебуконазол"]]],
         "cultures.json": [
             ["id": "cereals", "name": ["en": "Cereals"]],
-            ["id": "wheat", "name": ["en": "Wheat"], "parents": ["cereals"], "stages": [["bbch": [0, 9], "name": ["en": "Germination"]]]],
+            [
+                "id": "wheat", "name": ["en": "Wheat"], "parents": ["cereals"],
+                "stages": [["bbch": [0, 9], "name": ["en": "Germination"]]],
+            ],
         ],
         "pests.json": [["id": "rust", "kind": "disease", "name": ["en": "Rust"]]],
-        "products.json": [[
-            "id": "p1", "name": ["en": "Tebuconazole 250 EC"], "category": "fungicide", "company": "acme",
-            "ingredients": [["substance": "tebu", "concentration": 250, "unit": "g/l"]],
-            "hazard": ["statements": ["H302"]],
-        ] as [String: Any]],
-        "uses.json": [[
-            "id": "u1", "product": "p1", "cultures": ["wheat"], "pests": ["rust"], "dose": [0.5, 1], "unit": "l/ha",
-            "phi": 30, "maxApplications": 1, "obligations": [["en": "Keep 5 m from water."]],
-        ] as [String: Any]],
-        "schemes.json": [[
-            "id": "s1", "culture": "wheat", "title": ["en": "Wheat"],
-            "stages": [["bbch": [30, 39], "name": ["en": "Stem"], "treatments": [["product": "p1", "dose": 1, "unit": "l/ha"]]]],
-        ] as [String: Any]],
-        "regions.json": [["id": "KZ-AKM", "kind": "region", "name": ["en": "Akmola"], "centre": ["lat": 53.28, "lon": 69.38]] as [String: Any]],
+        "products.json": [
+            [
+                "id": "p1", "name": ["en": "Tebuconazole 250 EC"], "category": "fungicide", "company": "acme",
+                "ingredients": [["substance": "tebu", "concentration": 250, "unit": "g/l"]],
+                "hazard": ["statements": ["H302"]],
+            ] as [String: Any]
+        ],
+        "uses.json": [
+            [
+                "id": "u1", "product": "p1", "cultures": ["wheat"], "pests": ["rust"], "dose": [0.5, 1], "unit": "l/ha",
+                "phi": 30, "maxApplications": 1, "obligations": [["en": "Keep 5 m from water."]],
+            ] as [String: Any]
+        ],
+        "schemes.json": [
+            [
+                "id": "s1", "culture": "wheat", "title": ["en": "Wheat"],
+                "stages": [
+                    ["bbch": [30, 39], "name": ["en": "Stem"], "treatments": [["product": "p1", "dose": 1, "unit": "l/ha"]]]
+                ],
+            ] as [String: Any]
+        ],
+        "regions.json": [
+            ["id": "KZ-AKM", "kind": "region", "name": ["en": "Akmola"], "centre": ["lat": 53.28, "lon": 69.38]] as [String: Any]
+        ],
         "representatives.json": [["id": "r1", "region": "KZ-AKM", "name": ["en": "Demo"]] as [String: Any]],
         "distributors.json": [["id": "d1", "region": "KZ-AKM", "name": ["en": "Demo Seeds"]] as [String: Any]],
         "news.json": [["id": "n1", "kind": "news", "date": "2026-01-01", "title": ["en": "News"]] as [String: Any]],
@@ -159,7 +172,9 @@ final class ContentBuildTests: XCTestCase {
 
     func testAllProblemsAreReportedTogether() throws {
         var sources = Sources()
-        sources.edit("uses.json", 0) { $0["dose"] = [2, 1]; $0["product"] = "nope" }
+        sources.edit("uses.json", 0) {
+            $0["dose"] = [2, 1]; $0["product"] = "nope"
+        }
         sources.edit("pests.json", 0) { $0["name"] = ["xx": "?"] }
         do {
             _ = try build(sources)

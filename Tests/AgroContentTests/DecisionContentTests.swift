@@ -30,15 +30,23 @@ final class DecisionContentTests: XCTestCase {
 
     func testGroupLimitsAndIncompatibilitiesBuild() throws {
         var sources = Sources()
-        sources.files["group-limits.json"] = [[
-            "id": "frac-3-cereals", "scheme": "FRAC", "group": "3", "culture": "cereals", "maxApplications": 2, "source": "test",
-        ] as [String: Any]]
+        sources.files["group-limits.json"] = [
+            [
+                "id": "frac-3-cereals", "scheme": "FRAC", "group": "3", "culture": "cereals", "maxApplications": 2,
+                "source": "test",
+            ] as [String: Any]
+        ]
         sources.append("products.json", ["id": "p2", "name": ["en": "Other"], "category": "fungicide"])
-        sources.files["tank-incompatibilities.json"] = [["id": "p1-p2", "products": ["p1", "p2"], "reason": ["en": "no"]] as [String: Any]]
+        sources.files["tank-incompatibilities.json"] = [
+            ["id": "p1-p2", "products": ["p1", "p2"], "reason": ["en": "no"]] as [String: Any]
+        ]
         let catalog = try built(sources)
-        XCTAssertEqual(try catalog.groupLimits(), [GroupLimit(scheme: "FRAC", group: "3", culture: "cereals", maxApplications: 2, source: "test")])
-        XCTAssertEqual(try catalog.tankIncompatibilities(among: ["p2", "p1"], locale: "en"),
-                       [TankIncompatibility(product: "p1", other: "p2", reason: "no")])
+        XCTAssertEqual(
+            try catalog.groupLimits(),
+            [GroupLimit(scheme: "FRAC", group: "3", culture: "cereals", maxApplications: 2, source: "test")])
+        XCTAssertEqual(
+            try catalog.tankIncompatibilities(among: ["p2", "p1"], locale: "en"),
+            [TankIncompatibility(product: "p1", other: "p2", reason: "no")])
     }
 
     func testBadGroupLimitsAreReported() throws {
@@ -50,12 +58,20 @@ final class DecisionContentTests: XCTestCase {
             ["id": "d", "scheme": "FRAC", "group": "3", "maxShare": 1.5, "source": "s"] as [String: Any],
         ]
         let found = try problems(sources)
-        for (entry, phrase) in [("a", "FRAC, IRAC or HRAC"), ("b", "unknown culture \"rice\""), ("c", "needs"), ("d", "maxShare")] {
-            XCTAssertTrue(found.contains { $0.hasPrefix("group-limits.json|\(entry)|") && $0.contains(phrase) }, "\(entry): \(found)")
+        for (entry, phrase) in [
+            ("a", "FRAC, IRAC or HRAC"), ("b", "unknown culture \"rice\""), ("c", "needs"), ("d", "maxShare"),
+        ] {
+            XCTAssertTrue(
+                found.contains { $0.hasPrefix("group-limits.json|\(entry)|") && $0.contains(phrase) }, "\(entry): \(found)")
         }
         var mix = Sources()
-        mix.files["tank-incompatibilities.json"] = [["id": "m", "products": ["p1", "nope"], "reason": ["en": "x"]] as [String: Any]]
-        XCTAssertTrue(try problems(mix).contains { $0.hasPrefix("tank-incompatibilities.json|m|") && $0.contains("unknown product \"nope\"") })
+        mix.files["tank-incompatibilities.json"] = [
+            ["id": "m", "products": ["p1", "nope"], "reason": ["en": "x"]] as [String: Any]
+        ]
+        XCTAssertTrue(
+            try problems(mix).contains {
+                $0.hasPrefix("tank-incompatibilities.json|m|") && $0.contains("unknown product \"nope\"")
+            })
     }
 
     /// Every substance of a fungicide, insecticide, acaricide or herbicide product in the bundled
@@ -67,7 +83,8 @@ final class DecisionContentTests: XCTestCase {
         let expected: [String: String] = [
             "fungicide": "FRAC", "seed_treatment": "", "insecticide": "IRAC", "acaricide": "IRAC", "herbicide": "HRAC",
         ]
-        let groups = Dictionary(uniqueKeysWithValues: substances.map { ($0["id"] as! String, ($0["moa"] as? [String: String])?["scheme"]) })
+        let groups = Dictionary(
+            uniqueKeysWithValues: substances.map { ($0["id"] as! String, ($0["moa"] as? [String: String])?["scheme"]) })
         var unclassified = Set<String>()
         for product in products {
             let category = product["category"] as! String
@@ -77,7 +94,9 @@ final class DecisionContentTests: XCTestCase {
                 if let wanted = expected[category], !wanted.isEmpty { XCTAssertEqual(scheme, wanted, "\(id) in a \(category)") }
             }
         }
-        XCTAssertEqual(unclassified, ["chlormequat-chloride", "cloquintocet-mexyl", "mefenpyr-diethyl", "rapeseed-oil-methyl-esters", "trinexapac-ethyl"])
+        XCTAssertEqual(
+            unclassified,
+            ["chlormequat-chloride", "cloquintocet-mexyl", "mefenpyr-diethyl", "rapeseed-oil-methyl-esters", "trinexapac-ethyl"])
         let limits = try entries("group-limits.json")
         XCTAssertFalse(limits.isEmpty)
         for limit in limits { XCTAssertTrue((limit["source"] as? String)?.contains("FRAC") == true, "\(limit)") }

@@ -67,8 +67,9 @@ final class ConstructTests: XCTestCase {
     }
 
     func testDefinitionLists() {
-        XCTAssertEqual(render("<dl><dt>Term</dt><dd>Meaning</dd><dt>Other</dt><dd>Too</dd></dl>"),
-                       "Term\n    Meaning\nOther\n    Too\n")
+        XCTAssertEqual(
+            render("<dl><dt>Term</dt><dd>Meaning</dd><dt>Other</dt><dd>Too</dd></dl>"),
+            "Term\n    Meaning\nOther\n    Too\n")
     }
 
     func testConsecutiveDefinitionsShareOneIndent() {
@@ -113,12 +114,14 @@ final class ConstructTests: XCTestCase {
         XCTAssertEqual(render("<p>a <img src=c.png> b</p>"), "a b\n")
         XCTAssertEqual(render("<p><a href=/ad><img src=ad.gif></a> text</p>", base: "https://e.test/"), "text\n")
         XCTAssertEqual(render("<p>x<img src=spacer.gif alt=''>y</p>"), "xy\n")
-        XCTAssertEqual(render("<a href='/p'><img alt='Logo' src=l.png></a>", base: "https://e.test/"),
-                       "[image: Logo][1]\n\nReferences:\n[1] https://e.test/p\n")
+        XCTAssertEqual(
+            render("<a href='/p'><img alt='Logo' src=l.png></a>", base: "https://e.test/"),
+            "[image: Logo][1]\n\nReferences:\n[1] https://e.test/p\n")
     }
 
     func testTablesAreAlignedWithHeaderRule() {
-        let html = "<table><tr><th>Name</th><th>Qty</th></tr><tr><td>Apple</td><td>3</td></tr><tr><td>Kiwi</td><td>12</td></tr></table>"
+        let html =
+            "<table><tr><th>Name</th><th>Qty</th></tr><tr><td>Apple</td><td>3</td></tr><tr><td>Kiwi</td><td>12</td></tr></table>"
         XCTAssertEqual(render(html), "Name  │ Qty\n──────┼────\nApple │ 3\nKiwi  │ 12\n")
     }
 
@@ -133,8 +136,9 @@ final class ConstructTests: XCTestCase {
     }
 
     func testTableWithoutHeaderHasNoRule() {
-        XCTAssertEqual(render("<table><tr><td>a</td><td>b</td></tr><tr><td>cc</td><td>d</td></tr></table>"),
-                       "a  │ b\ncc │ d\n")
+        XCTAssertEqual(
+            render("<table><tr><td>a</td><td>b</td></tr><tr><td>cc</td><td>d</td></tr></table>"),
+            "a  │ b\ncc │ d\n")
     }
 
     func testSingleColumnLayoutTablesBecomeBlocks() {
@@ -223,7 +227,8 @@ final class BlankLineTests: XCTestCase {
 
 final class NarrowLayoutTests: XCTestCase {
     func testNestedTablesUseBareRulesWhenNarrow() {
-        let html = "<table><tr><td><table><tr><td>1</td><td>2</td><td>3</td></tr></table></td>"
+        let html =
+            "<table><tr><td><table><tr><td>1</td><td>2</td><td>3</td></tr></table></td>"
             + "<td><table><tr><td>4</td><td>5</td><td>6</td></tr></table></td></tr></table>"
         XCTAssertEqual(render(html, width: 13), "1│2│3 │ 4│5│6\n")
         XCTAssertEqual(render(html, width: 40), "1 │ 2 │ 3 │ 4 │ 5 │ 6\n")
@@ -248,7 +253,9 @@ final class ColspanTests: XCTestCase {
 
 final class ListNumberBoundsTests: XCTestCase {
     func testHugeStartValuesDoNotOverflow() {
-        let out = render("<ol start=9223372036854775807><li>a<li>b</ol><ol reversed start=-9223372036854775807><li>c<li value=9223372036854775807>d<li>e</ol>")
+        let out = render(
+            "<ol start=9223372036854775807><li>a<li>b</ol><ol reversed start=-9223372036854775807><li>c<li value=9223372036854775807>d<li>e</ol>"
+        )
         XCTAssertTrue(out.contains("1000000000. a"), out)
         XCTAssertTrue(out.contains("e"))
     }

@@ -180,11 +180,11 @@ final class CorpusTests: XCTestCase {
 
 final class PathologicalTests: XCTestCase {
     #if DEBUG
-    // Debug builds run the renderer several times slower; the benchmark (release) runs the
-    // full 50 MB page.
-    static let bigPageBytes = 8 << 20
+        // Debug builds run the renderer several times slower; the benchmark (release) runs the
+        // full 50 MB page.
+        static let bigPageBytes = 8 << 20
     #else
-    static let bigPageBytes = 50 << 20
+        static let bigPageBytes = 50 << 20
     #endif
 
     func testHundredThousandNestedElements() {
@@ -226,7 +226,8 @@ final class PathologicalTests: XCTestCase {
 
     func testBigPage() {
         let paragraph = "<p>Lorem ipsum <b>dolor</b> sit amet, <a href=\"/x\">consectetur</a> adipiscing. Пшеница 小麦.</p>\n"
-        let html = "<html><body>" + String(repeating: paragraph, count: Self.bigPageBytes / paragraph.utf8.count) + "</body></html>"
+        let html =
+            "<html><body>" + String(repeating: paragraph, count: Self.bigPageBytes / paragraph.utf8.count) + "</body></html>"
         let start = Date()
         let out = render(html)
         XCTAssertLessThan(Date().timeIntervalSince(start), 30)

@@ -1,14 +1,17 @@
-@testable import AgroHTML
 import Foundation
 import XCTest
+
+@testable import AgroHTML
 
 /// Dropping scripts, styles and comments before libxml2 must not change any output.
 final class StripperTests: XCTestCase {
     func renderBothWays(_ data: Data, width: Int = 80) -> (String, String) {
         let options = HTMLRenderOptions(width: width, baseURL: URL(string: "https://e.test/a/"))
         return data.withUnsafeBytes { bytes in
-            (HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: true),
-             HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: false))
+            (
+                HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: true),
+                HTMLRenderer.render(bytes: bytes, encoding: "UTF-8", options: options, strip: false)
+            )
         }
     }
 
@@ -38,8 +41,10 @@ final class StripperTests: XCTestCase {
 
     func testFixturesRenderAsWithoutStripping() throws {
         var checked = 0
-        for dir in ["html/real_pages", "html/html2text_py", "html/grobian_html2text", "html/rust_html2text",
-                    "html/pathological/lynx"] {
+        for dir in [
+            "html/real_pages", "html/html2text_py", "html/grobian_html2text", "html/rust_html2text",
+            "html/pathological/lynx",
+        ] {
             let url = try fixtureDirectory(dir)
             for name in try FileManager.default.contentsOfDirectory(atPath: url.path) where name.hasSuffix(".html") {
                 let data = try Data(contentsOf: url.appendingPathComponent(name))

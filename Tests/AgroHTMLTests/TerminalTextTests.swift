@@ -4,8 +4,10 @@ import XCTest
 /// The one terminal sanitizer, against code points written by hand from Unicode's tables.
 final class TerminalTextTests: XCTestCase {
     func testControlsAndBidirectionalCharactersAreRemoved() {
-        let removed: [UInt32] = [0x00, 0x07, 0x1B, 0x7F, 0x85, 0x9B, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-                                 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C, 0x200B, 0x2060, 0xFEFF]
+        let removed: [UInt32] = [
+            0x00, 0x07, 0x1B, 0x7F, 0x85, 0x9B, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+            0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C, 0x200B, 0x2060, 0xFEFF,
+        ]
         for value in removed {
             let scalar = Unicode.Scalar(value)!
             XCTAssertEqual(TerminalText.sanitize("a\(Character(scalar))b"), "ab", "U+\(String(value, radix: 16))")

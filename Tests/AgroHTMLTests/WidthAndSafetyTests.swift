@@ -72,8 +72,9 @@ final class WrappingTests: XCTestCase {
         XCTAssertEqual(render(html, width: 9), "e\u{301}e\u{301}e\u{301} cafe\u{301}\nx\n")
         XCTAssertEqual(render(html, width: 10), "e\u{301}e\u{301}e\u{301} cafe\u{301} x\n")
         // A word cut by columns keeps each mark with its letter.
-        XCTAssertEqual(render("<p>e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}</p>", width: 8),
-                       "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}\ne\u{301}\n")
+        XCTAssertEqual(
+            render("<p>e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}</p>", width: 8),
+            "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}\ne\u{301}\n")
     }
 
     func testSoftHyphenShowsOnlyWhereTheWordBreaks() {
@@ -161,7 +162,8 @@ final class SafetyTests: XCTestCase {
 final class ConcurrencyTests: XCTestCase {
     /// libxml2 is used from many threads at once (the CLI renders in tasks).
     func testRenderingInParallelGivesTheSameResult() {
-        let html = "<h2>T</h2><p>Text <a href='/x'>link</a></p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><ol><li>x</ol>"
+        let html =
+            "<h2>T</h2><p>Text <a href='/x'>link</a></p><table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table><ol><li>x</ol>"
         let expected = render(html, base: "https://e.test/")
         let results = LockedResults()
         DispatchQueue.concurrentPerform(iterations: 64) { _ in

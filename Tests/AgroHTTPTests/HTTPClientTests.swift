@@ -8,7 +8,9 @@ import XCTest
 final class HTTPClientTests: XCTestCase {
     private let client = HTTPClient()
 
-    private func request(_ server: FaultyHTTPServer, _ path: String = "/x", max: Int64 = 1 << 20, deadline: TimeInterval = 5) -> HTTPRequest {
+    private func request(_ server: FaultyHTTPServer, _ path: String = "/x", max: Int64 = 1 << 20, deadline: TimeInterval = 5)
+        -> HTTPRequest
+    {
         HTTPRequest(url: server.url.appendingPathComponent(path), maxBodyBytes: max, deadline: deadline)
     }
 
@@ -34,8 +36,9 @@ final class HTTPClientTests: XCTestCase {
 
     func testPlainAnswerAndHeaders() async throws {
         let server = try FaultyHTTPServer { request in
-            .respond(status: 200, headers: ["ETag": "\"a1\"", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],
-                     body: Data((request.headers["if-none-match"] ?? "none").utf8))
+            .respond(
+                status: 200, headers: ["ETag": "\"a1\"", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],
+                body: Data((request.headers["if-none-match"] ?? "none").utf8))
         }
         defer { server.stop() }
         var request = request(server)
@@ -72,7 +75,8 @@ final class HTTPClientTests: XCTestCase {
 
     func testLengthBeyondSixtyFourBitsIsRefused() async throws {
         let server = try FaultyHTTPServer { _ in
-            .respond(status: 200, headers: ["Content-Length": "99999999999999999999999"], body: Data("{}".utf8), contentLength: -1)
+            .respond(
+                status: 200, headers: ["Content-Length": "99999999999999999999999"], body: Data("{}".utf8), contentLength: -1)
         }
         defer { server.stop() }
         let error = await error(request(server))

@@ -104,7 +104,8 @@ final class DataErrorTests: XCTestCase {
 
     func testAWaitingPeriodBeyondAnyIntegerIsADataError() throws {
         // The second use's waiting period: a valid number that no Int holds (it trapped).
-        let input = try write(broken.replacingOccurrences(of: "waitingPeriod=\"\"", with: "waitingPeriod=\"1e300\""), as: "huge.xml")
+        let input = try write(
+            broken.replacingOccurrences(of: "waitingPeriod=\"\"", with: "waitingPeriod=\"1e300\""), as: "huge.xml")
         let output = directory.appendingPathComponent("c.sqlite").path
         let report = try SRPPPImporter(options: .init(version: 7)).importFile(at: input, to: output)
         let number = try XCTUnwrap(report.dataErrors.first { $0.kind == "unparsable number" })
@@ -131,8 +132,9 @@ final class DataErrorTests: XCTestCase {
 
     func testOtherXMLIsNotTheRegister() throws {
         let input = try write("<?xml version=\"1.0\"?><html><body>hello</body></html>", as: "page.xml")
-        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
-            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        XCTAssertThrowsError(
+            try SRPPPImporter(options: .init(version: 1)).importFile(
+                at: input, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             guard case SRPPPImportError.notThisRegister = error else { return XCTFail("\(error)") }
             XCTAssertTrue((error as? SRPPPImportError)?.message.contains("<html>") == true)
@@ -143,8 +145,9 @@ final class DataErrorTests: XCTestCase {
     func testBinaryFileIsNotTheRegister() throws {
         let url = directory.appendingPathComponent("image.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: url)
-        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
-            at: url.path, to: directory.appendingPathComponent("c.sqlite").path)
+        XCTAssertThrowsError(
+            try SRPPPImporter(options: .init(version: 1)).importFile(
+                at: url.path, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             guard case SRPPPImportError.notThisRegister = error else { return XCTFail("\(error)") }
         }
@@ -153,8 +156,9 @@ final class DataErrorTests: XCTestCase {
     func testTruncatedRegisterIsDamaged() throws {
         let cut = String(broken.prefix(broken.count / 2))
         let input = try write(cut, as: "cut.xml")
-        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
-            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        XCTAssertThrowsError(
+            try SRPPPImporter(options: .init(version: 1)).importFile(
+                at: input, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             guard case SRPPPImportError.malformedXML = error else { return XCTFail("\(error)") }
         }
@@ -169,8 +173,9 @@ final class DataErrorTests: XCTestCase {
             "<?xml version=\"1.0\"?>" + dtd + "<PublicationData><Products numberOfProducts=\"1\">"
                 + "<Product id=\"1\" wNbr=\"1\" name=\"&a9;\"/></Products></PublicationData>",
             as: "bomb.xml")
-        XCTAssertThrowsError(try SRPPPImporter(options: .init(version: 1)).importFile(
-            at: input, to: directory.appendingPathComponent("c.sqlite").path)
+        XCTAssertThrowsError(
+            try SRPPPImporter(options: .init(version: 1)).importFile(
+                at: input, to: directory.appendingPathComponent("c.sqlite").path)
         ) { error in
             let failure = error as? SRPPPImportError
             switch failure {
@@ -182,7 +187,9 @@ final class DataErrorTests: XCTestCase {
     }
 
     func testMissingFile() {
-        XCTAssertThrowsError(try SRPPPImporter().importFile(at: directory.appendingPathComponent("none.xml").path, to: "/dev/null")) {
+        XCTAssertThrowsError(
+            try SRPPPImporter().importFile(at: directory.appendingPathComponent("none.xml").path, to: "/dev/null")
+        ) {
             guard case .cannotOpen? = $0 as? SRPPPImportError else { return XCTFail("\($0)") }
         }
     }
@@ -202,7 +209,8 @@ extension DataErrorTests {
         for name in ["srppp_٢٠٢٤-٠١-٠١.xml", "srppp_２０２４０１０１.xml", "2024٠١٠١.xml"] {
             let input = directory.appendingPathComponent(name).path
             try Data("<root/>".utf8).write(to: URL(fileURLWithPath: input))
-            XCTAssertThrowsError(try SRPPPImporter().importFile(at: input, to: directory.appendingPathComponent("c.sqlite").path)) {
+            XCTAssertThrowsError(try SRPPPImporter().importFile(at: input, to: directory.appendingPathComponent("c.sqlite").path))
+            {
                 XCTAssertEqual($0 as? SRPPPImportError, .versionUnknown(path: input), name)
             }
         }

@@ -141,7 +141,9 @@ enum RegisterChecks {
     static func productUses(_ r: ImportedRegister) throws {
         let ref = r.reference
         let samples = [
-            ref.products.filter { !$0.isParallelImport && !$0.isSalePermission }.max { $0.indications.count < $1.indications.count },
+            ref.products.filter { !$0.isParallelImport && !$0.isSalePermission }.max {
+                $0.indications.count < $1.indications.count
+            },
             ref.products.first { $0.isSalePermission && $0.indications.count > 1 },
             ref.products.first { $0.isParallelImport && $0.indications.count > 1 },
             ref.products.first { product in

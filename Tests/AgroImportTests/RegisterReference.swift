@@ -49,8 +49,11 @@ final class RegisterReference {
     init(data: Data) throws {
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let base = bytes.baseAddress!.assumingMemoryBound(to: CChar.self)
-            guard let reader = xmlReaderForMemory(base, Int32(bytes.count), "reference.xml", nil,
-                                                  Int32(XML_PARSE_HUGE.rawValue)) else {
+            guard
+                let reader = xmlReaderForMemory(
+                    base, Int32(bytes.count), "reference.xml", nil,
+                    Int32(XML_PARSE_HUGE.rawValue))
+            else {
                 throw NSError(domain: "RegisterReference", code: 1)
             }
             defer { xmlFreeTextReader(reader) }
@@ -182,9 +185,10 @@ final class RegisterReference {
     /// Catalog ids of products listing `substance` as active substance, safener or synergist.
     func productIDs(substance: String) -> Set<String> {
         let listed: Set<String> = ["ACTIVE_INGREDIENT", "SAFENER", "SYNERGIST"]
-        return Set(products.filter { product in
-            product.ingredients.contains { $0.0 == substance && listed.contains($0.1) }
-        }.map(\.catalogID))
+        return Set(
+            products.filter { product in
+                product.ingredients.contains { $0.0 == substance && listed.contains($0.1) }
+            }.map(\.catalogID))
     }
 
     /// The key of the row of `table` whose name in `language` is `name`.

@@ -15,7 +15,8 @@ extension RegisterChecks {
         // spread over the register.
         let grouped = indications.filter { children[$0.cultures[0]] != nil }
         let plain = indications.filter { children[$0.cultures[0]] == nil }
-        let sample = Swift.stride(from: 0, to: grouped.count, by: max(1, grouped.count / 3)).prefix(3).map { grouped[$0] }
+        let sample =
+            Swift.stride(from: 0, to: grouped.count, by: max(1, grouped.count / 3)).prefix(3).map { grouped[$0] }
             + Swift.stride(from: 0, to: plain.count, by: max(1, plain.count / 2)).prefix(2).map { plain[$0] }
         var checked = 0, viaGroup = 0
         for indication in sample {
@@ -36,15 +37,17 @@ extension RegisterChecks {
                 }
             }
             let rows = try r.catalog.compareUses(
-                UseQuery(pest: pest, culture: culture, asOf: "2026-02-03"), page: .all, locale: "de").items
+                UseQuery(pest: pest, culture: culture, asOf: "2026-02-03"), page: .all, locale: "de"
+            ).items
             let actual = rows.map { "\($0.productID)|\($0.dose.from.map { "\($0)" } ?? "-")" }
             XCTAssertEqual(actual.sorted(), expected.sorted(), "pest \(pest) culture \(culture)")
             for row in rows {
                 let key = "\(row.productID)|\(row.dose.from.map { "\($0)" } ?? "-")"
                 let days = waiting[key] ?? []
                 // The register gives the waiting period in days or weeks; nil when it has none.
-                XCTAssertTrue(days.contains { d in d.map { row.phiDays == $0 || row.phiDays == $0 * 7 } ?? (row.phiDays == nil) },
-                              "\(key): \(String(describing: row.phiDays)) not in \(days)")
+                XCTAssertTrue(
+                    days.contains { d in d.map { row.phiDays == $0 || row.phiDays == $0 * 7 } ?? (row.phiDays == nil) },
+                    "\(key): \(String(describing: row.phiDays)) not in \(days)")
                 let product = try XCTUnwrap(ref.products.first { $0.catalogID == row.productID })
                 if !product.isParallelImport { XCTAssertEqual(row.registrationNumber, "W-\(product.wNbr)") }
             }

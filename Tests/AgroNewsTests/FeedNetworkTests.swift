@@ -5,7 +5,6 @@ import AgroTestSupport
 import Foundation
 import XCTest
 
-
 let rssBody = """
     <?xml version="1.0"?><rss version="2.0"><channel><title>RSS farm</title><link>https://rss.test/</link>
     <item><title>Older RSS</title><guid>r1</guid><pubDate>Sat, 07 Sep 2002 09:42:31 GMT</pubDate><description>&lt;p&gt;old&lt;/p&gt;</description></item>
@@ -43,7 +42,8 @@ final class FeedNetworkTests: XCTestCase {
         switch request.path {
         case "/rss.xml":
             if request.headers["if-none-match"] == "\"v1\"" { return LoopbackResponse(status: 304, headers: [], body: Data()) }
-            return LoopbackResponse(status: 200, headers: [("ETag", "\"v1\""), ("Content-Type", "application/rss+xml")], body: Data(rssBody.utf8))
+            return LoopbackResponse(
+                status: 200, headers: [("ETag", "\"v1\""), ("Content-Type", "application/rss+xml")], body: Data(rssBody.utf8))
         case "/atom.xml":
             return LoopbackResponse(
                 status: 200, headers: [("Last-Modified", "Sat, 07 Sep 2002 09:42:31 GMT")], body: Data(atomBody.utf8))
@@ -129,7 +129,9 @@ final class FeedNetworkTests: XCTestCase {
     func testBrokenDownloadDoesNotReplaceGoodCopy() async throws {
         let broken = LockedFlag()
         let server = try LoopbackHTTPServer(handler: { request in
-            broken.value ? LoopbackResponse(status: 200, headers: [], body: Data("<rss><channel>".utf8)) : LoopbackResponse(status: 200, headers: [], body: Data(rssBody.utf8))
+            broken.value
+                ? LoopbackResponse(status: 200, headers: [], body: Data("<rss><channel>".utf8))
+                : LoopbackResponse(status: 200, headers: [], body: Data(rssBody.utf8))
         })
         defer { server.stop() }
         let feeds = makeFeeds()

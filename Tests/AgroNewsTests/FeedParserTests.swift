@@ -1,9 +1,10 @@
 import AgroDomain
 import AgroHTML
-@testable import AgroNews
 import AgroTestSupport
 import Foundation
 import XCTest
+
+@testable import AgroNews
 
 /// A recorded feed from the shared fixtures (skipped when absent, failed under CI).
 func fixtureFeed(_ name: String) throws -> Data {
@@ -70,8 +71,9 @@ final class FeedParserTests: XCTestCase {
         XCTAssertEqual(first.link, "https://example.org/news/rust")
         XCTAssertEqual(first.date?.timeIntervalSince1970, 1_031_391_751)
         XCTAssertEqual(first.html, "<p>Long <b>body</b> with <a href=\"/more\">link</a></p>")
-        XCTAssertEqual(first.renderedBody(options: HTMLRenderOptions(width: 60)),
-                       "Long body with link[1]\n\nReferences:\n[1] https://example.org/more\n")
+        XCTAssertEqual(
+            first.renderedBody(options: HTMLRenderOptions(width: 60)),
+            "Long body with link[1]\n\nReferences:\n[1] https://example.org/more\n")
         XCTAssertTrue(first.id.hasPrefix("rss-"))
         XCTAssertEqual(first.id.count, 14)
         XCTAssertEqual(feed.items[1].renderedBody(options: HTMLRenderOptions()), "Escaped & body\n")
@@ -79,7 +81,8 @@ final class FeedParserTests: XCTestCase {
     }
 
     func testAControlCharacterInATitleEatsNoEntity() throws {
-        let xml = "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed</title>"
+        let xml =
+            "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Feed</title>"
             + "<item><title>Rust\u{01} &amp; blight</title>"
             + "<description>&lt;p&gt;Wheat &amp;amp; barley&lt;/p&gt;</description></item>"
             + "<item><title>Second &amp; last</title><description>x</description></item></channel></rss>"
@@ -141,7 +144,9 @@ final class FeedParserTests: XCTestCase {
     }
 
     func testTruncatedFeedYieldsItemsBeforeTheCut() throws {
-        let items = (1...5).map { "<item><title>Item \($0)</title><guid>\($0)</guid><description>Body \($0)</description></item>" }
+        let items = (1...5).map {
+            "<item><title>Item \($0)</title><guid>\($0)</guid><description>Body \($0)</description></item>"
+        }
         let xml = "<?xml version=\"1.0\"?><rss><channel><title>T</title>" + items.joined() + "</channel></rss>"
         let cut = xml.range(of: "<item><title>Item 4")!.upperBound
         let feed = try FeedParser.parse(Data(xml[..<cut].utf8), url: exampleURL)
@@ -180,7 +185,8 @@ final class FeedParserTests: XCTestCase {
         let secret = FileManager.default.temporaryDirectory.appendingPathComponent("agro-xxe-\(UUID().uuidString)")
         try Data("TOP-SECRET".utf8).write(to: secret)
         defer { try? FileManager.default.removeItem(at: secret) }
-        let xml = "<!DOCTYPE rss [<!ENTITY x SYSTEM \"file://\(secret.path)\">]><rss><channel><title>t</title><item><title>a&x;b</title></item></channel></rss>"
+        let xml =
+            "<!DOCTYPE rss [<!ENTITY x SYSTEM \"file://\(secret.path)\">]><rss><channel><title>t</title><item><title>a&x;b</title></item></channel></rss>"
         let feed = try FeedParser.parse(Data(xml.utf8), url: exampleURL)
         XCTAssertFalse(feed.items.contains { $0.title.contains("TOP-SECRET") })
     }
@@ -199,7 +205,8 @@ final class FeedParserTests: XCTestCase {
     }
 
     func testNewsItemMapping() throws {
-        let xml = "<rss><channel><title>T</title><item><title>x</title><link>https://e.test/a</link><pubDate>Sat, 07 Sep 2002 09:42:31 GMT</pubDate><description>&lt;p&gt;b&lt;/p&gt;</description></item></channel></rss>"
+        let xml =
+            "<rss><channel><title>T</title><item><title>x</title><link>https://e.test/a</link><pubDate>Sat, 07 Sep 2002 09:42:31 GMT</pubDate><description>&lt;p&gt;b&lt;/p&gt;</description></item></channel></rss>"
         let item = try FeedParser.parse(Data(xml.utf8), url: exampleURL).items[0].newsItem()
         XCTAssertEqual(item.kind, .news)
         XCTAssertEqual(item.date, "2002-09-07T09:42:31Z")

@@ -42,9 +42,12 @@ enum DecisionFixture {
             .init(id: "lodging", kind: .other, name: ["en": "Lodging"]),
             .init(id: "late-blight", kind: .disease, name: ["en": "Late blight"]),
         ] { try writer.add(pest) }
-        func product(_ id: String, _ name: String, _ number: String, _ expiry: String, _ ingredients: [(String, Double)]) -> CatalogRecord.Product {
-            .init(id: id, name: ["en": name], category: .fungicide, registrationNumber: number, registrationExpiry: expiry,
-                  ingredients: ingredients.map { .init(substanceID: $0.0, concentration: $0.1, unit: "g/l") })
+        func product(_ id: String, _ name: String, _ number: String, _ expiry: String, _ ingredients: [(String, Double)])
+            -> CatalogRecord.Product
+        {
+            .init(
+                id: id, name: ["en": name], category: .fungicide, registrationNumber: number, registrationExpiry: expiry,
+                ingredients: ingredients.map { .init(substanceID: $0.0, concentration: $0.1, unit: "g/l") })
         }
         for p in [
             product("p-tebu", "Tebu 250 EC", "T-1", "2030-12-31", [("tebuconazole", 250)]),
@@ -58,37 +61,56 @@ enum DecisionFixture {
         ] { try writer.add(p) }
         let l = "l/ha"
         for use: CatalogRecord.Use in [
-            .init(id: "u1", productID: "p-tebu", cultureIDs: ["wheat"], pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
-                  dose: Dose(from: 0.5, to: 1.0, unit: l), water: Dose(from: 200, to: 300, unit: l), preHarvestIntervalDays: 30,
-                  maxApplications: 2, intervalDays: 14, bbch: BBCHRange(from: 30, to: 59), applicationArea: ["en": "Field"]),
-            .init(id: "u2", productID: "p-tebu-generic", cultureIDs: ["cereals"], pests: [.init(pestID: "rust")],
-                  dose: Dose(from: 0.75, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 1,
-                  bbch: BBCHRange(from: 31, to: 65)),
-            .init(id: "u3", productID: "p-azoxy", cultureIDs: ["winter-wheat"], pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
-                  dose: Dose(from: 0.8, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 21,
-                  bbch: BBCHRange(from: 30, to: 61)),
-            .init(id: "u4", productID: "p-pyra", cultureIDs: ["wheat"], pests: [.init(pestID: "septoria")],
-                  dose: Dose(from: 1.0, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 14,
-                  bbch: BBCHRange(from: 30, to: 61)),
-            .init(id: "u5", productID: "p-old", cultureIDs: ["wheat"], pests: [.init(pestID: "rust")],
-                  dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 30, maxApplications: 1,
-                  bbch: BBCHRange(from: 30, to: 59)),
-            .init(id: "u6", productID: "p-lambda", cultureIDs: ["cereals"], pests: [.init(pestID: "aphid")],
-                  dose: Dose(from: 150, to: 200, unit: "ml/ha"), preHarvestIntervalDays: 20, maxApplications: 2, intervalDays: 14,
-                  bbch: BBCHRange(from: 30, to: 75)),
-            .init(id: "u7", productID: "p-pgr", cultureIDs: ["winter-wheat"], pests: [.init(pestID: "lodging")],
-                  dose: Dose(from: 1.0, to: 2.0, unit: l), maxApplications: 1, bbch: BBCHRange(from: 21, to: 32)),
-            .init(id: "u8", productID: "p-prothio", cultureIDs: ["potato"], pests: [.init(pestID: "late-blight")],
-                  dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 14, maxApplications: 3),
+            .init(
+                id: "u1", productID: "p-tebu", cultureIDs: ["wheat"], pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
+                dose: Dose(from: 0.5, to: 1.0, unit: l), water: Dose(from: 200, to: 300, unit: l), preHarvestIntervalDays: 30,
+                maxApplications: 2, intervalDays: 14, bbch: BBCHRange(from: 30, to: 59), applicationArea: ["en": "Field"]),
+            .init(
+                id: "u2", productID: "p-tebu-generic", cultureIDs: ["cereals"], pests: [.init(pestID: "rust")],
+                dose: Dose(from: 0.75, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 1,
+                bbch: BBCHRange(from: 31, to: 65)),
+            .init(
+                id: "u3", productID: "p-azoxy", cultureIDs: ["winter-wheat"],
+                pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
+                dose: Dose(from: 0.8, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 21,
+                bbch: BBCHRange(from: 30, to: 61)),
+            .init(
+                id: "u4", productID: "p-pyra", cultureIDs: ["wheat"], pests: [.init(pestID: "septoria")],
+                dose: Dose(from: 1.0, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 14,
+                bbch: BBCHRange(from: 30, to: 61)),
+            .init(
+                id: "u5", productID: "p-old", cultureIDs: ["wheat"], pests: [.init(pestID: "rust")],
+                dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 30, maxApplications: 1,
+                bbch: BBCHRange(from: 30, to: 59)),
+            .init(
+                id: "u6", productID: "p-lambda", cultureIDs: ["cereals"], pests: [.init(pestID: "aphid")],
+                dose: Dose(from: 150, to: 200, unit: "ml/ha"), preHarvestIntervalDays: 20, maxApplications: 2, intervalDays: 14,
+                bbch: BBCHRange(from: 30, to: 75)),
+            .init(
+                id: "u7", productID: "p-pgr", cultureIDs: ["winter-wheat"], pests: [.init(pestID: "lodging")],
+                dose: Dose(from: 1.0, to: 2.0, unit: l), maxApplications: 1, bbch: BBCHRange(from: 21, to: 32)),
+            .init(
+                id: "u8", productID: "p-prothio", cultureIDs: ["potato"], pests: [.init(pestID: "late-blight")],
+                dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 14, maxApplications: 3),
         ] { try writer.add(use) }
-        try writer.add(CatalogRecord.GroupLimit(id: "frac-11-cereals", GroupLimit(
-            scheme: "FRAC", group: "11", culture: "cereals", maxApplications: 2, source: "test: QoI in cereals")))
-        try writer.add(CatalogRecord.GroupLimit(id: "frac-11-share", GroupLimit(
-            scheme: "FRAC", group: "11", maxShare: 0.5, source: "test: QoI share")))
-        try writer.add(CatalogRecord.GroupLimit(id: "frac-3-potato", GroupLimit(
-            scheme: "FRAC", group: "3", culture: "potato", maxConsecutive: 1, source: "test: DMI in potato")))
-        try writer.add(CatalogRecord.TankIncompatibility(
-            id: "tebu-lambda", productID: "p-tebu", otherID: "p-lambda", reason: ["en": "test: do not mix"]))
+        try writer.add(
+            CatalogRecord.GroupLimit(
+                id: "frac-11-cereals",
+                GroupLimit(
+                    scheme: "FRAC", group: "11", culture: "cereals", maxApplications: 2, source: "test: QoI in cereals")))
+        try writer.add(
+            CatalogRecord.GroupLimit(
+                id: "frac-11-share",
+                GroupLimit(
+                    scheme: "FRAC", group: "11", maxShare: 0.5, source: "test: QoI share")))
+        try writer.add(
+            CatalogRecord.GroupLimit(
+                id: "frac-3-potato",
+                GroupLimit(
+                    scheme: "FRAC", group: "3", culture: "potato", maxConsecutive: 1, source: "test: DMI in potato")))
+        try writer.add(
+            CatalogRecord.TankIncompatibility(
+                id: "tebu-lambda", productID: "p-tebu", otherID: "p-lambda", reason: ["en": "test: do not mix"]))
         try writer.finish()
         return path
     }

@@ -44,35 +44,45 @@ final class DecisionTests: XCTestCase {
 
     func testSortByPhiAndDose() throws {
         // PHI: u1 30, u5 30, u2 35, u3 35; ties by product name.
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", sort: .phi, asOf: "2026-06-01")).map(\.id),
-                       ["u5", "u1", "u3", "u2"])
+        XCTAssertEqual(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", sort: .phi, asOf: "2026-06-01")).map(\.id),
+            ["u5", "u1", "u3", "u2"])
         // Highest dose: u5 0.5, then 1.0 for u3, u1, u2 by product name.
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", sort: .dose, asOf: "2026-06-01")).map(\.id),
-                       ["u5", "u3", "u1", "u2"])
+        XCTAssertEqual(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", sort: .dose, asOf: "2026-06-01")).map(\.id),
+            ["u5", "u3", "u1", "u2"])
     }
 
     func testGroupAndSubstanceFilters() throws {
         let qoi = try XCTUnwrap(GroupCode(parsing: "frac 11"))
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: qoi, asOf: "2026-06-01")).map(\.id), ["u3"])
+        XCTAssertEqual(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: qoi, asOf: "2026-06-01")).map(\.id), ["u3"])
         let bare = try XCTUnwrap(GroupCode(parsing: "3"))
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: bare, asOf: "2026-06-01")).map(\.id),
-                       ["u5", "u1", "u2"])
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: GroupCode(scheme: "IRAC", group: "3"), asOf: "2026-06-01")), [])
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", substance: "tebuconazole", asOf: "2026-06-01")).map(\.id),
-                       ["u5", "u1", "u2"])
+        XCTAssertEqual(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: bare, asOf: "2026-06-01")).map(\.id),
+            ["u5", "u1", "u2"])
+        XCTAssertEqual(
+            try rows(
+                UseQuery(pest: "rust", culture: "winter-wheat", group: GroupCode(scheme: "IRAC", group: "3"), asOf: "2026-06-01")),
+            [])
+        XCTAssertEqual(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", substance: "tebuconazole", asOf: "2026-06-01")).map(\.id),
+            ["u5", "u1", "u2"])
         XCTAssertNil(GroupCode(parsing: "FRAC"))
         XCTAssertNil(GroupCode(parsing: "x'; DROP TABLE uses; --"))
     }
 
     func testUsesArePaginated() throws {
         let page = try catalog.compareUses(
-            UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01"), page: PageRequest(page: 2, perPage: 3), locale: "en")
+            UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01"), page: PageRequest(page: 2, perPage: 3),
+            locale: "en")
         XCTAssertEqual(page.total, 4)
         XCTAssertEqual(page.items.map(\.id), ["u2"])
     }
 
     func testUseRowJSONCarriesTheDocumentedKeys() throws {
-        let row = try XCTUnwrap(try rows(UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")).first { $0.id == "u1" })
+        let row = try XCTUnwrap(
+            try rows(UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")).first { $0.id == "u1" })
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(row)) as? [String: Any])
         XCTAssertEqual(object["productId"] as? String, "p-tebu")
         XCTAssertEqual(object["registrationNumber"] as? String, "T-1")
@@ -91,7 +101,11 @@ final class DecisionTests: XCTestCase {
         let hostile = "rust' OR 1=1 --"
         XCTAssertEqual(try rows(UseQuery(pest: hostile, culture: "winter-wheat", asOf: "2026-06-01")), [])
         XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "x') OR ('1'='1", asOf: "2026-06-01")), [])
-        XCTAssertEqual(try rows(UseQuery(pest: "rust", culture: "winter-wheat", group: GroupCode(scheme: "FRAC' OR '1'='1", group: "3"), asOf: "2026-06-01")), [])
+        XCTAssertEqual(
+            try rows(
+                UseQuery(
+                    pest: "rust", culture: "winter-wheat", group: GroupCode(scheme: "FRAC' OR '1'='1", group: "3"),
+                    asOf: "2026-06-01")), [])
         XCTAssertEqual(try catalog.alternatives(to: "p-tebu' OR '1'='1", culture: nil, pest: nil, locale: "en"), [])
         XCTAssertEqual(try catalog.planFacts(products: [hostile], culture: "winter-wheat", locale: "en").products.count, 0)
     }

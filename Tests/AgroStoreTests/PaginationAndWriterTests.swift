@@ -1,7 +1,8 @@
 import AgroDomain
-@testable import AgroStore
 import GRDB
 import XCTest
+
+@testable import AgroStore
 
 final class PaginationTests: StoreTestCase {
     func testPagesOfAList() throws {
@@ -22,7 +23,8 @@ final class PaginationTests: StoreTestCase {
     }
 
     func testEmptyList() throws {
-        let empty = try catalog.products(ProductFilter(pest: "beetle", culture: "wheat"), page: PageRequest(page: 1, perPage: 5), locale: "en")
+        let empty = try catalog.products(
+            ProductFilter(pest: "beetle", culture: "wheat"), page: PageRequest(page: 1, perPage: 5), locale: "en")
         XCTAssertEqual(empty.items, [])
         XCTAssertEqual(empty.total, 0)
         XCTAssertEqual(empty.pageCount, 1)
@@ -68,20 +70,25 @@ final class CatalogFileTests: XCTestCase {
     }
 
     func testACycleInCultureParentsIsRefused() throws {
-        XCTAssertThrowsError(try FixtureCatalog.write { writer in
-            try writer.add(CatalogRecord.Culture(id: "a", name: ["en": "A"], parentIDs: ["b"]))
-            try writer.add(CatalogRecord.Culture(id: "b", name: ["en": "B"], parentIDs: ["a"]))
-        }) { error in
+        XCTAssertThrowsError(
+            try FixtureCatalog.write { writer in
+                try writer.add(CatalogRecord.Culture(id: "a", name: ["en": "A"], parentIDs: ["b"]))
+                try writer.add(CatalogRecord.Culture(id: "b", name: ["en": "B"], parentIDs: ["a"]))
+            }
+        ) { error in
             guard case .cultureCycle? = error as? CatalogWriterError else { return XCTFail("\(error)") }
         }
     }
 
     func testDanglingReferenceFailsTheBuild() {
-        XCTAssertThrowsError(try FixtureCatalog.write { writer in
-            try writer.add(CatalogRecord.Use(
-                id: "bad", productID: "no-such-product", cultureIDs: ["wheat"], pests: [],
-                dose: Dose(from: 1, to: 1, unit: "l/ha")))
-        }) { error in
+        XCTAssertThrowsError(
+            try FixtureCatalog.write { writer in
+                try writer.add(
+                    CatalogRecord.Use(
+                        id: "bad", productID: "no-such-product", cultureIDs: ["wheat"], pests: [],
+                        dose: Dose(from: 1, to: 1, unit: "l/ha")))
+            }
+        ) { error in
             // The reference check, not some other failure, refuses it.
             XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY, "\(error)")
             XCTAssertTrue("\(error)".contains("products"), "\(error)")
@@ -103,7 +110,9 @@ final class CatalogFileTests: XCTestCase {
         let path = try FixtureCatalog.write()
         try rewriteMetadata(path, key: "schema_version", value: String(CatalogSchema.version + 1))
         XCTAssertThrowsError(try SQLiteCatalog(path: path)) { error in
-            XCTAssertEqual(error as? CatalogError, .schemaTooNew(path: path, found: CatalogSchema.version + 1, supported: CatalogSchema.version))
+            XCTAssertEqual(
+                error as? CatalogError,
+                .schemaTooNew(path: path, found: CatalogSchema.version + 1, supported: CatalogSchema.version))
         }
     }
 }
@@ -135,17 +144,18 @@ final class UserStoreTests: XCTestCase {
         do {
             let queue = try DatabaseQueue(path: path)
             try queue.write { db in
-                try db.execute(sql: """
-                    CREATE TABLE favorite (kind TEXT NOT NULL, entityId TEXT NOT NULL, addedAt DATETIME NOT NULL,
-                      PRIMARY KEY (kind, entityId));
-                    CREATE TABLE recentSearch (text TEXT PRIMARY KEY, searchedAt DATETIME NOT NULL);
-                    CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
-                    INSERT INTO grdb_migrations VALUES ('v1');
-                    INSERT INTO favorite VALUES ('pest', 'rust', '2026-01-02 03:04:05.000');
-                    INSERT INTO recentSearch VALUES ('glyphosate', '2026-01-02 03:04:05.000');
-                    INSERT INTO setting VALUES ('lang', 'kk');
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE favorite (kind TEXT NOT NULL, entityId TEXT NOT NULL, addedAt DATETIME NOT NULL,
+                          PRIMARY KEY (kind, entityId));
+                        CREATE TABLE recentSearch (text TEXT PRIMARY KEY, searchedAt DATETIME NOT NULL);
+                        CREATE TABLE setting (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                        INSERT INTO grdb_migrations VALUES ('v1');
+                        INSERT INTO favorite VALUES ('pest', 'rust', '2026-01-02 03:04:05.000');
+                        INSERT INTO recentSearch VALUES ('glyphosate', '2026-01-02 03:04:05.000');
+                        INSERT INTO setting VALUES ('lang', 'kk');
+                        """)
             }
             try queue.close()
         }

@@ -10,7 +10,9 @@ final class PlanCheckTests: XCTestCase {
 
     typealias A = SeasonPlan.Application
 
-    private func check(_ applications: [A], harvest: String? = "2026-07-30", culture: String = "winter-wheat") throws -> PlanReport {
+    private func check(_ applications: [A], harvest: String? = "2026-07-30", culture: String = "winter-wheat") throws
+        -> PlanReport
+    {
         let plan = SeasonPlan(culture: culture, harvest: harvest.flatMap(PlanDate.init), area: 50, applications: applications)
         return try PlanCheck.run(plan, in: catalog, locale: "en").1
     }
@@ -74,26 +76,28 @@ final class PlanCheckTests: XCTestCase {
     }
 
     func testDoseWithUnitConversion() throws {
-        let report = try check([
-            // 1.2 l/ha above u1's 0.5-1 l/ha.
-            A(date: PlanDate("2026-05-01"), product: "p-tebu", dose: 1.2, unit: "l/ha", pests: ["rust"]),
-            // 800 ml/ha = 0.8 l/ha: inside.
-            A(date: PlanDate("2026-05-20"), product: "p-tebu", dose: 800, unit: "ml/ha", pests: ["rust"]),
-            // 0.2 l/ha = 200 ml/ha: at the top of u6's 150-200 ml/ha.
-            A(date: PlanDate("2026-06-01"), product: "p-lambda", dose: 0.2, unit: "L/ha", pests: ["aphid"]),
-            // kg cannot be compared with litres: a warning, not a violation.
-            A(date: PlanDate("2026-06-20"), product: "p-lambda", dose: 0.2, unit: "kg/ha", pests: ["aphid"]),
-        ], harvest: nil)
+        let report = try check(
+            [
+                // 1.2 l/ha above u1's 0.5-1 l/ha.
+                A(date: PlanDate("2026-05-01"), product: "p-tebu", dose: 1.2, unit: "l/ha", pests: ["rust"]),
+                // 800 ml/ha = 0.8 l/ha: inside.
+                A(date: PlanDate("2026-05-20"), product: "p-tebu", dose: 800, unit: "ml/ha", pests: ["rust"]),
+                // 0.2 l/ha = 200 ml/ha: at the top of u6's 150-200 ml/ha.
+                A(date: PlanDate("2026-06-01"), product: "p-lambda", dose: 0.2, unit: "L/ha", pests: ["aphid"]),
+                // kg cannot be compared with litres: a warning, not a violation.
+                A(date: PlanDate("2026-06-20"), product: "p-lambda", dose: 0.2, unit: "kg/ha", pests: ["aphid"]),
+            ], harvest: nil)
         XCTAssertEqual(errors(report, .dose).map(\.application), [1])
         XCTAssertEqual(errors(report, .dose).first?.source, "use u1 of Tebu 250 EC, registration T-1")
         XCTAssertEqual(report.findings.filter { $0.rule == .dose && $0.severity == .warning }.map(\.application), [4])
     }
 
     func testStageWindow() throws {
-        let report = try check([
-            A(bbch: 65, product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),  // u1: 30-59
-            A(bbch: 59, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),  // u3: 30-61
-        ], harvest: nil)
+        let report = try check(
+            [
+                A(bbch: 65, product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),  // u1: 30-59
+                A(bbch: 59, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),  // u3: 30-61
+            ], harvest: nil)
         XCTAssertEqual(errors(report, .stage).map(\.application), [1])
     }
 
@@ -136,11 +140,12 @@ final class PlanCheckTests: XCTestCase {
     func testResistanceGroupLimitsShareAndConsecutive() throws {
         // FRAC 11 three times on winter wheat (a cereal): the cereals limit allows 2, the share
         // limit 50 %; 3 of 3 FRAC applications is 100 %. The herbicide-free plan has FRAC only.
-        let report = try check([
-            A(date: PlanDate("2026-05-01"), bbch: 31, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),
-            A(date: PlanDate("2026-05-25"), bbch: 39, product: "p-pyra", dose: 1.0, unit: "l/ha", pests: ["septoria"]),
-            A(date: PlanDate("2026-06-20"), bbch: 55, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),
-        ], harvest: nil)
+        let report = try check(
+            [
+                A(date: PlanDate("2026-05-01"), bbch: 31, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),
+                A(date: PlanDate("2026-05-25"), bbch: 39, product: "p-pyra", dose: 1.0, unit: "l/ha", pests: ["septoria"]),
+                A(date: PlanDate("2026-06-20"), bbch: 55, product: "p-azoxy", dose: 0.8, unit: "l/ha", pests: ["rust"]),
+            ], harvest: nil)
         let resistance = errors(report, .resistance)
         XCTAssertEqual(resistance.map(\.application), [3, nil])
         XCTAssertEqual(resistance.map(\.source), ["test: QoI in cereals", "test: QoI share"])
@@ -154,11 +159,12 @@ final class PlanCheckTests: XCTestCase {
     func testCultureLimitDoesNotApplyElsewhereAndOtherSchemesDoNotBreakARun() throws {
         // The FRAC 3 consecutive limit is for potato only: on winter wheat two DMI sprays give a
         // warning; the insecticide between them (IRAC) does not break the FRAC run.
-        let report = try check([
-            A(date: PlanDate("2026-05-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),
-            A(date: PlanDate("2026-05-10"), product: "p-lambda", dose: 150, unit: "ml/ha", pests: ["aphid"]),
-            A(date: PlanDate("2026-06-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),
-        ], harvest: nil)
+        let report = try check(
+            [
+                A(date: PlanDate("2026-05-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),
+                A(date: PlanDate("2026-05-10"), product: "p-lambda", dose: 150, unit: "ml/ha", pests: ["aphid"]),
+                A(date: PlanDate("2026-06-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"]),
+            ], harvest: nil)
         XCTAssertEqual(errors(report, .resistance), [])
         let warnings = report.findings.filter { $0.rule == .resistance && $0.severity == .warning }
         XCTAssertEqual(warnings.map(\.application), [3])
@@ -177,8 +183,9 @@ final class PlanCheckTests: XCTestCase {
         // Tebuconazole: 0.8 l/ha × 250 g/l + 1.0 l/ha × 250 g/l = 450 g/ha.
         // Lambda: 150 ml/ha = 0.15 l/ha × 50 g/l = 7.5 g/ha.
         let report = try check([
-            A(date: PlanDate("2026-05-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"],
-              partners: [SeasonPlan.Partner(product: "p-lambda", dose: 150, unit: "ml/ha", pests: ["aphid"])]),
+            A(
+                date: PlanDate("2026-05-01"), product: "p-tebu", dose: 0.8, unit: "l/ha", pests: ["rust"],
+                partners: [SeasonPlan.Partner(product: "p-lambda", dose: 150, unit: "ml/ha", pests: ["aphid"])]),
             A(date: PlanDate("2026-06-01"), product: "p-tebu", dose: 1.0, unit: "l/ha", pests: ["rust"]),
         ])
         let totals = Dictionary(uniqueKeysWithValues: report.totals.map { ($0.substanceID, $0) })
@@ -231,7 +238,10 @@ final class PlanCheckTests: XCTestCase {
             ("{", "p.json", "not valid JSON"),
             (#"{"culture": "x", "applications": []}"#, "p.json", "no applications"),
             (#"{"culture": "x", "applications": [{"product": "p", "dose": -1, "unit": "l/ha"}]}"#, "p.json", "positive"),
-            (#"{"culture": "x", "applications": [{"product": "p", "dose": 1, "unit": "l/ha", "date": "2026-02-30"}]}"#, "p.json", "YYYY-MM-DD"),
+            (
+                #"{"culture": "x", "applications": [{"product": "p", "dose": 1, "unit": "l/ha", "date": "2026-02-30"}]}"#,
+                "p.json", "YYYY-MM-DD"
+            ),
             (#"{"culture": "x", "applications": [{"dose": 1, "unit": "l/ha"}]}"#, "p.json", "missing \"product\""),
             ("culture,product,dose,unit\nx,p,abc,l/ha\n", "p.csv", "line 2: dose \"abc\" is not a number"),
             ("product,dose\np,1\n", "p.csv", "lacks the column \"culture\""),

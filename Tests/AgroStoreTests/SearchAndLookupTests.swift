@@ -38,8 +38,10 @@ final class SearchTests: StoreTestCase {
     }
 
     func testOperatorsAndPunctuationNeverFail() throws {
-        for text in ["\"", "*", "(", ")", "\"rust", "rust*", "NEAR(rust septoria)", "rust AND", "OR", "NOT rust",
-                     "rust OR 1=1 --", "'; DROP TABLE products; --", "^rust", "col:rust", "{rust}", "", "   ", "***"] {
+        for text in [
+            "\"", "*", "(", ")", "\"rust", "rust*", "NEAR(rust septoria)", "rust AND", "OR", "NOT rust",
+            "rust OR 1=1 --", "'; DROP TABLE products; --", "^rust", "col:rust", "{rust}", "", "   ", "***",
+        ] {
             XCTAssertNoThrow(try catalog.search(text, kinds: nil, page: .all, locale: "en"), text)
         }
         XCTAssertEqual(try hits("(rust)"), try hits("rust"))
@@ -81,8 +83,10 @@ final class LookupTests: StoreTestCase {
         }
     }
 
-    func assertThrowsCatalogError<T>(_ body: @autoclosure () throws -> T, _ check: (CatalogError) -> Void,
-                                 file: StaticString = #filePath, line: UInt = #line) {
+    func assertThrowsCatalogError<T>(
+        _ body: @autoclosure () throws -> T, _ check: (CatalogError) -> Void,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         do {
             _ = try body()
             XCTFail("no error", file: file, line: line)

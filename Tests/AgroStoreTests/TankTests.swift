@@ -3,14 +3,19 @@ import XCTest
 
 /// The tank arithmetic, worked out by hand.
 final class TankTests: XCTestCase {
-    private let tebu = [ActiveIngredient(substance: EntityRef(id: "tebu", name: "Tebuconazole"), concentration: 250, unit: "g/l", modeOfAction: nil)]
+    private let tebu = [
+        ActiveIngredient(
+            substance: EntityRef(id: "tebu", name: "Tebuconazole"), concentration: 250, unit: "g/l", modeOfAction: nil)
+    ]
 
     func testWholeLoads() throws {
         // 120 ha × 200 l/ha = 24,000 l = 8 loads of 3,000 l; one load covers 15 ha, so
         // 15 × 0.75 = 11.25 l of product; 90 l in all; 90 l × 250 g/l = 22,500 g.
-        let plan = try TankPlan.compute(area: 120, water: 200, tank: 3000, products: [
-            TankProduct(product: "p", name: "P", dose: 0.75, unit: "l/ha", ingredients: tebu),
-        ])
+        let plan = try TankPlan.compute(
+            area: 120, water: 200, tank: 3000,
+            products: [
+                TankProduct(product: "p", name: "P", dose: 0.75, unit: "l/ha", ingredients: tebu)
+            ])
         XCTAssertEqual(plan.totalWater, 24000, accuracy: 1e-9)
         XCTAssertEqual(plan.loads, 8)
         XCTAssertEqual(plan.fullLoads, 8)
@@ -26,11 +31,16 @@ final class TankTests: XCTestCase {
         // 100 ha × 200 l/ha = 20,000 l: 6 full loads (18,000 l) and 2,000 l (10 ha) last.
         // Product 1: 0.75 l/ha → 11.25 l per load, 7.5 l last, 75 l in all.
         // Product 2: 20 g/ha of 750 g/kg → 300 g per load, 200 g last, 2,000 g = 2 kg → 1,500 g a.s.
-        let wg = [ActiveIngredient(substance: EntityRef(id: "tri", name: "Tribenuron"), concentration: 750, unit: "g/kg", modeOfAction: nil)]
-        let plan = try TankPlan.compute(area: 100, water: 200, tank: 3000, products: [
-            TankProduct(product: "p", name: "P", dose: 0.75, unit: "l/ha", ingredients: tebu),
-            TankProduct(product: "q", name: "Q", dose: 20, unit: "g/ha", ingredients: wg),
-        ])
+        let wg = [
+            ActiveIngredient(
+                substance: EntityRef(id: "tri", name: "Tribenuron"), concentration: 750, unit: "g/kg", modeOfAction: nil)
+        ]
+        let plan = try TankPlan.compute(
+            area: 100, water: 200, tank: 3000,
+            products: [
+                TankProduct(product: "p", name: "P", dose: 0.75, unit: "l/ha", ingredients: tebu),
+                TankProduct(product: "q", name: "Q", dose: 20, unit: "g/ha", ingredients: wg),
+            ])
         XCTAssertEqual(plan.loads, 7)
         XCTAssertEqual(plan.fullLoads, 6)
         XCTAssertEqual(plan.lastLoadWater, 2000, accuracy: 1e-9)
@@ -63,9 +73,11 @@ final class TankTests: XCTestCase {
 
     func testConcentrationsThatDoNotFitTheDoseGiveNoGrams() throws {
         // g/l in a product dosed in kg: the density is unknown.
-        let plan = try TankPlan.compute(area: 10, water: 200, tank: 3000, products: [
-            TankProduct(product: "p", name: "P", dose: 1, unit: "kg/ha", ingredients: tebu),
-        ])
+        let plan = try TankPlan.compute(
+            area: 10, water: 200, tank: 3000,
+            products: [
+                TankProduct(product: "p", name: "P", dose: 1, unit: "kg/ha", ingredients: tebu)
+            ])
         XCTAssertNil(plan.products[0].substances[0].grams)
     }
 }

@@ -24,7 +24,8 @@ final class UseCaseTests: StoreTestCase {
 
     func testProductsAreOrderedByNameInTheLocale() throws {
         let en = try catalog.products(ProductFilter(), page: .all, locale: "en").items.map(\.name)
-        XCTAssertEqual(en, ["Glyphosate 360 SL", "Lambda-cyhalothrin 50 EC", "Tebuconazole + glyphosate mix", "Tebuconazole 250 EC"])
+        XCTAssertEqual(
+            en, ["Glyphosate 360 SL", "Lambda-cyhalothrin 50 EC", "Tebuconazole + glyphosate mix", "Tebuconazole 250 EC"])
         let ru = try catalog.products(ProductFilter(), page: .all, locale: "ru").items.map(\.name)
         XCTAssertEqual(ru, ["Глифосат 360 ВР", "Лямбда-цигалотрин 50 КЭ", "Смесь", "Тебуконазол 250 КЭ"])
     }
@@ -120,8 +121,9 @@ final class UseCaseTests: StoreTestCase {
         XCTAssertEqual(regions.first?.centre, Coordinates(latitude: 53.2833, longitude: 69.3833))
         let contacts = try XCTUnwrap(catalog.contacts(regionID: "KZ-AKM", locale: "en"))
         XCTAssertEqual(contacts.representatives.map(\.name), ["Ivan Demo"])
-        XCTAssertEqual(contacts.representatives.first?.location, Coordinates(latitude: 53.2833, longitude: 69.3833),
-                       "a representative without a location sits at the region's centre")
+        XCTAssertEqual(
+            contacts.representatives.first?.location, Coordinates(latitude: 53.2833, longitude: 69.3833),
+            "a representative without a location sits at the region's centre")
         XCTAssertEqual(contacts.distributors.map(\.address), ["1 Demo Street"])
         XCTAssertNil(try catalog.contacts(regionID: "KZ-XXX", locale: "en"))
     }

@@ -1,9 +1,10 @@
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
 import Foundation
 import GRDB
 import XCTest
+
+@testable import AgroUpdate
 
 /// The catalog content hash: the encoding written out by hand from its specification, and its
 /// independence from page layout, page size and VACUUM.
@@ -31,7 +32,9 @@ final class ContentHashTests: XCTestCase {
         let tableA = "CREATE TABLE a(k TEXT PRIMARY KEY, n INTEGER, f REAL) WITHOUT ROWID"
         let tableB = "CREATE TABLE b(id INTEGER PRIMARY KEY, x BLOB)"
         let tableS = "CREATE VIRTUAL TABLE s USING fts5(w)"
-        let path = try database("small.sqlite", """
+        let path = try database(
+            "small.sqlite",
+            """
             \(tableB); \(tableA); \(tableS);
             INSERT INTO a VALUES ('y', 2, NULL), ('x', -1, 0.5);
             INSERT INTO b VALUES (7, x'00ff');
@@ -97,7 +100,9 @@ final class ContentHashTests: XCTestCase {
         XCTAssertEqual(try ContentHash.of(catalog: relaid), hash)
 
         // One value changed, in a table and then in the search index: another hash each time.
-        try relaidQueue.write { try $0.execute(sql: "UPDATE product_i18n SET name = 'Product 3 v5' WHERE product_id = 'p3' AND locale = 'en'") }
+        try relaidQueue.write {
+            try $0.execute(sql: "UPDATE product_i18n SET name = 'Product 3 v5' WHERE product_id = 'p3' AND locale = 'en'")
+        }
         let changed = try ContentHash.of(catalog: relaid)
         XCTAssertNotEqual(changed, hash)
         try relaidQueue.write { try $0.execute(sql: "UPDATE search_index SET title = 'x' WHERE rowid = 1") }

@@ -1,11 +1,12 @@
 import AgroDomain
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
-@testable import AgroUpdateClient
 import Foundation
 import GRDB
 import XCTest
+
+@testable import AgroUpdate
+@testable import AgroUpdateClient
 
 /// What the progress events say about the path an update took.
 extension ProgressLog {
@@ -71,7 +72,9 @@ final class DeltaUpdateTests: XCTestCase {
         // The signature covers the deltas: a changed size no longer verifies.
         var value = try JSONValue.parse(data)
         if case var .object(members) = value, case var .array(deltas)? = members["deltas"],
-           case var .object(first) = deltas[0], case var .object(file)? = first["file"], case var .object(compressed)? = file["compressed"] {
+            case var .object(first) = deltas[0], case var .object(file)? = first["file"],
+            case var .object(compressed)? = file["compressed"]
+        {
             compressed["size"] = .integer(1)
             file["compressed"] = .object(compressed)
             first["file"] = .object(file)
@@ -81,7 +84,9 @@ final class DeltaUpdateTests: XCTestCase {
         } else {
             XCTFail("no delta in the manifest's JSON")
         }
-        XCTAssertThrowsError(try Manifest.verified(value.canonicalBytes, trustedKeys: [try PublicSigningKey.read(file: fixture.trustFile)])) {
+        XCTAssertThrowsError(
+            try Manifest.verified(value.canonicalBytes, trustedKeys: [try PublicSigningKey.read(file: fixture.trustFile)])
+        ) {
             guard case .badSignature? = $0 as? UpdateError else { return XCTFail("expected a bad signature, got \($0)") }
         }
         // --deltas 0 writes none to the new version.
@@ -109,7 +114,9 @@ final class DeltaUpdateTests: XCTestCase {
         let paths = server.requests.map(\.path)
         XCTAssertTrue(paths.contains("/" + delta.file.path))
         XCTAssertFalse(paths.contains("/" + v3.file.path), "the full catalog was not fetched")
-        XCTAssertEqual(try ContentHash.of(catalog: try fixture.store.select().path), try ContentHash.of(catalog: fixture.builtPath(version: 3)))
+        XCTAssertEqual(
+            try ContentHash.of(catalog: try fixture.store.select().path),
+            try ContentHash.of(catalog: fixture.builtPath(version: 3)))
         XCTAssertEqual(try fixture.store.verify().info.version, 3)
     }
 
@@ -170,7 +177,8 @@ final class DeltaUpdateTests: XCTestCase {
         XCTAssertTrue(said.contains(reason), "\"\(said)\" should say \"\(reason)\"", file: file, line: line)
         XCTAssertFalse(said.contains("\n"), file: file, line: line)
         XCTAssertTrue(server.requests.contains { $0.path == "/" + v3.file.path }, "full file fetched", file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.store.downloadsDirectory), [], file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.store.downloadsDirectory), [], file: file, line: line)
     }
 
     func testMissingDeltaFallsBack() async throws {
@@ -191,7 +199,9 @@ final class DeltaUpdateTests: XCTestCase {
         _ = try await installV2PublishV3()
         let installed = try XCTUnwrap(fixture.store.installedPath)
         let queue = try DatabaseQueue(path: installed)
-        try await queue.write { try $0.execute(sql: "UPDATE product_i18n SET name = 'Changed' WHERE product_id = 'p1' AND locale = 'en'") }
+        try await queue.write {
+            try $0.execute(sql: "UPDATE product_i18n SET name = 'Changed' WHERE product_id = 'p1' AND locale = 'en'")
+        }
         try queue.close()
         try await assertFallsBack("the installed catalog no longer matches its recorded hash")
     }
@@ -203,7 +213,9 @@ final class DeltaUpdateTests: XCTestCase {
         let other = fixture.root + "/other-2.sqlite"
         try FileManager.default.copyItem(atPath: fixture.builtPath(version: 2), toPath: other)
         let queue = try DatabaseQueue(path: other)
-        try await queue.write { try $0.execute(sql: "UPDATE product_i18n SET name = 'Other' WHERE product_id = 'p1' AND locale = 'en'") }
+        try await queue.write {
+            try $0.execute(sql: "UPDATE product_i18n SET name = 'Other' WHERE product_id = 'p1' AND locale = 'en'")
+        }
         try queue.close()
         let changeset = try XCTUnwrap(try DeltaFile.changeset(from: other, to: fixture.builtPath(version: 3)))
         try replaceDelta(of: v3, from: 2) { header, _ in (header, changeset) }
@@ -265,7 +277,8 @@ final class DeltaUpdateTests: XCTestCase {
     func testTruncatedDeltaFallsBack() async throws {
         _ = try await installV2PublishV3()
         try await assertFallsBack("download ended after 10 of") { request, directory in
-            guard request.path.hasPrefix("/deltas/"), case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
+            guard request.path.hasPrefix("/deltas/"),
+                case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
             else { return nil }
             return .respond(status: status, headers: headers, body: body, closeAfter: 10)
         }

@@ -50,7 +50,8 @@ final class Fixture {
         root + "/build-\(identity)-\(version).sqlite"
     }
 
-    func client(_ server: URL, timeout: TimeInterval = 5, now: @escaping @Sendable () -> Date = { Date() }) throws -> UpdateClient {
+    func client(_ server: URL, timeout: TimeInterval = 5, now: @escaping @Sendable () -> Date = { Date() }) throws -> UpdateClient
+    {
         let configuration = try UpdateConfiguration(
             server: server, trustedKeys: [try PublicSigningKey.read(file: trustFile)], timeout: timeout)
         return UpdateClient(configuration: configuration, store: store, now: now)
@@ -65,7 +66,8 @@ final class Fixture {
         let catalog = try SQLiteCatalog(path: selection.path)
         defer { try? catalog.close() }
         let page = try catalog.products(ProductFilter(), page: PageRequest(perPage: 5), locale: "en")
-        XCTAssertEqual(page.items.first?.name.hasSuffix("v\(version)"), true, "query answered by v\(version)", file: file, line: line)
+        XCTAssertEqual(
+            page.items.first?.name.hasSuffix("v\(version)"), true, "query answered by v\(version)", file: file, line: line)
         XCTAssertEqual(try store.verify().info.version, version, file: file, line: line)
     }
 
@@ -102,7 +104,9 @@ extension Fixture {
     }
 
     /// A server on the publishing directory whose answers `change` may replace (nil: the file).
-    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
+    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws
+        -> FaultyHTTPServer
+    {
         let directory = publishDirectory
         return try FaultyHTTPServer { request in change(request, directory) ?? FaultyHTTPServer.file(request, in: directory) }
     }
@@ -212,7 +216,9 @@ class UpdateBaselineTestCase: XCTestCase {
     }
 
     /// A server on the publishing directory whose answers `change` may replace.
-    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws -> FaultyHTTPServer {
+    func server(_ change: @escaping @Sendable (FaultyHTTPServer.Request, String) -> FaultyHTTPServer.Reply?) throws
+        -> FaultyHTTPServer
+    {
         try fixture.server(change)
     }
 }

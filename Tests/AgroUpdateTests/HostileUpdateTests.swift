@@ -1,10 +1,11 @@
 import AgroDomain
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
-@testable import AgroUpdateClient
 import Foundation
 import XCTest
+
+@testable import AgroUpdate
+@testable import AgroUpdateClient
 
 /// Hostile servers and dangerous signed manifests (TUF's threat list): each ends with one
 /// clear error, the old catalog current and answering, and the update lock free again.
@@ -23,7 +24,9 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
     }
 
     /// The error, the old catalog still current, and the lock free (another updater may run).
-    private func assertFails(_ client: UpdateClient, file: StaticString = #filePath, line: UInt = #line) async throws -> UpdateError? {
+    private func assertFails(_ client: UpdateClient, file: StaticString = #filePath, line: UInt = #line) async throws
+        -> UpdateError?
+    {
         let error = await updateError(client, file: file, line: line)
         try fixture.assertCurrent(version: 2, source: .installed, file: file, line: line)
         let lock = try fixture.store.lock()
@@ -52,7 +55,8 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
         // First attempt: 1,000 bytes, then the connection drops.
         let size = Int(v3.file.compressed.size)
         let spoiled = try server { request, directory in
-            guard request.path.hasSuffix(".gz"), case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
+            guard request.path.hasSuffix(".gz"),
+                case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
             else { return nil }
             return .respond(status: status, headers: headers, body: body, closeAfter: 1000)
         }
@@ -107,7 +111,9 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
         let started = Date()
         let error = try await assertFails(client)
         let elapsed = Date().timeIntervalSince(started)
-        guard case .truncated? = error else { return XCTFail("expected an interrupted download, got \(String(describing: error))") }
+        guard case .truncated? = error else {
+            return XCTFail("expected an interrupted download, got \(String(describing: error))")
+        }
         XCTAssertLessThan(elapsed, 6)
     }
 
@@ -125,7 +131,9 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
     }
 
     func testUpperCaseHashIsRefused() async throws {
-        try fixture.rewriteManifest(signWith: fixture.keys) { $0.file.uncompressed.sha256 = $0.file.uncompressed.sha256.uppercased() }
+        try fixture.rewriteManifest(signWith: fixture.keys) {
+            $0.file.uncompressed.sha256 = $0.file.uncompressed.sha256.uppercased()
+        }
         let server = try server { _, _ in nil }
         defer { server.stop() }
         let error = try await assertFails(try client(server.url))
@@ -171,7 +179,9 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
     }
 
     func testPinningFromTheEnvironmentAndFlag() throws {
-        let environment = ["AGRO_UPDATE_SERVER": "https://example.org/", "AGRO_TRUST": fixture.trustFile, "AGRO_UPDATE_IDENTITY": "env.agro"]
+        let environment = [
+            "AGRO_UPDATE_SERVER": "https://example.org/", "AGRO_TRUST": fixture.trustFile, "AGRO_UPDATE_IDENTITY": "env.agro",
+        ]
         let fromEnvironment = try UpdateConfiguration.resolve(
             server: nil, trust: [], insecure: false, environment: environment, file: UpdateFileSettings(identity: "file.agro"))
         XCTAssertEqual(fromEnvironment.pinnedIdentity, "env.agro")
@@ -183,23 +193,28 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
             file: UpdateFileSettings(identity: "file.agro", deadline: 12.5))
         XCTAssertEqual(fromFile.pinnedIdentity, "file.agro")
         XCTAssertEqual(fromFile.manifestDeadline, 12.5)
-        XCTAssertThrowsError(try UpdateConfiguration.resolve(
-            server: "https://example.org/", trust: [fixture.trustFile], insecure: false,
-            environment: ["AGRO_UPDATE_DEADLINE": "1e400"])) { error in
+        XCTAssertThrowsError(
+            try UpdateConfiguration.resolve(
+                server: "https://example.org/", trust: [fixture.trustFile], insecure: false,
+                environment: ["AGRO_UPDATE_DEADLINE": "1e400"])
+        ) { error in
             guard case .invalidSetting? = error as? UpdateError else { return XCTFail("\(error)") }
         }
         // The file's number arrives as a number (not flattened into text and parsed back), and
         // is checked the same way.
-        XCTAssertThrowsError(try UpdateConfiguration.resolve(
-            server: "https://example.org/", trust: [fixture.trustFile], insecure: false, environment: [:],
-            file: UpdateFileSettings(deadline: -1))) { error in
+        XCTAssertThrowsError(
+            try UpdateConfiguration.resolve(
+                server: "https://example.org/", trust: [fixture.trustFile], insecure: false, environment: [:],
+                file: UpdateFileSettings(deadline: -1))
+        ) { error in
             XCTAssertEqual(error as? UpdateError, .invalidSetting(name: "update.deadline", value: "-1.0"))
         }
         // Key files from the file are a list: a path may hold a comma.
         let comma = fixture.trustFile + ",copy.pub"
         try FileManager.default.copyItem(atPath: fixture.trustFile, toPath: comma)
         let listed = try UpdateConfiguration.resolve(
-            server: "https://example.org/", trust: [], insecure: false, environment: [:], file: UpdateFileSettings(trust: [comma]))
+            server: "https://example.org/", trust: [], insecure: false, environment: [:], file: UpdateFileSettings(trust: [comma])
+        )
         XCTAssertEqual(listed.trustedKeys.count, 1)
     }
 
@@ -235,14 +250,18 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
     }
 
     func testVersionJumpOnlyWhenThePublisherSaysSo() async throws {
-        try fixture.rewriteManifest(signWith: fixture.keys) { $0.catalogVersion = 3; $0.maxVersionStep = nil }
+        try fixture.rewriteManifest(signWith: fixture.keys) {
+            $0.catalogVersion = 3; $0.maxVersionStep = nil
+        }
         // No policy: v3 from v2 is accepted (checked only, not installed).
         let server = try server { _, _ in nil }
         defer { server.stop() }
         let availability = try await client(server.url).check().availability
         XCTAssertEqual(availability, .available)
         // The policy allows steps of 1 while the server jumps from 2 to 1,000,002.
-        try fixture.rewriteManifest(signWith: fixture.keys) { $0.catalogVersion = 1_000_002; $0.maxVersionStep = 1 }
+        try fixture.rewriteManifest(signWith: fixture.keys) {
+            $0.catalogVersion = 1_000_002; $0.maxVersionStep = 1
+        }
         let error = try await assertFails(try client(server.url))
         XCTAssertEqual(error, .versionJump(identity: "test.agro", offered: 1_000_002, highest: 2, maxStep: 1))
     }
@@ -262,7 +281,8 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
         let requests = server.log.access.filter { $0["path"] == "/manifest.json" }
         XCTAssertEqual(requests.suffix(2).map { $0["status"] }, ["304", "200"], "a 304, then an unconditional request")
         // The good copy is cached again.
-        XCTAssertEqual(try Manifest.verified(Data(contentsOf: URL(fileURLWithPath: cached)), trustedKeys: [fixture.keys.publicKey]), v3)
+        XCTAssertEqual(
+            try Manifest.verified(Data(contentsOf: URL(fileURLWithPath: cached)), trustedKeys: [fixture.keys.publicKey]), v3)
     }
 
     func testCompressingOntoAFullDiskThrows() throws {
@@ -284,7 +304,9 @@ final class HostileUpdateTests: UpdateBaselineTestCase {
         state.highestInstalled = ["test.agro": 7]
         try fixture.store.writeState(state)
         XCTAssertEqual(fixture.store.readState(), state)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory).filter { $0.contains(".new-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory).filter {
+            $0.contains(".new-")
+        }
         XCTAssertEqual(leftovers, [])
     }
 }

@@ -1,9 +1,10 @@
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
 import AgroUpdateClient
 import Foundation
 import XCTest
+
+@testable import AgroUpdate
 
 /// kill -9 of an updating process at chosen steps and at arbitrary instants: a valid
 /// catalog is always current, and the next update completes (resuming the download).
@@ -59,7 +60,9 @@ final class KillTests: XCTestCase {
     private func spawn(pause: String, bytes: Int64 = 0) throws -> (Process, Pipe) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: helperPath)
-        process.arguments = [fixture.dataDirectory, fixture.bundled, server.url.absoluteString, fixture.trustFile, pause, String(bytes)]
+        process.arguments = [
+            fixture.dataDirectory, fixture.bundled, server.url.absoluteString, fixture.trustFile, pause, String(bytes),
+        ]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -108,7 +111,8 @@ final class KillTests: XCTestCase {
             if step == "downloading" {
                 let downloads = fixture.store.catalogsDirectory + "/downloads"
                 let partial = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: downloads).first)
-                XCTAssertGreaterThanOrEqual(FileSystem.size(downloads + "/" + partial) ?? 0, 100_000, "the interrupted download is kept")
+                XCTAssertGreaterThanOrEqual(
+                    FileSystem.size(downloads + "/" + partial) ?? 0, 100_000, "the interrupted download is kept")
             }
             let outcome = try await fixture.client(server.url).update()
             if versions == [3] {

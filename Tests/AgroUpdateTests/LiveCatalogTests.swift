@@ -106,7 +106,9 @@ final class WatchTests: XCTestCase {
         try await waitForVersion(live, 2)
     }
 
-    private func waitForVersion(_ live: LiveCatalog, _ version: Int, file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func waitForVersion(_ live: LiveCatalog, _ version: Int, file: StaticString = #filePath, line: UInt = #line)
+        async throws
+    {
         let deadline = Date().addingTimeInterval(5)
         while try live.catalogInfo().version != version, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(try live.catalogInfo().version, version, file: file, line: line)

@@ -1,8 +1,9 @@
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
 import Foundation
 import XCTest
+
+@testable import AgroUpdate
 
 final class ManifestTests: XCTestCase {
     func testCanonicalBytesSortKeysDropWhitespaceAndEscapeOnlyWhatMustBe() throws {
@@ -31,7 +32,8 @@ final class ManifestTests: XCTestCase {
         XCTAssertEqual(try Manifest.verified(pretty, trustedKeys: [fixture.keys.publicKey]), manifest)
 
         // A changed value, or an added member, does.
-        let altered = String(decoding: data, as: UTF8.self).replacingOccurrences(of: #""catalogVersion":2"#, with: #""catalogVersion":9"#)
+        let altered = String(decoding: data, as: UTF8.self).replacingOccurrences(
+            of: #""catalogVersion":2"#, with: #""catalogVersion":9"#)
         XCTAssertThrowsError(try Manifest.verified(Data(altered.utf8), trustedKeys: [fixture.keys.publicKey])) {
             XCTAssertEqual($0 as? UpdateError, .badSignature(keyID: fixture.keys.publicKey.keyID))
         }
@@ -84,14 +86,18 @@ final class ManifestTests: XCTestCase {
     func testConfigurationRefusesPlainHTTPOffLoopback() throws {
         let fixture = try Fixture()
         let environment = ["AGRO_TRUST": fixture.trustFile]
-        XCTAssertThrowsError(try UpdateConfiguration.resolve(
-            server: "http://catalog.example.org", trust: [], insecure: false, environment: environment)) {
+        XCTAssertThrowsError(
+            try UpdateConfiguration.resolve(
+                server: "http://catalog.example.org", trust: [], insecure: false, environment: environment)
+        ) {
             XCTAssertEqual($0 as? UpdateError, .insecureServer(url: "http://catalog.example.org"))
         }
-        XCTAssertNoThrow(try UpdateConfiguration.resolve(
-            server: "http://catalog.example.org", trust: [], insecure: true, environment: environment))
+        XCTAssertNoThrow(
+            try UpdateConfiguration.resolve(
+                server: "http://catalog.example.org", trust: [], insecure: true, environment: environment))
         for loopback in ["http://127.0.0.1:8080", "http://localhost/", "http://[::1]:80"] {
-            XCTAssertNoThrow(try UpdateConfiguration.resolve(server: loopback, trust: [], insecure: false, environment: environment))
+            XCTAssertNoThrow(
+                try UpdateConfiguration.resolve(server: loopback, trust: [], insecure: false, environment: environment))
         }
         let fromFile = try UpdateConfiguration.resolve(
             server: nil, trust: [], insecure: false, environment: [:],
@@ -101,7 +107,9 @@ final class ManifestTests: XCTestCase {
         XCTAssertThrowsError(try UpdateConfiguration.resolve(server: nil, trust: [], insecure: false, environment: environment)) {
             XCTAssertEqual($0 as? UpdateError, .noServer)
         }
-        XCTAssertThrowsError(try UpdateConfiguration.resolve(server: "https://a.example", trust: [], insecure: false, environment: [:])) {
+        XCTAssertThrowsError(
+            try UpdateConfiguration.resolve(server: "https://a.example", trust: [], insecure: false, environment: [:])
+        ) {
             XCTAssertEqual($0 as? UpdateError, .noTrustedKeys)
         }
     }

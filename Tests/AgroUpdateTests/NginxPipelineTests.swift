@@ -1,9 +1,10 @@
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
-@testable import AgroUpdateClient
 import Foundation
 import XCTest
+
+@testable import AgroUpdate
+@testable import AgroUpdateClient
 
 /// The whole pipeline against a static web server, as a CDN would serve it: publish with deltas,
 /// nginx (Debian's nginx-light, with the README's configuration) serving the directory on
@@ -107,7 +108,9 @@ final class NginxPipelineTests: XCTestCase {
         nginx = process
         let url = URL(string: "http://127.0.0.1:\(port)/")!
         for _ in 0..<100 {
-            if let data = try? Data(contentsOf: url.appendingPathComponent("manifest.json")), !data.isEmpty { return (url, accessLog) }
+            if let data = try? Data(contentsOf: url.appendingPathComponent("manifest.json")), !data.isEmpty {
+                return (url, accessLog)
+            }
             guard process.isRunning else { break }
             Thread.sleep(forTimeInterval: 0.05)
         }
@@ -157,7 +160,8 @@ final class NginxPipelineTests: XCTestCase {
         let v4 = try fixture.publish(version: 4, deltas: 0)
         let full = try Data(contentsOf: URL(fileURLWithPath: fixture.publishDirectory + "/" + v4.file.path))
         try FileManager.default.createDirectory(atPath: fixture.store.downloadsDirectory, withIntermediateDirectories: true)
-        try full.prefix(full.count / 2).write(to: URL(fileURLWithPath: fixture.store.partialDownloadPath(sha256: v4.file.compressed.sha256)))
+        try full.prefix(full.count / 2).write(
+            to: URL(fileURLWithPath: fixture.store.partialDownloadPath(sha256: v4.file.compressed.sha256)))
         _ = try await client.update()
         try fixture.assertCurrent(version: 4, source: .installed)
         served = requests(in: accessLog)

@@ -1,7 +1,8 @@
-@testable import AgroServer
-import Hummingbird
 import Foundation
+import Hummingbird
 import XCTest
+
+@testable import AgroServer
 
 /// `agro serve` serves only the files inside its directory: no dotfiles, no symbolic links
 /// leading out; its access log cannot be forged through header values.
@@ -46,7 +47,8 @@ final class ServeConfinementTests: XCTestCase {
     func testAllowsDecidesOnTheResolvedPath() {
         let site = root + "/site"
         XCTAssertTrue(ConfinementMiddleware<BasicRequestContext>.allows("/manifest.json", root: site))
-        XCTAssertTrue(ConfinementMiddleware<BasicRequestContext>.allows("/missing.json", root: site), "a missing file is a plain 404")
+        XCTAssertTrue(
+            ConfinementMiddleware<BasicRequestContext>.allows("/missing.json", root: site), "a missing file is a plain 404")
         XCTAssertFalse(ConfinementMiddleware<BasicRequestContext>.allows("/.key", root: site))
         XCTAssertFalse(ConfinementMiddleware<BasicRequestContext>.allows("/escape.txt", root: site))
         XCTAssertFalse(ConfinementMiddleware<BasicRequestContext>.allows("/a%00b", root: site))
@@ -54,7 +56,8 @@ final class ServeConfinementTests: XCTestCase {
 
     func testAccessLogEscapesHeaderValues() {
         XCTAssertEqual(AccessLogMiddleware<BasicRequestContext>.escaped("\"v1\""), "\"v1\"")
-        XCTAssertEqual(AccessLogMiddleware<BasicRequestContext>.escaped("a\r\nstatus=200\u{1B}[2J"), "a\\u{d}\\u{a}status=200\\u{1b}[2J")
+        XCTAssertEqual(
+            AccessLogMiddleware<BasicRequestContext>.escaped("a\r\nstatus=200\u{1B}[2J"), "a\\u{d}\\u{a}status=200\\u{1b}[2J")
         XCTAssertEqual(AccessLogMiddleware<BasicRequestContext>.escaped("\u{202E}x\\"), "\\u{202e}x\\\\")
     }
 }

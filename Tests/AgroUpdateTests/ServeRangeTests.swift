@@ -1,7 +1,8 @@
-@testable import AgroServer
 import Foundation
 import Hummingbird
 import XCTest
+
+@testable import AgroServer
 
 /// `agro serve` answers byte ranges as RFC 9110 section 14 says: a suffix range is the end of
 /// the file, a range past the end is 416 with the file's size, several ranges get the whole
@@ -83,9 +84,12 @@ final class ServeRangeTests: XCTestCase {
             if count <= 0 { break }
             received += buffer[..<count]
         }
-        let head = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+        let head = String(decoding: received, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0].components(
+            separatedBy: "\r\n")
         let status = Int(head[0].split(separator: " ")[1]) ?? 0
-        let location = head.dropFirst().first { $0.lowercased().hasPrefix("location:") }.map { String($0.dropFirst(9)).trimmingCharacters(in: .whitespaces) }
+        let location = head.dropFirst().first { $0.lowercased().hasPrefix("location:") }.map {
+            String($0.dropFirst(9)).trimmingCharacters(in: .whitespaces)
+        }
         return (status, location)
     }
 }

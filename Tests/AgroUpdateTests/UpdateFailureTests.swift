@@ -1,17 +1,20 @@
 import AgroDomain
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
-@testable import AgroUpdateClient
 import Foundation
 import GRDB
 import XCTest
+
+@testable import AgroUpdate
+@testable import AgroUpdateClient
 
 /// Every way an update can fail ends with the old catalog current and answering, and one
 /// clear message. The baseline is test.agro v2 installed from the server; v3 is published
 /// and then spoiled in one way per test.
 final class UpdateFailureTests: UpdateBaselineTestCase {
-    private func assertFails(_ expected: UpdateError, server url: URL, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line) async throws {
+    private func assertFails(
+        _ expected: UpdateError, server url: URL, timeout: TimeInterval = 5, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
         let client = try fixture.client(url, timeout: timeout)
         let error = await updateError(client, file: file, line: line)
         XCTAssertEqual(error, expected, file: file, line: line)
@@ -69,7 +72,8 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
     func testTruncatedDownload() async throws {
         let size = Int(v3.file.compressed.size)
         let server = try server { request, directory in
-            guard request.path.hasSuffix(".gz"), case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
+            guard request.path.hasSuffix(".gz"),
+                case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
             else { return nil }
             return .respond(status: status, headers: headers, body: body, closeAfter: 1000)
         }
@@ -82,7 +86,9 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         let server = try server { _, _ in nil }
         defer { server.stop() }
         let client = try fixture.client(server.url)
-        guard case let .checksumMismatch(what, expected, _)? = await updateError(client) else { return XCTFail("expected a checksum mismatch") }
+        guard case let .checksumMismatch(what, expected, _)? = await updateError(client) else {
+            return XCTFail("expected a checksum mismatch")
+        }
         XCTAssertEqual(what, "downloaded file")
         XCTAssertEqual(expected, v3.file.compressed.sha256)
         try fixture.assertCurrent(version: 2, source: .installed)
@@ -105,26 +111,32 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         let server = try server { _, _ in nil }
         defer { server.stop() }
         try await assertFails(
-            .checksumMismatch(what: "uncompressed catalog", expected: wrong, actual: v3.file.uncompressed.sha256), server: server.url)
+            .checksumMismatch(what: "uncompressed catalog", expected: wrong, actual: v3.file.uncompressed.sha256),
+            server: server.url)
     }
 
     func testServerSendingMoreThanDeclaredWithContentLength() async throws {
         let server = try server { request, directory in
-            guard request.path.hasSuffix(".gz"), case let .respond(_, _, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
+            guard request.path.hasSuffix(".gz"),
+                case let .respond(_, _, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
             else { return nil }
             return .respond(status: 200, body: body + Data(count: 5_000_000))
         }
         defer { server.stop() }
         try await assertFails(.tooLarge(declared: v3.file.compressed.size), server: server.url)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory + "/downloads")
-            .map { FileSystem.size(fixture.store.catalogsDirectory + "/downloads/" + $0) ?? 0 }.filter { $0 > v3.file.compressed.size }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory + "/downloads")
+                .map { FileSystem.size(fixture.store.catalogsDirectory + "/downloads/" + $0) ?? 0 }.filter {
+                    $0 > v3.file.compressed.size
+                }, [])
     }
 
     func testServerSendingMoreThanDeclaredWithoutLengthStopsAtDeclaredSize() async throws {
         let declared = v3.file.compressed.size
         let written = ByteCounter()
         let server = try server { request, directory in
-            guard request.path.hasSuffix(".gz"), case let .respond(_, _, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
+            guard request.path.hasSuffix(".gz"),
+                case let .respond(_, _, body, _, _, _) = FaultyHTTPServer.file(request, in: directory)
             else { return nil }
             // 64 MB announced by nothing but the closing of the connection.
             return .respond(status: 200, body: body + Data(count: 64_000_000), contentLength: -1)
@@ -142,7 +154,9 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         let server = try server { _, _ in nil }
         defer { server.stop() }
         let client = try fixture.client(server.url)
-        guard case let .sizeMismatch(what, expected, _)? = await updateError(client) else { return XCTFail("expected a size error") }
+        guard case let .sizeMismatch(what, expected, _)? = await updateError(client) else {
+            return XCTFail("expected a size error")
+        }
         XCTAssertEqual(what, "uncompressed catalog")
         XCTAssertEqual(expected, 4096)
         try fixture.assertCurrent(version: 2, source: .installed)
@@ -200,7 +214,8 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         // Equal: nothing to install, not an error.
         try fixture.publish(version: 3, to: fixture.root + "/publish-equal")
         try FileManager.default.removeItem(atPath: directory + "/manifest.json")
-        try FileManager.default.copyItem(atPath: fixture.root + "/publish-equal/manifest.json", toPath: directory + "/manifest.json")
+        try FileManager.default.copyItem(
+            atPath: fixture.root + "/publish-equal/manifest.json", toPath: directory + "/manifest.json")
         let outcome = try await client.update()
         guard case let .upToDate(info) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertEqual(info.identity, "test.agro")
@@ -220,7 +235,8 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         try fixture.rewriteManifest(signWith: fixture.keys) { $0.schemaVersion = CatalogSchema.version + 1 }
         let server = try server { _, _ in nil }
         defer { server.stop() }
-        try await assertFails(.schemaTooNew(found: CatalogSchema.version + 1, supported: CatalogSchema.version), server: server.url)
+        try await assertFails(
+            .schemaTooNew(found: CatalogSchema.version + 1, supported: CatalogSchema.version), server: server.url)
         let error = UpdateError.schemaTooNew(found: 2, supported: 1)
         XCTAssertTrue(error.message.contains("this catalog needs a newer agro"))
     }
@@ -232,7 +248,9 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         try TestCatalogs.make(at: path, version: 4)
         let queue = try DatabaseQueue(path: path)
         try queue.inDatabase { db in
-            try db.execute(sql: "UPDATE catalog_metadata SET value = ? WHERE key = 'schema_version'", arguments: ["\(CatalogSchema.version + 1)"])
+            try db.execute(
+                sql: "UPDATE catalog_metadata SET value = ? WHERE key = 'schema_version'",
+                arguments: ["\(CatalogSchema.version + 1)"])
         }
         try queue.close()
         let compressed = fixture.publishDirectory + "/catalogs/future.sqlite.gz"
@@ -245,7 +263,8 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         }
         let server = try server { _, _ in nil }
         defer { server.stop() }
-        try await assertFails(.schemaTooNew(found: CatalogSchema.version + 1, supported: CatalogSchema.version), server: server.url)
+        try await assertFails(
+            .schemaTooNew(found: CatalogSchema.version + 1, supported: CatalogSchema.version), server: server.url)
     }
 
     func testCorruptCatalogWithMatchingHashesFailsIntegrityCheck() async throws {
@@ -269,7 +288,9 @@ final class UpdateFailureTests: UpdateBaselineTestCase {
         guard case .catalogRejected? = await updateError(client) else { return XCTFail("expected the catalog to be rejected") }
         try fixture.assertCurrent(version: 2, source: .installed)
         // Nothing half-installed is left behind.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory).filter { $0.hasPrefix("incoming") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.store.catalogsDirectory).filter {
+            $0.hasPrefix("incoming")
+        }
         XCTAssertEqual(leftovers, [])
     }
 

@@ -1,10 +1,11 @@
 import AgroDomain
 import AgroStore
 import AgroTestSupport
-@testable import AgroUpdate
 import AgroUpdateClient
 import Foundation
 import XCTest
+
+@testable import AgroUpdate
 
 /// The normal path, against the Hummingbird catalog server on loopback.
 final class UpdateTests: XCTestCase {
@@ -90,7 +91,9 @@ final class UpdateTests: XCTestCase {
         let cutOnce = Flag()
         let server = try FaultyHTTPServer { request in
             if request.path.hasSuffix(".gz"), cutOnce.setOnce() {
-                guard case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory) else { return .hang }
+                guard case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(request, in: directory) else {
+                    return .hang
+                }
                 return .respond(status: status, headers: headers, body: body, closeAfter: cut)
             }
             return FaultyHTTPServer.file(request, in: directory)
@@ -117,7 +120,8 @@ final class UpdateTests: XCTestCase {
         let server = try FaultyHTTPServer { request in
             var plain = request
             plain.headers["range"] = nil  // this server knows nothing of ranges
-            guard request.path.hasSuffix(".gz"), case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(plain, in: directory)
+            guard request.path.hasSuffix(".gz"),
+                case let .respond(status, headers, body, _, _, _) = FaultyHTTPServer.file(plain, in: directory)
             else { return FaultyHTTPServer.file(request, in: directory) }
             return .respond(status: status, headers: headers, body: body, closeAfter: cutOnce.setOnce() ? 500 : nil)
         }
@@ -307,11 +311,15 @@ final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var set = false
     /// True the first time only.
-    func setOnce() -> Bool { lock.withLock { defer { set = true }; return !set } }
+    func setOnce() -> Bool {
+        lock.withLock {
+            defer { set = true }; return !set
+        }
+    }
 }
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 func fetch(_ url: URL, headers: [String: String] = [:]) async throws -> (Data, HTTPURLResponse) {

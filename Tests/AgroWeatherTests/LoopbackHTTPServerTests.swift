@@ -1,15 +1,17 @@
 import AgroTestSupport
 import Foundation
 import XCTest
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The test server itself: if it misbehaved, the client tests would prove nothing.
 final class LoopbackHTTPServerTests: XCTestCase {
     func testAnswersAndRecordsRequests() async throws {
         let server = try LoopbackHTTPServer { request in
-            LoopbackResponse(status: 201, headers: [("X-Echo", request.path)], body: Data("hello \(request.query["q"] ?? "")".utf8))
+            LoopbackResponse(
+                status: 201, headers: [("X-Echo", request.path)], body: Data("hello \(request.query["q"] ?? "")".utf8))
         }
         defer { server.stop() }
         XCTAssertGreaterThan(server.port, 0)

@@ -23,7 +23,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
         try serve { _ in response }
     }
 
-    private func serve(_ handler: @escaping LoopbackHTTPServer.Handler, timeout: TimeInterval = 5) throws -> OpenWeatherMapClient {
+    private func serve(_ handler: @escaping LoopbackHTTPServer.Handler, timeout: TimeInterval = 5) throws -> OpenWeatherMapClient
+    {
         let server = try LoopbackHTTPServer(handler: handler)
         self.server = server
         return OpenWeatherMapClient(
@@ -39,7 +40,9 @@ final class OpenWeatherMapClientTests: XCTestCase {
     private let london = Coordinates(latitude: 51.51, longitude: -0.13)
 
     /// Runs `body`, which must throw a WeatherError, and returns it.
-    private func weatherError(_ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async -> WeatherError? {
+    private func weatherError(_ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async
+        -> WeatherError?
+    {
         do {
             try await body()
             XCTFail("expected a WeatherError, got success", file: file, line: line)
@@ -96,7 +99,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let name = "current_weather_rain_gust_manila_metric.json"
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
-        let weather = try await client.current(at: Coordinates(latitude: 14.5995, longitude: 120.9842), units: .metric, lang: "en")
+        let weather = try await client.current(
+            at: Coordinates(latitude: 14.5995, longitude: 120.9842), units: .metric, lang: "en")
         XCTAssertEqual(weather.main?.temp, number(dig(json, "main", "temp")))
         XCTAssertEqual(weather.main?.feelsLike, number(dig(json, "main", "feels_like")))
         XCTAssertEqual(weather.main?.tempMin, number(dig(json, "main", "temp_min")))
@@ -219,7 +223,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let name = "forecast_5day_3h_antarctica_empty_city_snow_subzero_kelvin.json"
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
-        let forecast = try await client.forecast(at: Coordinates(latitude: -82.713066, longitude: 3.877213), units: .standard, lang: nil)
+        let forecast = try await client.forecast(
+            at: Coordinates(latitude: -82.713066, longitude: 3.877213), units: .standard, lang: nil)
         XCTAssertEqual(forecast.city?.name, "")
         XCTAssertEqual(forecast.list.count, (json["list"] as? [Any])?.count)
         XCTAssertEqual(forecast.list.first?.main?.temp, number(dig(json, "list", 0, "main", "temp")))
@@ -252,14 +257,17 @@ final class OpenWeatherMapClientTests: XCTestCase {
     func testRateLimitedWithRetryAfterSeconds() async throws {
         let client = try serve(try fixture("error_429_rate_limited_pyowm.json", status: 429, headers: [("Retry-After", "120")]))
         let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
-        guard case let .rateLimited(retryAfter, serverMessage)? = error else { return XCTFail("got \(String(describing: error))") }
+        guard case let .rateLimited(retryAfter, serverMessage)? = error else {
+            return XCTFail("got \(String(describing: error))")
+        }
         XCTAssertEqual(retryAfter, 120)
         XCTAssertEqual(serverMessage, try Fixtures.object("error_429_rate_limited_pyowm.json")["message"] as? String)
         XCTAssertTrue(error?.message.contains("try again in 2 min") ?? false, error?.message ?? "")
     }
 
     func testRateLimitedWithoutRetryAfter() async throws {
-        let client = try serve(LoopbackResponse(status: 429, json: #"{"cod":429, "message": "Your account is temporary blocked"}"#))
+        let client = try serve(
+            LoopbackResponse(status: 429, json: #"{"cod":429, "message": "Your account is temporary blocked"}"#))
         let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
         guard case let .rateLimited(retryAfter, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertNil(retryAfter)
@@ -274,7 +282,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
     }
 
     func testServerErrorIs5xx() async throws {
-        let client = try serve(LoopbackResponse(status: 500, headers: [("Content-Type", "text/html")], body: Data("<html>oops</html>".utf8)))
+        let client = try serve(
+            LoopbackResponse(status: 500, headers: [("Content-Type", "text/html")], body: Data("<html>oops</html>".utf8)))
         let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
         XCTAssertEqual(error, .serverError(status: 500))
     }
@@ -316,14 +325,17 @@ final class OpenWeatherMapClientTests: XCTestCase {
             let client = OpenWeatherMapClient(
                 configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
             let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
-            XCTAssertEqual(error, .malformedAnswer(detail: "the answer is larger than \(OpenWeatherMapClient.maximumAnswerSize) bytes"))
+            XCTAssertEqual(
+                error, .malformedAnswer(detail: "the answer is larger than \(OpenWeatherMapClient.maximumAnswerSize) bytes"))
         }
         // 1e300 degrees is valid JSON: shown, not trapped on.
         let server = try FaultyHTTPServer { _ in
-            .respond(status: 200, body: Data(#"{"main":{"temp":1e300,"humidity":-1e300},"wind":{"speed":1e300,"deg":1e300}}"#.utf8))
+            .respond(
+                status: 200, body: Data(#"{"main":{"temp":1e300,"humidity":-1e300},"wind":{"speed":1e300,"deg":1e300}}"#.utf8))
         }
         defer { server.stop() }
-        let client = OpenWeatherMapClient(configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
+        let client = OpenWeatherMapClient(
+            configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
         let weather = try await client.current(at: london, units: .metric, lang: nil)
         XCTAssertFalse(WeatherText.current(weather, units: .metric).isEmpty)
     }
@@ -406,8 +418,10 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let configuration = try OpenWeatherMapConfiguration.resolve(
             environment: ["AGRO_OPENWEATHER_URL": "http://127.0.0.1:9999"], configFileKey: "k")
         XCTAssertEqual(configuration.baseURL.absoluteString, "http://127.0.0.1:9999")
-        XCTAssertThrowsError(try OpenWeatherMapConfiguration.resolve(
-            environment: ["AGRO_OPENWEATHER_URL": "ftp://x/?appid=\(Self.key)"], configFileKey: Self.key)) { error in
+        XCTAssertThrowsError(
+            try OpenWeatherMapConfiguration.resolve(
+                environment: ["AGRO_OPENWEATHER_URL": "ftp://x/?appid=\(Self.key)"], configFileKey: Self.key)
+        ) { error in
             guard case .invalidBaseURL? = error as? WeatherError else { return XCTFail("\(error)") }
             XCTAssertFalse((error as? WeatherError)?.message.contains(Self.key) ?? true)
         }

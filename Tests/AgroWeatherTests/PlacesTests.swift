@@ -1,5 +1,6 @@
-@testable import AgroDomain
 import XCTest
+
+@testable import AgroDomain
 
 final class CoordinateParserTests: XCTestCase {
     func testCommaForm() throws {
@@ -11,7 +12,8 @@ final class CoordinateParserTests: XCTestCase {
 
     func testSpaceFormAndTwoArguments() throws {
         XCTAssertEqual(try CoordinateParser.parse("55.75 37.62"), Coordinates(latitude: 55.75, longitude: 37.62))
-        XCTAssertEqual(try CoordinateParser.parse(latitude: "-38.4", longitude: "-71.58"), Coordinates(latitude: -38.4, longitude: -71.58))
+        XCTAssertEqual(
+            try CoordinateParser.parse(latitude: "-38.4", longitude: "-71.58"), Coordinates(latitude: -38.4, longitude: -71.58))
     }
 
     func testOutOfRange() {
@@ -33,7 +35,8 @@ final class CoordinateParserTests: XCTestCase {
             }
         }
         XCTAssertThrowsError(try CoordinateParser.parse("abc,1")) {
-            XCTAssertEqual(($0 as? CoordinateError)?.message, "latitude must be a decimal number like 51.51 or -0.13; got \"abc\"")
+            XCTAssertEqual(
+                ($0 as? CoordinateError)?.message, "latitude must be a decimal number like 51.51 or -0.13; got \"abc\"")
         }
     }
 

@@ -83,10 +83,13 @@ final class SprayRulesTests: XCTestCase {
         // (<= 30 % cloud) avoid, anything else marginal.
         XCTAssertEqual(SprayAdvisor.inversionFinding(inPeriod: false, wind10mKmh: 0, cloudPercent: 0, rules).verdict, .good)
         XCTAssertEqual(SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: 10.9, cloudPercent: 30, rules).verdict, .avoid)
-        XCTAssertEqual(SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: 11.0, cloudPercent: 30, rules).verdict, .marginal)
-        XCTAssertEqual(SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: 10.9, cloudPercent: 31, rules).verdict, .marginal)
-        XCTAssertEqual(SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: nil, cloudPercent: nil, rules).verdict, .avoid,
-                       "unknown wind and cloud at night: assume the worst")
+        XCTAssertEqual(
+            SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: 11.0, cloudPercent: 30, rules).verdict, .marginal)
+        XCTAssertEqual(
+            SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: 10.9, cloudPercent: 31, rules).verdict, .marginal)
+        XCTAssertEqual(
+            SprayAdvisor.inversionFinding(inPeriod: true, wind10mKmh: nil, cloudPercent: nil, rules).verdict, .avoid,
+            "unknown wind and cloud at night: assume the worst")
     }
 
     // MARK: - Physics
@@ -145,8 +148,10 @@ final class SprayAdvisorTests: XCTestCase {
 
     /// A calm, mild, dry day slot: 18 °C, 65 % (Delta-T about 3.8 by psychrometric tables),
     /// wind 10 km/h, no gusts, no rain, pop 0, half cloudy.
-    private func slot(_ index: Int, wind kmh: Double = 10, gust: Double? = nil, temp: Double = 18, rh: Double = 65,
-                      rain: Double = 0, pop: Double? = 0, cloud: Double = 50, night: Bool = false) -> SpraySlot {
+    private func slot(
+        _ index: Int, wind kmh: Double = 10, gust: Double? = nil, temp: Double = 18, rh: Double = 65,
+        rain: Double = 0, pop: Double? = 0, cloud: Double = 50, night: Bool = false
+    ) -> SpraySlot {
         SpraySlot(
             start: t0.addingTimeInterval(Double(index) * 3 * 3600), temperatureC: temp, humidity: rh,
             wind10m: kmh / 3.6, gust10m: gust.map { $0 / 3.6 }, precipitationMm: rain,
@@ -341,8 +346,10 @@ final class SprayAdvisorTests: XCTestCase {
         XCTAssertFalse(period(9))
         XCTAssertTrue(period(24 + 21), "the next day repeats the clock times")
         // Without sun times the part of day decides.
-        XCTAssertTrue(SpraySlot.inversionPeriod(start: t0, duration: 10800, sunrise: nil, sunset: nil, partOfDay: "n", rules: rules))
-        XCTAssertFalse(SpraySlot.inversionPeriod(start: t0, duration: 10800, sunrise: nil, sunset: nil, partOfDay: "d", rules: rules))
+        XCTAssertTrue(
+            SpraySlot.inversionPeriod(start: t0, duration: 10800, sunrise: nil, sunset: nil, partOfDay: "n", rules: rules))
+        XCTAssertFalse(
+            SpraySlot.inversionPeriod(start: t0, duration: 10800, sunrise: nil, sunset: nil, partOfDay: "d", rules: rules))
     }
 
     func testSlotsFromImperialForecastAreConverted() {

@@ -113,10 +113,12 @@ final class WeatherCacheTests: XCTestCase {
         _ = try await service.forecastAnswer(at: point, units: .metric, lang: "en")
         XCTAssertEqual(requestCount, 4, "forecast and current are cached apart")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        XCTAssertEqual(files, [
-            "forecast_14.60_120.98_metric_en.json", "weather_14.60_120.98_imperial_en.json",
-            "weather_14.60_120.98_metric_en.json", "weather_14.60_120.98_metric_ru.json",
-        ])
+        XCTAssertEqual(
+            files,
+            [
+                "forecast_14.60_120.98_metric_en.json", "weather_14.60_120.98_imperial_en.json",
+                "weather_14.60_120.98_metric_en.json", "weather_14.60_120.98_metric_ru.json",
+            ])
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             XCTAssertFalse(text.contains(Self.key), "the key is not written to the cache")

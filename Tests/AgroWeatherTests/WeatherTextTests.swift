@@ -16,8 +16,10 @@ final class WeatherTextTests: XCTestCase {
     func testCurrentConditionsFromRecordedRainAndGust() throws {
         let name = "current_weather_rain_gust_manila_metric.json"
         let json = try Fixtures.object(name)
-        let region = Region(id: "PH-00", name: "Metro Manila", kind: .region, centre: Coordinates(latitude: 14.6, longitude: 121.0))
-        let rep = Representative(id: "r1", region: EntityRef(id: "PH-00", name: "Metro Manila"), name: "Ana Cruz", phone: "+63 2 000")
+        let region = Region(
+            id: "PH-00", name: "Metro Manila", kind: .region, centre: Coordinates(latitude: 14.6, longitude: 121.0))
+        let rep = Representative(
+            id: "r1", region: EntityRef(id: "PH-00", name: "Metro Manila"), name: "Ana Cruz", phone: "+63 2 000")
         let point = Coordinates(latitude: 14.5995, longitude: 120.9842)
         let text = WeatherText.current(
             try current(name), units: .metric,
@@ -29,7 +31,10 @@ final class WeatherTextTests: XCTestCase {
         let gust = String(format: "%.1f", try XCTUnwrap(number(dig(json, "wind", "gust"))))
         // deg 255 / 22.5 = 11.3 -> sector 11 -> WSW.
         XCTAssertTrue(lines.contains("Wind            \(speed) m/s from WSW (255°), gusts \(gust) m/s"), text)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("Temperature") && $0.contains("\(String(format: "%.1f", number(dig(json, "main", "temp"))!)) °C") }, text)
+        XCTAssertTrue(
+            lines.contains {
+                $0.hasPrefix("Temperature") && $0.contains("\(String(format: "%.1f", number(dig(json, "main", "temp"))!)) °C")
+            }, text)
         XCTAssertTrue(lines.contains("Rain            2.47 mm in the last hour"), text)
         XCTAssertTrue(lines.contains("Moderate rain"), text)
         XCTAssertTrue(lines.contains("(cached answer, 5 min old)"), text)
@@ -42,7 +47,8 @@ final class WeatherTextTests: XCTestCase {
     }
 
     func testAbsentValuesAreLeftOutNotZero() throws {
-        let snow = WeatherText.current(try current("current_weather_snow_negative_no_visibility_curacautin_metric.json"), units: .metric)
+        let snow = WeatherText.current(
+            try current("current_weather_snow_negative_no_visibility_curacautin_metric.json"), units: .metric)
         XCTAssertFalse(snow.contains("Visibility"), snow)
         XCTAssertTrue(snow.contains("-1.4 °C"), snow)
         XCTAssertTrue(snow.contains("Snow            1.37 mm in the last hour"), snow)
@@ -135,10 +141,12 @@ final class WeatherTextTests: XCTestCase {
         rules.boomWindFactor = 1
         let t0 = Date(timeIntervalSince1970: 1_785_564_000)
         func slot(_ i: Int, wind: Double) -> SpraySlot {
-            SpraySlot(start: t0.addingTimeInterval(Double(i) * 10800), temperatureC: 18, humidity: 65, wind10m: wind / 3.6,
-                      precipitationProbability: 0, cloudPercent: 50)
+            SpraySlot(
+                start: t0.addingTimeInterval(Double(i) * 10800), temperatureC: 18, humidity: 65, wind10m: wind / 3.6,
+                precipitationProbability: 0, cloudPercent: 50)
         }
-        let report = SprayAdvisor.report(slots: [slot(0, wind: 10), slot(1, wind: 10), slot(2, wind: 25), slot(3, wind: 10)], rules: rules)
+        let report = SprayAdvisor.report(
+            slots: [slot(0, wind: 10), slot(1, wind: 10), slot(2, wind: 25), slot(3, wind: 10)], rules: rules)
         let text = WeatherText.sprayReport(report, timeZoneOffset: 0, width: 80, productName: "Example 500 SC")
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertTrue(lines[0].hasPrefix("Spray windows for Example 500 SC, rain-fast period 2 h (default"), lines[0])
@@ -159,8 +167,11 @@ final class WeatherTextTests: XCTestCase {
         let lines = text.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.allSatisfy { $0.count <= 90 }, text)
         XCTAssertTrue(lines[0].contains("rain-fast period 4 h;"), lines[0])
-        XCTAssertEqual(lines.filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLetter == true && $0.contains(":00  ") && !$0.contains(" - ") }.count,
-                       fl.list.count, "one line starts per slot")
+        XCTAssertEqual(
+            lines.filter {
+                $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLetter == true && $0.contains(":00  ") && !$0.contains(" - ")
+            }.count,
+            fl.list.count, "one line starts per slot")
     }
 
     func testJSONOutputKeepsRawValuesAndVerdicts() throws {
@@ -177,7 +188,8 @@ final class WeatherTextTests: XCTestCase {
         XCTAssertEqual(number(decoded["ageSeconds"]), 120)
         XCTAssertEqual(decoded["warning"] as? String, "w")
         // Raw OpenWeatherMap keys and values survive.
-        XCTAssertEqual(number(dig(decoded, "weather", "list", 0, "main", "feels_like")), number(dig(json, "list", 0, "main", "feels_like")))
+        XCTAssertEqual(
+            number(dig(decoded, "weather", "list", 0, "main", "feels_like")), number(dig(json, "list", 0, "main", "feels_like")))
         XCTAssertEqual(dig(decoded, "weather", "list", 0, "dt_txt") as? String, dig(json, "list", 0, "dt_txt") as? String)
         XCTAssertEqual(number(dig(decoded, "weather", "list", 0, "wind", "gust")), number(dig(json, "list", 0, "wind", "gust")))
         let slots = try XCTUnwrap(dig(decoded, "spray", "slots") as? [[String: Any]])

@@ -1,8 +1,9 @@
 import AgroDomain
 import AgroStore
-@testable import AgroWeb
 import Foundation
 import XCTest
+
+@testable import AgroWeb
 
 /// `agro web`'s JSON API against the CLI: for the same query, the API answers with the bytes
 /// `agro ... --format json` prints (both run the built agro-full on the bundled catalog).
@@ -23,7 +24,8 @@ final class WebAPITests: BundledCatalogWebTestCase {
         XCTAssertEqual(answer.headers["content-type"], "application/json; charset=utf-8", target, file: file, line: line)
         let expected = try cliJSON(arguments, file: file, line: line)
         XCTAssertFalse(expected.isEmpty, file: file, line: line)
-        XCTAssertEqual(answer.body, expected, "\(target) differs from agro \(arguments.joined(separator: " "))", file: file, line: line)
+        XCTAssertEqual(
+            answer.body, expected, "\(target) differs from agro \(arguments.joined(separator: " "))", file: file, line: line)
     }
 
     func firstID(_ target: String) throws -> String {
@@ -41,8 +43,10 @@ final class WebAPITests: BundledCatalogWebTestCase {
         let region = try firstID("/api/v1/regions?perPage=1")
         let cases: [(String, [String])] = [
             ("/api/v1/products?perPage=7", ["products", "--per-page", "7"]),
-            ("/api/v1/products?culture=winter%20wheat&pest=septoria%20tritici&perPage=50",
-             ["products", "--culture", "winter wheat", "--pest", "septoria tritici", "--per-page", "50"]),
+            (
+                "/api/v1/products?culture=winter%20wheat&pest=septoria%20tritici&perPage=50",
+                ["products", "--culture", "winter wheat", "--pest", "septoria tritici", "--per-page", "50"]
+            ),
             ("/api/v1/products?category=fungicide&perPage=100", ["products", "--category", "fungicide", "--per-page", "100"]),
             ("/api/v1/products?letters=true&perPage=40", ["products", "--letters", "--per-page", "40"]),
             ("/api/v1/product/\(product)", ["product", product]),
@@ -59,10 +63,14 @@ final class WebAPITests: BundledCatalogWebTestCase {
             ("/api/v1/search?q=septoria&perPage=20", ["search", "septoria", "--per-page", "20"]),
             ("/api/v1/search?q=wheat&kind=product&perPage=5", ["search", "wheat", "--kind", "product", "--per-page", "5"]),
             ("/api/v1/regions?perPage=50", ["regions", "--per-page", "50"]),
-            ("/api/v1/uses?pest=septoria%20tritici&culture=winter%20wheat&perPage=20",
-             ["uses", "--pest", "septoria tritici", "--culture", "winter wheat", "--per-page", "20"]),
-            ("/api/v1/uses?culture=winter%20wheat&stage=31&sort=phi&perPage=15",
-             ["uses", "--culture", "winter wheat", "--stage", "31", "--sort", "phi", "--per-page", "15"]),
+            (
+                "/api/v1/uses?pest=septoria%20tritici&culture=winter%20wheat&perPage=20",
+                ["uses", "--pest", "septoria tritici", "--culture", "winter wheat", "--per-page", "20"]
+            ),
+            (
+                "/api/v1/uses?culture=winter%20wheat&stage=31&sort=phi&perPage=15",
+                ["uses", "--culture", "winter wheat", "--stage", "31", "--sort", "phi", "--per-page", "15"]
+            ),
             ("/api/v1/contacts/\(region)", ["contacts", region]),
             ("/api/v1/contacts?near=51.17,71.45&perPage=10", ["contacts", "--near", "51.17,71.45", "--per-page", "10"]),
             ("/api/v1/news?perPage=10", ["news", "--per-page", "10"]),
@@ -73,7 +81,8 @@ final class WebAPITests: BundledCatalogWebTestCase {
         // One item: the same document, its HTML made safe for a browser (compared apart).
         let item = try XCTUnwrap(try server.get("/api/v1/news/\(news)").json as? [String: Any])
         let cli = try XCTUnwrap(
-            try JSONSerialization.jsonObject(with: Data(try cliJSON(["news", "show", news, "--width", "80"]).utf8)) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(try cliJSON(["news", "show", news, "--width", "80"]).utf8))
+                as? [String: Any])
         XCTAssertEqual(item["text"] as? String, cli["text"] as? String)
         var webItem = try XCTUnwrap(item["item"] as? [String: Any]), cliItem = try XCTUnwrap(cli["item"] as? [String: Any])
         XCTAssertNotNil(webItem.removeValue(forKey: "bodyHTML"))
@@ -83,16 +92,20 @@ final class WebAPITests: BundledCatalogWebTestCase {
 
     func testLanguageFromTheQueryOrAcceptLanguage() throws {
         try assertSame("/api/v1/products?lang=ru&perPage=10", ["products", "--lang", "ru", "--per-page", "10"])
-        try assertSame("/api/v1/cultures?perPage=10", ["cultures", "--lang", "ru", "--per-page", "10"],
-                       headers: ["Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"])
+        try assertSame(
+            "/api/v1/cultures?perPage=10", ["cultures", "--lang", "ru", "--per-page", "10"],
+            headers: ["Accept-Language": "ru-RU,ru;q=0.9,en;q=0.5"])
         // Weights count: English is preferred here although Russian comes first.
-        try assertSame("/api/v1/cultures?perPage=10", ["cultures", "--lang", "en", "--per-page", "10"],
-                       headers: ["Accept-Language": "ru;q=0.4, en;q=0.8"])
-        try assertSame("/api/v1/pests?perPage=10", ["pests", "--lang", "kk", "--per-page", "10"],
-                       headers: ["Accept-Language": "kk"])
+        try assertSame(
+            "/api/v1/cultures?perPage=10", ["cultures", "--lang", "en", "--per-page", "10"],
+            headers: ["Accept-Language": "ru;q=0.4, en;q=0.8"])
+        try assertSame(
+            "/api/v1/pests?perPage=10", ["pests", "--lang", "kk", "--per-page", "10"],
+            headers: ["Accept-Language": "kk"])
         // lang= wins over the header.
-        try assertSame("/api/v1/pests?lang=en&perPage=10", ["pests", "--lang", "en", "--per-page", "10"],
-                       headers: ["Accept-Language": "ru"])
+        try assertSame(
+            "/api/v1/pests?lang=en&perPage=10", ["pests", "--lang", "en", "--per-page", "10"],
+            headers: ["Accept-Language": "ru"])
         // A language nobody has: English, as the CLI does with LANG=C.
         try assertSame("/api/v1/regions?perPage=10", ["regions", "--per-page", "10"], headers: ["Accept-Language": "ja-JP"])
     }
@@ -113,18 +126,22 @@ final class WebAPITests: BundledCatalogWebTestCase {
 
         // The last page holds the remainder; one past it is empty with the same total.
         let perPage = 3, lastPage = (total + perPage - 1) / perPage
-        try assertSame("/api/v1/products?page=\(lastPage)&perPage=\(perPage)",
-                       ["products", "--page", "\(lastPage)", "--per-page", "\(perPage)"])
+        try assertSame(
+            "/api/v1/products?page=\(lastPage)&perPage=\(perPage)",
+            ["products", "--page", "\(lastPage)", "--per-page", "\(perPage)"])
         let last = try XCTUnwrap(try server.get("/api/v1/products?page=\(lastPage)&perPage=\(perPage)").json as? [String: Any])
         XCTAssertEqual((last["items"] as? [Any])?.count, total - (lastPage - 1) * perPage)
-        let past = try XCTUnwrap(try server.get("/api/v1/products?page=\(lastPage + 1)&perPage=\(perPage)").json as? [String: Any])
+        let past = try XCTUnwrap(
+            try server.get("/api/v1/products?page=\(lastPage + 1)&perPage=\(perPage)").json as? [String: Any])
         XCTAssertEqual((past["items"] as? [Any])?.count, 0)
         XCTAssertEqual(past["total"] as? Int, total)
-        try assertSame("/api/v1/products?page=\(lastPage + 1)&perPage=\(perPage)",
-                       ["products", "--page", "\(lastPage + 1)", "--per-page", "\(perPage)"])
+        try assertSame(
+            "/api/v1/products?page=\(lastPage + 1)&perPage=\(perPage)",
+            ["products", "--page", "\(lastPage + 1)", "--per-page", "\(perPage)"])
         let one = try XCTUnwrap(try server.get("/api/v1/products?perPage=1&page=2").json as? [String: Any])
-        XCTAssertEqual((one["items"] as? [[String: Any]])?.first?["id"] as? String,
-                       ((all["items"] as? [[String: Any]])?[1])?["id"] as? String)
+        XCTAssertEqual(
+            (one["items"] as? [[String: Any]])?.first?["id"] as? String,
+            ((all["items"] as? [[String: Any]])?[1])?["id"] as? String)
 
         for bad in ["page=0", "perPage=0", "page=-1", "perPage=abc", "page=1.5"] {
             let answer = try server.get("/api/v1/products?\(bad)")
@@ -231,8 +248,10 @@ final class WebAPITests: BundledCatalogWebTestCase {
             // Required query parameters get a plausible value.
             let required = ((operation["parameters"] as? [[String: Any]]) ?? [])
                 .filter { $0["in"] as? String == "query" && $0["required"] as? Bool == true }.compactMap { $0["name"] as? String }
-            let values = ["q": "wheat", "near": "51.17,71.45", "product": "tebuconazole-250-ec", "dose": "0.75", "area": "10",
-                          "water": "200", "tank": "1000"]
+            let values = [
+                "q": "wheat", "near": "51.17,71.45", "product": "tebuconazole-250-ec", "dose": "0.75", "area": "10",
+                "water": "200", "tank": "1000",
+            ]
             if !required.isEmpty { target += "?" + required.map { "\($0)=\(values[$0] ?? "x")" }.joined(separator: "&") }
             // `uses` needs a pest or a culture (either one, so neither is required alone).
             if path == "/api/v1/uses" { target += "?culture=winter%20wheat" }

@@ -19,13 +19,15 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
     }
 
     /// An interface key printed instead of its string (`use.phi`, `web.water`, `mark.expired`).
-    static let rawKey = #"\b(use|web|mark|section|column|field|relation|effect|unit|plan|tank|weather|spray|current)\.[a-z][A-Za-z]*(\.[a-z]+)?\b"#
+    static let rawKey =
+        #"\b(use|web|mark|section|column|field|relation|effect|unit|plan|tank|weather|spray|current)\.[a-z][A-Za-z]*(\.[a-z]+)?\b"#
 
     func page(_ target: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let answer = try server.get(target)
         XCTAssertEqual(answer.status, 200, "\(target): \(answer.body.prefix(400))", file: file, line: line)
         let text = Self.text(answer.body)
-        XCTAssertNil(text.range(of: Self.rawKey, options: .regularExpression).map { String(text[$0]) }, target, file: file, line: line)
+        XCTAssertNil(
+            text.range(of: Self.rawKey, options: .regularExpression).map { String(text[$0]) }, target, file: file, line: line)
         return answer.body
     }
 
@@ -72,7 +74,8 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertGreaterThan(withPHI, 40)
         // A window is one unbreakable value: "BBCH 30-39" never splits at the dash.
         let card = try page("/product/tebuconazole-250-ec?lang=ru")
-        XCTAssertNotNil(card.range(of: #"<dd class="keep">\d+–\d+</dd>"#, options: .regularExpression), "a BBCH range, kept whole")
+        XCTAssertNotNil(
+            card.range(of: #"<dd class="keep">\d+–\d+</dd>"#, options: .regularExpression), "a BBCH range, kept whole")
         XCTAssertTrue(Self.text(card).contains("Фазы (BBCH)"))
     }
 
@@ -82,11 +85,17 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let card = try page("/product/tebuconazole-250-ec")
         XCTAssertTrue(card.contains("href=\"/product/tebuconazole-250-ec?alternatives=1#alternatives\""))
         let html = try page("/product/tebuconazole-250-ec?alternatives=1&lang=ru")
-        let section = html.components(separatedBy: "<section id=\"alternatives\">").last?.components(separatedBy: "</section>").first ?? ""
-        let listed = section.components(separatedBy: "<li><a href=\"/product/").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        let cli = try server.cli(["--catalog", Self.catalog, "product", "tebuconazole-250-ec", "--alternatives", "--lang", "ru", "--format", "json"])
+        let section =
+            html.components(separatedBy: "<section id=\"alternatives\">").last?.components(separatedBy: "</section>").first ?? ""
+        let listed = section.components(separatedBy: "<li><a href=\"/product/").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        let cli = try server.cli([
+            "--catalog", Self.catalog, "product", "tebuconazole-250-ec", "--alternatives", "--lang", "ru", "--format", "json",
+        ])
         XCTAssertEqual(cli.status, 0, cli.stderr)
-        let items = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
+        let items = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
         XCTAssertFalse(items.isEmpty)
         XCTAssertEqual(listed, Array(items.compactMap { $0["id"] as? String }.prefix(30)))
         XCTAssertTrue(Self.text(section).contains("другой механизм действия"), "the relation in Russian")
@@ -102,7 +111,8 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let today = formatter.string(from: Date())
         return products.compactMap { product in
             guard let expires = (product["registration"] as? [String: Any])?["expires"] as? String, expires < today,
-                  let names = product["name"] as? [String: String] else { return nil }
+                let names = product["name"] as? [String: String]
+            else { return nil }
             return (product["id"] as? String ?? "", names["en"] ?? "", names["ru"] ?? "")
         }
     }
@@ -113,26 +123,31 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         func marked(_ html: String, _ name: String, _ mark: String, _ target: String) {
             let text = Self.text(html)
             XCTAssertTrue(text.contains(name), "\(target) lists \(name)")
-            XCTAssertNotNil(text.range(of: NSRegularExpression.escapedPattern(for: name) + #" [^·]{0,20}"# + mark, options: .regularExpression),
-                            "\(target): \(name) is marked \(mark)")
+            XCTAssertNotNil(
+                text.range(
+                    of: NSRegularExpression.escapedPattern(for: name) + #" [^·]{0,20}"# + mark, options: .regularExpression),
+                "\(target): \(name) is marked \(mark)")
         }
         for product in expired {
             marked(try page("/product/\(product.id)"), product.en, "registration expired", "card")
             marked(try page("/product/\(product.id)?lang=ru"), product.ru, "регистрация истекла", "card ru")
             marked(try page("/products?all=true"), product.en, "registration expired", "list")
-            marked(try page("/?q=" + (product.en.split(separator: " ").first ?? "")), product.en, "registration expired", "search")
+            marked(
+                try page("/?q=" + (product.en.split(separator: " ").first ?? "")), product.en, "registration expired", "search")
         }
         // Propiconazole is offered against septoria on wheat: marked on the pest card and the uses page.
         marked(try page("/pest/zymoseptoria-tritici"), "Propiconazole 250 g/L EC", "registration expired", "pest card")
-        marked(try page("/uses?pest=zymoseptoria-tritici&culture=winter-wheat&all=true"), "Propiconazole 250 g/L EC",
-               "registration expired", "uses")
+        marked(
+            try page("/uses?pest=zymoseptoria-tritici&culture=winter-wheat&all=true"), "Propiconazole 250 g/L EC",
+            "registration expired", "uses")
         let current = Self.text(try page("/product/tebuconazole-250-ec"))
         XCTAssertFalse(current.contains("registration expired"))
     }
 
     /// The rows of the uses page: product ids in order, from the product links of the rows.
     static func rowProducts(_ html: String) -> [String] {
-        let pattern = try! NSRegularExpression(pattern: #"<li class="use-row[^"]*">\s*<p class="targets"><a href="/product/([^"]+)">"#)
+        let pattern = try! NSRegularExpression(
+            pattern: #"<li class="use-row[^"]*">\s*<p class="targets"><a href="/product/([^"]+)">"#)
         return pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)).compactMap {
             Range($0.range(at: 1), in: html).map { String(html[$0]) }
         }
@@ -141,21 +156,34 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
     func testTheUsesPageListsWhatAgroUsesLists() throws {
         let cases: [(String, [String])] = [
             ("pest=zymoseptoria-tritici&culture=winter-wheat", ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat"]),
-            ("pest=zymoseptoria-tritici&culture=winter-wheat&sort=phi", ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--sort", "phi"]),
-            ("pest=zymoseptoria-tritici&culture=winter-wheat&sort=dose", ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--sort", "dose"]),
-            ("pest=zymoseptoria-tritici&culture=winter-wheat&group=FRAC+3", ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--group", "FRAC 3"]),
+            (
+                "pest=zymoseptoria-tritici&culture=winter-wheat&sort=phi",
+                ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--sort", "phi"]
+            ),
+            (
+                "pest=zymoseptoria-tritici&culture=winter-wheat&sort=dose",
+                ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--sort", "dose"]
+            ),
+            (
+                "pest=zymoseptoria-tritici&culture=winter-wheat&group=FRAC+3",
+                ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--group", "FRAC 3"]
+            ),
             ("culture=winter+wheat", ["--culture", "winter wheat"]),
         ]
         for (query, arguments) in cases {
             let html = try page("/uses?\(query)&all=true&lang=ru")
-            let cli = try server.cli(["--catalog", Self.catalog, "uses"] + arguments + ["--all", "--format", "json", "--lang", "ru"])
+            let cli = try server.cli(
+                ["--catalog", Self.catalog, "uses"] + arguments + ["--all", "--format", "json", "--lang", "ru"])
             XCTAssertEqual(cli.status, 0, cli.stderr)
-            let items = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
+            let items = try XCTUnwrap(
+                (try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
             XCTAssertFalse(items.isEmpty, query)
             XCTAssertEqual(Self.rowProducts(html), items.compactMap { $0["productId"] as? String }, query)
             let text = Self.text(html)
             for item in items {
-                if let phi = item["phiDays"] as? Int { XCTAssertTrue(text.contains(Self.russianDays(phi)), "\(query): PHI \(phi)") }
+                if let phi = item["phiDays"] as? Int {
+                    XCTAssertTrue(text.contains(Self.russianDays(phi)), "\(query): PHI \(phi)")
+                }
                 for group in item["groups"] as? [String] ?? [] { XCTAssertTrue(text.contains(group), "\(query): \(group)") }
                 XCTAssertTrue(text.contains(item["name"] as? String ?? "?"))
             }
@@ -170,13 +198,15 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(pest.contains("<form class=\"filters\" action=\"/uses\" method=\"get\">"))
         XCTAssertTrue(pest.contains("<input type=\"hidden\" name=\"pest\" value=\"zymoseptoria-tritici\">"))
         let culture = try page("/culture/winter-wheat")
-        XCTAssertTrue(culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
+        XCTAssertTrue(
+            culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
     }
 
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
-        XCTAssertTrue(products.contains("<option value=\"winter-wheat\" selected>Пшеница озимая</option>"), "chosen by name, not id")
+        XCTAssertTrue(
+            products.contains("<option value=\"winter-wheat\" selected>Пшеница озимая</option>"), "chosen by name, not id")
         XCTAssertTrue(try page("/?q=winter+wheat").contains("value=\"winter wheat\""), "a space, not a plus")
         // The language links keep the query, spaces encoded as spaces.
         XCTAssertTrue(try page("/?q=winter+wheat").contains("href=\"/?q=winter%20wheat&amp;lang=ru\""))
@@ -185,8 +215,9 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
     /// Every link from the cultures tree answers, schemes included (none where no scheme exists).
     func testCultureTreeLinksAnswer() throws {
         let html = try page("/cultures")
-        let links = Set(html.components(separatedBy: "href=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
-            .filter { $0.hasPrefix("/scheme/") || $0.hasPrefix("/culture/") })
+        let links = Set(
+            html.components(separatedBy: "href=\"").dropFirst().compactMap { $0.split(separator: "\"").first.map(String.init) }
+                .filter { $0.hasPrefix("/scheme/") || $0.hasPrefix("/culture/") })
         XCTAssertGreaterThan(links.filter { $0.hasPrefix("/scheme/") }.count, 3)
         for link in links { _ = try page(link.replacingOccurrences(of: "&amp;", with: "&")) }
         let substance = try page("/substance/tebuconazole")
@@ -195,27 +226,36 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
     }
 
     func testPlanCheckAnswersWithTheCLIsJSON() throws {
-        for (file, type, language) in [("winter-wheat-kz-fails.json", "application/json", "en"), ("winter-wheat-kz.json", "application/json", "ru"),
-                                       ("winter-wheat-kz.csv", "text/csv", "kk")] {
+        for (file, type, language) in [
+            ("winter-wheat-kz-fails.json", "application/json", "en"), ("winter-wheat-kz.json", "application/json", "ru"),
+            ("winter-wheat-kz.csv", "text/csv", "kk"),
+        ] {
             let path = Self.examples.appendingPathComponent(file).path
             let answer = try server.exchange(
-                "POST", "/api/v1/plan/check?lang=\(language)", headers: ["Content-Type": type], body: try Data(contentsOf: URL(fileURLWithPath: path)))
+                "POST", "/api/v1/plan/check?lang=\(language)", headers: ["Content-Type": type],
+                body: try Data(contentsOf: URL(fileURLWithPath: path)))
             XCTAssertEqual(answer.status, 200, answer.body)
             let cli = try server.cli(["--catalog", Self.catalog, "--lang", language, "plan", "check", path, "--format", "json"])
             XCTAssertEqual(cli.status, file.contains("fails") ? 20 : 0, cli.stderr)
             XCTAssertEqual(answer.body, cli.stdout, file)
         }
-        let bad = try server.exchange("POST", "/api/v1/plan/check", headers: ["Content-Type": "application/json"], body: Data("{\"culture\": \"winter-wheat\"}".utf8))
+        let bad = try server.exchange(
+            "POST", "/api/v1/plan/check", headers: ["Content-Type": "application/json"],
+            body: Data("{\"culture\": \"winter-wheat\"}".utf8))
         XCTAssertEqual(bad.status, 400, bad.body)
 
         // The page: a file uploaded, the findings under their application as the CLI groups them.
         let boundary = "agro-test-boundary"
-        var body = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"plan.json\"\r\nContent-Type: application/json\r\n\r\n".utf8)
+        var body = Data(
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"plan.json\"\r\nContent-Type: application/json\r\n\r\n"
+                .utf8)
         body += try Data(contentsOf: Self.examples.appendingPathComponent("winter-wheat-kz-fails.json"))
         body += Data("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n\r\n--\(boundary)--\r\n".utf8)
-        let posted = try server.exchange("POST", "/plan?lang=ru", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body)
+        let posted = try server.exchange(
+            "POST", "/plan?lang=ru", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: body)
         XCTAssertEqual(posted.status, 200, posted.body)
-        let applications = posted.body.components(separatedBy: "<ol class=\"applications\">").last?.components(separatedBy: "</ol>").first ?? ""
+        let applications =
+            posted.body.components(separatedBy: "<ol class=\"applications\">").last?.components(separatedBy: "</ol>").first ?? ""
         let items = Array(applications.components(separatedBy: "<p><strong>").dropFirst())
         XCTAssertEqual(items.count, 5, "one entry per application")
         XCTAssertTrue(items[0].contains("[dose]"), "application 1 holds the dose finding")
@@ -225,21 +265,35 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertEqual(posted.body.components(separatedBy: "class=\"finding error\"").count - 1, 4, "4 violations")
 
         // The short form: one application, read through the plan CSV.
-        let form = "culture=winter-wheat&harvest=2026-07-28&date1=2026-04-28&bbch1=25&product1=tribenuron-750-wg&dose1=30&unit1=g%2Fha&pests1=descurainia-sophia"
-        let filled = try server.exchange("POST", "/plan", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
+        let form =
+            "culture=winter-wheat&harvest=2026-07-28&date1=2026-04-28&bbch1=25&product1=tribenuron-750-wg&dose1=30&unit1=g%2Fha&pests1=descurainia-sophia"
+        let filled = try server.exchange(
+            "POST", "/plan", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
         XCTAssertEqual(filled.status, 200, filled.body)
         XCTAssertTrue(Self.text(filled.body).contains("[dose]"), Self.text(filled.body))
     }
 
     func testTankAnswersWithTheCLIsJSON() throws {
         let cases: [(String, [String])] = [
-            ("product=tebuconazole-250-ec&dose=0.75&unit=l/ha&area=100&water=200&tank=3000",
-             ["--product", "tebuconazole-250-ec", "--dose", "0.75", "--unit", "l/ha", "--area", "100", "--water", "200", "--tank", "3000"]),
-            ("product=tribenuron-750-wg&dose=20&unit=g/ha&product=fenoxaprop-69-ew&dose=0.8&unit=l/ha&area=120&water=150&tank=2500&lang=ru",
-             ["--product", "tribenuron-750-wg", "--dose", "20", "--unit", "g/ha", "--product", "fenoxaprop-69-ew", "--dose", "0.8",
-              "--unit", "l/ha", "--area", "120", "--water", "150", "--tank", "2500", "--lang", "ru"]),
-            ("product=propiconazole-250-ec&dose=0.5&area=10&water=200&tank=600",
-             ["--product", "propiconazole-250-ec", "--dose", "0.5", "--area", "10", "--water", "200", "--tank", "600"]),
+            (
+                "product=tebuconazole-250-ec&dose=0.75&unit=l/ha&area=100&water=200&tank=3000",
+                [
+                    "--product", "tebuconazole-250-ec", "--dose", "0.75", "--unit", "l/ha", "--area", "100", "--water", "200",
+                    "--tank", "3000",
+                ]
+            ),
+            (
+                "product=tribenuron-750-wg&dose=20&unit=g/ha&product=fenoxaprop-69-ew&dose=0.8&unit=l/ha&area=120&water=150&tank=2500&lang=ru",
+                [
+                    "--product", "tribenuron-750-wg", "--dose", "20", "--unit", "g/ha", "--product", "fenoxaprop-69-ew", "--dose",
+                    "0.8",
+                    "--unit", "l/ha", "--area", "120", "--water", "150", "--tank", "2500", "--lang", "ru",
+                ]
+            ),
+            (
+                "product=propiconazole-250-ec&dose=0.5&area=10&water=200&tank=600",
+                ["--product", "propiconazole-250-ec", "--dose", "0.5", "--area", "10", "--water", "200", "--tank", "600"]
+            ),
         ]
         for (query, arguments) in cases {
             let answer = try server.get("/api/v1/tank?\(query)")
@@ -250,8 +304,10 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         }
         let negative = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=-1&area=100&water=200&tank=3000")
         XCTAssertEqual(negative.status, 400)
-        let cli = try server.cli(["--catalog", Self.catalog, "tank", "--product", "tebuconazole-250-ec", "--dose=-1", "--area", "100",
-                                  "--water", "200", "--tank", "3000"])
+        let cli = try server.cli([
+            "--catalog", Self.catalog, "tank", "--product", "tebuconazole-250-ec", "--dose=-1", "--area", "100",
+            "--water", "200", "--tank", "3000",
+        ])
         XCTAssertEqual(cli.status, 64)
         let error = try XCTUnwrap((negative.json as? [String: Any])?["error"] as? [String: Any])
         XCTAssertEqual("agro: " + (error["message"] as? String ?? "") + "\n", cli.stderr)
@@ -267,8 +323,10 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         // The page: a decimal comma typed, the loads in the page's language. 100 ha at 200 l/ha
         // is 20000 l: 6 full loads of 3000 l (15 ha, 11.25 l of product each) and one of 2000 l
         // (10 ha, 7.5 l); 75 l in all, 18750 g of tebuconazole at 250 g/l.
-        let html = try page("/tank?product=tebuconazole-250-ec&dose=0%2C75&unit=l%2Fha&product=&dose=&area=100&water=200&tank=3000&lang=ru")
-        let result = Self.text(html.components(separatedBy: "id=\"result\"").last?.components(separatedBy: "</section>").first ?? "")
+        let html = try page(
+            "/tank?product=tebuconazole-250-ec&dose=0%2C75&unit=l%2Fha&product=&dose=&area=100&water=200&tank=3000&lang=ru")
+        let result = Self.text(
+            html.components(separatedBy: "id=\"result\"").last?.components(separatedBy: "</section>").first ?? "")
         for expected in ["20000 л", "2000 л", "15 га", "11,25 л", "7,5 л", "75 л", "18750 г"] {
             XCTAssertTrue(result.contains(expected), "\(expected) in \(result)")
         }

@@ -1,21 +1,27 @@
 import Foundation
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `agro-full web` run as a user runs it, on 127.0.0.1 with a port the system picks, with
 /// its own XDG folders; and the same binary for the CLI's answers.
 final class WebProcess {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// `agro-full`, built beside this test bundle.
     static let binary: URL = {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("agro-full")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "agro-full")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
         let bundle = Bundle.allBundles.map(\.bundleURL).first { $0.pathExtension == "xctest" }
         if let near = bundle?.deletingLastPathComponent().appendingPathComponent("agro-full"),
-           FileManager.default.isExecutableFile(atPath: near.path) { return near }
+            FileManager.default.isExecutableFile(atPath: near.path)
+        {
+            return near
+        }
         return root.appendingPathComponent(".build/debug/agro-full")
     }()
 

@@ -1,11 +1,13 @@
 import AgroStore
 import AgroTestSupport
-@testable import AgroWeb
-import Hummingbird
 import Foundation
+import Hummingbird
 import XCTest
+
+@testable import AgroWeb
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `agro web` against clients that do not play fair, on loopback with the built agro-full:
@@ -80,7 +82,8 @@ final class WebHostileTests: XCTestCase {
         let errors = Self.concurrently(4) { worker in
             let connection = try RawConnection(port: port)
             for index in 0..<300 {
-                let answer = try connection.request("GET /api/v1/regions?pad\(worker)x\(index)=\(padding) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try connection.request(
+                    "GET /api/v1/regions?pad\(worker)x\(index)=\(padding) HTTP/1.1\r\nHost: x\r\n\r\n")
                 if answer.status != 200 { throw NSError(domain: "status \(answer.status)", code: index) }
             }
         }
@@ -108,7 +111,8 @@ final class WebHostileTests: XCTestCase {
         XCTAssertGreaterThan(cache.size, 0)
         // lang and empty parameters are no part of the key; order of the others is.
         let plain = ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&culture=b"))
-        XCTAssertEqual(plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&lang=zz&culture=b&page=")))
+        XCTAssertEqual(
+            plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&lang=zz&culture=b&page=")))
         XCTAssertNotEqual(plain, ResponseCache.key(language: "ru", request: Self.request("/api/v1/products?pest=a&culture=b")))
         XCTAssertNotEqual(plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?culture=b&pest=a")))
     }
@@ -208,7 +212,8 @@ final class WebHostileTests: XCTestCase {
                 var index = 0
                 while !stop.value {
                     index += 1
-                    let target = worker % 2 == 0 ? "/products?all=true&lang=ru&n=\(index)" : "/api/v1/products?all=true&n=\(index)"
+                    let target =
+                        worker % 2 == 0 ? "/products?all=true&lang=ru&n=\(index)" : "/api/v1/products?all=true&n=\(index)"
                     guard let answer = try? connection.request("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n") else { return }
                     statuses.update { $0[answer.status, default: 0] += 1 }
                 }
@@ -246,7 +251,8 @@ final class WebHostileTests: XCTestCase {
         let errors = Self.concurrently(6) { worker in
             let connection = try RawConnection(port: port, timeout: 30)
             for index in 0..<10 {
-                let answer = try connection.request("GET /api/v1/products?all=true&w=\(worker)&i=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try connection.request(
+                    "GET /api/v1/products?all=true&w=\(worker)&i=\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
                 statuses.update { $0.append((answer.status, answer.headers["retry-after"])) }
             }
         }
@@ -285,7 +291,8 @@ final class WebHostileTests: XCTestCase {
             if answer.status == 429 {
                 refused += 1
                 XCTAssertNotNil(answer.headers["retry-after"])
-                XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooManyRequests")
+                XCTAssertEqual(
+                    ((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooManyRequests")
             } else {
                 XCTAssertEqual(answer.status, 200, answer.body)
             }
@@ -357,7 +364,8 @@ final class WebHostileTests: XCTestCase {
             XCTAssertNotNil(plain.headers["cache-control"], path)
             for answer in [plain, zipped] {
                 let tag = try XCTUnwrap(answer.headers["etag"], path)
-                let again = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(tag)\r\nAccept-Encoding: gzip\r\n\r\n", head: true)
+                let again = try connection.request(
+                    "GET \(path) HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(tag)\r\nAccept-Encoding: gzip\r\n\r\n", head: true)
                 XCTAssertEqual(again.status, 304, path)
             }
             let refused = try connection.request("GET \(path) HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip;q=0\r\n\r\n")

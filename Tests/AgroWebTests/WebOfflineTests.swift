@@ -33,10 +33,12 @@ final class WebOfflineTests: XCTestCase {
         XCTAssertEqual(worker.headers["content-type"], "text/javascript; charset=utf-8")
         XCTAssertEqual(worker.headers["cache-control"], "no-cache", "the browser checks for a new worker on every visit")
         XCTAssertTrue(worker.headers["content-security-policy"]?.contains("worker-src 'self'") ?? false)
-        let version = try XCTUnwrap(worker.body.range(of: #"var VERSION = "[0-9a-f]+";"#, options: .regularExpression),
-                                    "the version is filled in: \(worker.body.prefix(600))")
-        XCTAssertEqual(try server.get("/sw.js").body[version.lowerBound...].prefix(40),
-                       worker.body[version.lowerBound...].prefix(40), "the same files give the same version")
+        let version = try XCTUnwrap(
+            worker.body.range(of: #"var VERSION = "[0-9a-f]+";"#, options: .regularExpression),
+            "the version is filled in: \(worker.body.prefix(600))")
+        XCTAssertEqual(
+            try server.get("/sw.js").body[version.lowerBound...].prefix(40),
+            worker.body[version.lowerBound...].prefix(40), "the same files give the same version")
 
         // Every file of the shell it precaches is served: one missing would fail its install.
         let list = try XCTUnwrap(worker.body.range(of: #"var SHELL_FILES = \[[^\]]*\]"#, options: .regularExpression))
@@ -89,7 +91,10 @@ final class WebOfflineTests: XCTestCase {
         XCTAssertTrue(page.body.contains("<a class=\"skip\" href=\"#content\">\(try string("kk", "web.skip"))</a>"))
         XCTAssertTrue(page.body.contains("<main id=\"content\" tabindex=\"-1\">"))
         // Hidden until the worker serves the page from its saved copy (sw.js rewrites this tag).
-        XCTAssertTrue(page.body.contains("<p class=\"saved\" id=\"saved\" role=\"status\" hidden>\(try string("kk", "web.savedCopy")) <time id=\"saved-at\"></time></p>"))
+        XCTAssertTrue(
+            page.body.contains(
+                "<p class=\"saved\" id=\"saved\" role=\"status\" hidden>\(try string("kk", "web.savedCopy")) <time id=\"saved-at\"></time></p>"
+            ))
         let worker = try server.get("/sw.js").body
         XCTAssertTrue(worker.contains("'<p class=\"saved\" id=\"saved\" role=\"status\" hidden>'"), "the worker finds the banner")
         XCTAssertTrue(worker.contains("'<time id=\"saved-at\"></time>'"))

@@ -25,15 +25,20 @@ final class WebPagesTests: XCTestCase {
                 identity: "test.hostile", version: 1, builtAt: "2026-11-21T00:00:00Z",
                 locales: LocaleChain(locales: ["en"]), title: ["en": "Hostile <b>catalog</b>"]))
         try writer.add(CatalogRecord.Pest(id: "pest-evil", kind: .insect, name: ["en": evilName]))
-        try writer.add(CatalogRecord.Product(
-            id: "p-evil", name: ["en": evilName], category: .insecticide, registrationNumber: "<i>R-1</i>"))
-        try writer.add(CatalogRecord.Region(id: "R-1", kind: .region, name: ["en": "Region <u>one</u>"], centre: Coordinates(latitude: 51, longitude: 71)))
-        try writer.add(CatalogRecord.Representative(
-            id: "rep-1", regionID: "R-1", name: ["en": "Ann <svg onload=alert(5)>"], phone: "+7 (701) 555-01-02",
-            email: "ann@example.org"))
-        try writer.add(CatalogRecord.News(
-            id: "n-evil", kind: .news, date: "2026-11-20", title: ["en": "News " + evilName], bodyHTML: ["en": evilHTML],
-            source: "https://example.org/news/"))
+        try writer.add(
+            CatalogRecord.Product(
+                id: "p-evil", name: ["en": evilName], category: .insecticide, registrationNumber: "<i>R-1</i>"))
+        try writer.add(
+            CatalogRecord.Region(
+                id: "R-1", kind: .region, name: ["en": "Region <u>one</u>"], centre: Coordinates(latitude: 51, longitude: 71)))
+        try writer.add(
+            CatalogRecord.Representative(
+                id: "rep-1", regionID: "R-1", name: ["en": "Ann <svg onload=alert(5)>"], phone: "+7 (701) 555-01-02",
+                email: "ann@example.org"))
+        try writer.add(
+            CatalogRecord.News(
+                id: "n-evil", kind: .news, date: "2026-11-20", title: ["en": "News " + evilName], bodyHTML: ["en": evilHTML],
+                source: "https://example.org/news/"))
         try writer.finish()
     }
 
@@ -55,7 +60,9 @@ final class WebPagesTests: XCTestCase {
     }
 
     /// A page: 200, HTML, the policy, and no script but the served file.
-    func page(_ target: String, headers: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    func page(_ target: String, headers: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) throws
+        -> String
+    {
         let answer = try server.get(target, headers: headers)
         XCTAssertEqual(answer.status, 200, "\(target): \(answer.body.prefix(500))", file: file, line: line)
         XCTAssertEqual(answer.headers["content-type"], "text/html; charset=utf-8", file: file, line: line)
@@ -68,10 +75,12 @@ final class WebPagesTests: XCTestCase {
         XCTAssertEqual(scripts, 2, target, file: file, line: line)
         XCTAssertTrue(answer.body.contains("<script src=\"/static/app.js\" defer></script>"), file: file, line: line)
         XCTAssertTrue(answer.body.contains("<script src=\"/static/offline.js\" defer></script>"), file: file, line: line)
-        XCTAssertNil(answer.body.range(of: #"(src|href)="(https?:)?//(?!example\.org)"#, options: .regularExpression),
-                     target, file: file, line: line)
+        XCTAssertNil(
+            answer.body.range(of: #"(src|href)="(https?:)?//(?!example\.org)"#, options: .regularExpression),
+            target, file: file, line: line)
         // No event handler in any tag (escaped text may mention one).
-        XCTAssertNil(answer.body.range(of: #"<[a-zA-Z][^>]*\son[a-z]+\s*="#, options: .regularExpression), target, file: file, line: line)
+        XCTAssertNil(
+            answer.body.range(of: #"<[a-zA-Z][^>]*\son[a-z]+\s*="#, options: .regularExpression), target, file: file, line: line)
         return answer.body
     }
 
@@ -94,7 +103,9 @@ final class WebPagesTests: XCTestCase {
     func testNewsHTMLIsSanitizedForTheBrowser() throws {
         let document = try XCTUnwrap(try server.get("/api/v1/news/n-evil").json as? [String: Any])
         let html = try XCTUnwrap((document["item"] as? [String: Any])?["bodyHTML"] as? String)
-        for forbidden in ["<script", "alert(1)", "onclick", "onerror", "javascript:", "<iframe", "<style", "display:none", "alert(3)"] {
+        for forbidden in [
+            "<script", "alert(1)", "onclick", "onerror", "javascript:", "<iframe", "<style", "display:none", "alert(3)",
+        ] {
             XCTAssertFalse(html.lowercased().contains(forbidden.lowercased()), "\(forbidden) in \(html)")
         }
         XCTAssertTrue(html.contains("<p>Spray <b>early</b>.</p>"), html)
@@ -108,8 +119,10 @@ final class WebPagesTests: XCTestCase {
     }
 
     func testEveryPageWorksAndTheLanguageSwitchIsRemembered() throws {
-        for target in ["/", "/products?letter=P", "/products?category=insecticide", "/cultures", "/regions", "/weather",
-                       "/news", "/favorites"] {
+        for target in [
+            "/", "/products?letter=P", "/products?category=insecticide", "/cultures", "/regions", "/weather",
+            "/news", "/favorites",
+        ] {
             _ = try page(target)
         }
         let russian = try server.get("/?lang=ru")

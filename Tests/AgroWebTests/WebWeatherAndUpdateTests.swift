@@ -29,8 +29,10 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         try server.start(["--catalog", Self.catalog])
         defer { server.stop() }
 
-        for (query, flags) in [("at=51.17,71.45", [String]()), ("at=51.17,71.45&spray=1", ["--spray"]),
-                               ("at=51.17,71.45&forecast=true", ["--forecast"])] {
+        for (query, flags) in [
+            ("at=51.17,71.45", [String]()), ("at=51.17,71.45&spray=1", ["--spray"]),
+            ("at=51.17,71.45&forecast=true", ["--forecast"]),
+        ] {
             let answer = try server.get("/api/v1/weather?\(query)")
             XCTAssertEqual(answer.status, 200, answer.body)
             XCTAssertFalse(answer.body.contains(Self.apiKey))
@@ -62,8 +64,11 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         let region = try server.get("/api/v1/weather?region=KZ-10&spray=1&product=glyphosate-540-sl")
         XCTAssertEqual(region.status, 200, region.body)
         let cli = try server.cli(
-            ["--catalog", Self.catalog, "weather", "--region", "KZ-10", "--spray", "--product", "glyphosate-540-sl", "--format",
-             "json"], extraEnvironment: ["XDG_CACHE_HOME": server.home.appendingPathComponent("cli-cache").path])
+            [
+                "--catalog", Self.catalog, "weather", "--region", "KZ-10", "--spray", "--product", "glyphosate-540-sl",
+                "--format",
+                "json",
+            ], extraEnvironment: ["XDG_CACHE_HOME": server.home.appendingPathComponent("cli-cache").path])
         XCTAssertEqual(cli.status, 0, cli.stderr)
         var web = try XCTUnwrap(region.json as? [String: Any])
         var expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cli.stdout.utf8)) as? [String: Any])
@@ -80,7 +85,8 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         let productAlone = try server.get("/api/v1/weather?at=51.17,71.45&product=glyphosate-540-sl")
         XCTAssertEqual(productAlone.status, 400)
         XCTAssertEqual(
-            ((productAlone.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String, "product= goes with spray=")
+            ((productAlone.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String,
+            "product= goes with spray=")
 
         let bad = try server.get("/api/v1/weather?at=95,10")
         XCTAssertEqual(bad.status, 400)
@@ -93,41 +99,53 @@ final class WebWeatherAndUpdateTests: XCTestCase {
     /// language; the nearest representative to call; the place from the region list or typed
     /// with decimal commas.
     func assertWeatherPageForAPhone(_ server: WebProcess, file: StaticString = #filePath, line: UInt = #line) throws {
-        let forecast = try XCTUnwrap(try JSONSerialization.jsonObject(
-            with: try SharedFixtures.data("fixtures/owm/" + Self.forecastFixture)) as? [String: Any])
+        let forecast = try XCTUnwrap(
+            try JSONSerialization.jsonObject(
+                with: try SharedFixtures.data("fixtures/owm/" + Self.forecastFixture)) as? [String: Any])
         let slots = try XCTUnwrap(forecast["list"] as? [Any]).count
         let spray = try XCTUnwrap(try server.get("/api/v1/weather?at=51.17,71.45&spray=true").json as? [String: Any])
-        let verdicts = try XCTUnwrap((spray["spray"] as? [String: Any])?["slots"] as? [[String: Any]]).compactMap { $0["verdict"] as? String }
+        let verdicts = try XCTUnwrap((spray["spray"] as? [String: Any])?["slots"] as? [[String: Any]]).compactMap {
+            $0["verdict"] as? String
+        }
         XCTAssertEqual(verdicts.count, slots, file: file, line: line)
         for (query, language) in [("at=51.17,71.45", "en"), ("at=51%2C17+71%2C45", "ru"), ("region=KZ-AKM", "kk")] {
             let page = try server.get("/weather?\(query)&spray=1&lang=\(language)")
             XCTAssertEqual(page.status, 200, page.body, file: file, line: line)
             let html = page.body
             // One slot per forecast slot, each coloured by the verdict the API gives it, in order.
-            let classes = html.components(separatedBy: "<details class=\"slot verdict-").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            let classes = html.components(separatedBy: "<details class=\"slot verdict-").dropFirst().map {
+                String($0.prefix { $0 != "\"" })
+            }
             if query.hasPrefix("at=") { XCTAssertEqual(classes, verdicts, query, file: file, line: line) }
             XCTAssertEqual(classes.count, slots, query, file: file, line: line)
             XCTAssertFalse(html.contains("<pre"), "no preformatted text", file: file, line: line)
             XCTAssertTrue(html.contains("href=\"tel:+"), "the nearest representative to call", file: file, line: line)
             XCTAssertTrue(html.contains("<dl class=\"facts\">"), "current conditions as facts", file: file, line: line)
-            XCTAssertNil(html.range(of: #"\b(web|weather|spray|current)\.[a-z][A-Za-z]+"#, options: .regularExpression), "a raw key", file: file, line: line)
+            XCTAssertNil(
+                html.range(of: #"\b(web|weather|spray|current)\.[a-z][A-Za-z]+"#, options: .regularExpression), "a raw key",
+                file: file, line: line)
             switch language {
             case "ru":
                 XCTAssertTrue(html.contains("Температура"), file: file, line: line)
-                XCTAssertTrue(["хорошо", "допустимо", "не опрыскивать"].contains { html.contains(">\($0)<") }, "Russian verdicts", file: file, line: line)
+                XCTAssertTrue(
+                    ["хорошо", "допустимо", "не опрыскивать"].contains { html.contains(">\($0)<") }, "Russian verdicts",
+                    file: file, line: line)
                 // Every reason a slot gives is worded in Russian, as `agro weather --spray --lang ru` words it.
                 let reasons = html.components(separatedBy: "<details class=\"slot").dropFirst()
                     .flatMap { $0.components(separatedBy: "</details>")[0].components(separatedBy: "<li>").dropFirst() }
                     .map { String($0.prefix { $0 != "<" }) }
                 XCTAssertFalse(reasons.isEmpty, file: file, line: line)
                 for reason in reasons {
-                    XCTAssertNotNil(reason.range(of: "[а-яё]", options: .regularExpression), "a Russian reason: \(reason)", file: file, line: line)
+                    XCTAssertNotNil(
+                        reason.range(of: "[а-яё]", options: .regularExpression), "a Russian reason: \(reason)", file: file,
+                        line: line)
                 }
             case "en":
                 XCTAssertTrue(html.contains("Temperature"), file: file, line: line)
                 XCTAssertTrue(["good", "marginal", "avoid"].contains { html.contains(">\($0)<") }, file: file, line: line)
             default:
-                XCTAssertTrue(html.contains("<option value=\"KZ-AKM\" selected>"), "the region chosen stays chosen", file: file, line: line)
+                XCTAssertTrue(
+                    html.contains("<option value=\"KZ-AKM\" selected>"), "the region chosen stays chosen", file: file, line: line)
             }
         }
         let bad = try server.get("/weather?at=95,10")
@@ -158,7 +176,8 @@ final class WebWeatherAndUpdateTests: XCTestCase {
             let site = home.appendingPathComponent("site").path
             self.site = site
             for version in [1, 2] {
-                try TestCatalogs.make(at: home.appendingPathComponent("v\(version).sqlite").path, identity: "test.web", version: version)
+                try TestCatalogs.make(
+                    at: home.appendingPathComponent("v\(version).sqlite").path, identity: "test.web", version: version)
             }
             key = home.appendingPathComponent("release").path
             files = try LoopbackHTTPServer { request in
@@ -180,7 +199,10 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         }
 
         func publish(_ version: Int) throws {
-            try cli(["catalog", "publish", server.home.appendingPathComponent("v\(version).sqlite").path, "--to", site, "--key", key + ".key"])
+            try cli([
+                "catalog", "publish", server.home.appendingPathComponent("v\(version).sqlite").path, "--to", site, "--key",
+                key + ".key",
+            ])
         }
     }
 
@@ -197,8 +219,9 @@ final class WebWeatherAndUpdateTests: XCTestCase {
         }
         XCTAssertEqual(seen, version, file: file, line: line)
         let products = try XCTUnwrap(try server.get("/api/v1/products?perPage=1").json as? [String: Any], file: file, line: line)
-        XCTAssertEqual(((products["items"] as? [[String: Any]])?.first?["name"] as? String)?.hasSuffix(" v\(version)"), true,
-                       file: file, line: line)
+        XCTAssertEqual(
+            ((products["items"] as? [[String: Any]])?.first?["name"] as? String)?.hasSuffix(" v\(version)"), true,
+            file: file, line: line)
     }
 
     /// v1 installed, the server started on the installed catalog; v2 published and installed by

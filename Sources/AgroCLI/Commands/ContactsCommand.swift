@@ -74,10 +74,13 @@ struct ContactsCommand: ParsableCommand {
         case .csv:
             environment.output.write(CSV.line(["role", "id", "name", "position", "phone", "email", "address", "website"]) + "\n")
             for r in contacts.representatives {
-                environment.output.write(CSV.line(["representative", r.id, r.name, r.position ?? "", r.phone ?? "", r.email ?? "", "", ""]) + "\n")
+                environment.output.write(
+                    CSV.line(["representative", r.id, r.name, r.position ?? "", r.phone ?? "", r.email ?? "", "", ""]) + "\n")
             }
             for d in contacts.distributors {
-                environment.output.write(CSV.line(["distributor", d.id, d.name, "", d.phone ?? "", d.email ?? "", d.address ?? "", d.website ?? ""]) + "\n")
+                environment.output.write(
+                    CSV.line(["distributor", d.id, d.name, "", d.phone ?? "", d.email ?? "", d.address ?? "", d.website ?? ""])
+                        + "\n")
             }
         case .table:
             environment.print(card(contacts, environment: environment))

@@ -34,7 +34,9 @@ struct CultureCommand: ParsableCommand {
             var facts = [(s("field.id"), culture.id)]
             if let latin = culture.latinName { facts.append((s("field.latin"), latin)) }
             if !culture.parents.isEmpty { facts.append((s("field.groups"), culture.parents.map(\.name).joined(separator: ", "))) }
-            if !culture.children.isEmpty { facts.append((s("field.members"), culture.children.map(\.name).joined(separator: ", "))) }
+            if !culture.children.isEmpty {
+                facts.append((s("field.members"), culture.children.map(\.name).joined(separator: ", ")))
+            }
             var lines = [environment.bold(culture.name), ""] + Card.facts(facts)
             if let description = culture.description {
                 lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")

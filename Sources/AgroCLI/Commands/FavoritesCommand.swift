@@ -17,7 +17,9 @@ struct FavoritesCommand: ParsableCommand {
 
     /// Finds what the user means: an id or name of the given kind, else of the first kind
     /// that knows it.
-    static func resolve(_ text: String, kind: EntityKind?, catalog: some Catalog, environment: Environment) throws -> (EntityKind, NameMatch) {
+    static func resolve(_ text: String, kind: EntityKind?, catalog: some Catalog, environment: Environment) throws -> (
+        EntityKind, NameMatch
+    ) {
         if let kind { return (kind, try catalog.resolve(text, kind: kind, locale: environment.language)) }
         var firstError: (any Error)?
         for kind in kinds {
@@ -102,8 +104,9 @@ struct FavoritesCommand: ParsableCommand {
                 case .substance: name = try catalog.substance(id: favorite.id, locale: locale)?.name
                 default: name = nil
                 }
-                return Item(kind: favorite.kind, id: favorite.id, name: name ?? favorite.id, available: name != nil,
-                            addedAt: favorite.addedAt)
+                return Item(
+                    kind: favorite.kind, id: favorite.id, name: name ?? favorite.id, available: name != nil,
+                    addedAt: favorite.addedAt)
             }
             let s = environment.strings
             try ListPresenter(

@@ -38,8 +38,10 @@ struct PestCommand: ParsableCommand {
             }
             lines += ["", environment.bold(s("section.productsAgainst", Set(uses.map(\.product.id)).count))]
             let rows = uses.map { use in
-                [use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
-                 use.preHarvestIntervalDays.map { s.plural("use.days", $0) } ?? "", use.bbch?.label ?? ""]
+                [
+                    use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
+                    use.preHarvestIntervalDays.map { s.plural("use.days", $0) } ?? "", use.bbch?.label ?? "",
+                ]
             }
             if rows.isEmpty {
                 lines.append("  " + s("list.empty"))
@@ -49,7 +51,12 @@ struct PestCommand: ParsableCommand {
                     rows: rows
                 ).render(width: environment.tableWidth - 2).map { "  " + $0 }
             }
-            lines += ["", s("hint.compareUses", "agro uses --pest \(pest.id)" + (cultureID.map { " --culture \($0)" } ?? " --culture CULTURE"))]
+            lines += [
+                "",
+                s(
+                    "hint.compareUses",
+                    "agro uses --pest \(pest.id)" + (cultureID.map { " --culture \($0)" } ?? " --culture CULTURE")),
+            ]
             environment.print(lines)
         }
     }

@@ -56,16 +56,18 @@ struct PlanCheckCommand: ParsableCommand {
         case .csv:
             environment.output.write(CSV.line(["application", "rule", "severity", "message", "source"]) + "\n")
             for finding in report.findings {
-                environment.output.write(CSV.line([
-                    finding.application.map(String.init) ?? "", finding.rule.rawValue, finding.severity.rawValue,
-                    finding.message, finding.source,
-                ]) + "\n")
+                environment.output.write(
+                    CSV.line([
+                        finding.application.map(String.init) ?? "", finding.rule.rawValue, finding.severity.rawValue,
+                        finding.message, finding.source,
+                    ]) + "\n")
             }
         case .table:
             environment.print(Self.lines(resolved, report: report, environment: environment))
         }
         if !report.passed {
-            throw PlanViolations(count: report.violations, message: environment.strings.plural("plan.violations", report.violations))
+            throw PlanViolations(
+                count: report.violations, message: environment.strings.plural("plan.violations", report.violations))
         }
     }
 
@@ -87,7 +89,9 @@ struct PlanCheckCommand: ParsableCommand {
         }
         func findingLines(_ findings: [PlanFinding]) -> [String] {
             findings.flatMap { finding in
-                DisplayWidth.wrap("\(mark(finding.severity)) [\(finding.rule.rawValue)] \(finding.message)", width: width, indent: "    ", hanging: "  ")
+                DisplayWidth.wrap(
+                    "\(mark(finding.severity)) [\(finding.rule.rawValue)] \(finding.message)", width: width, indent: "    ",
+                    hanging: "  ")
                     + DisplayWidth.wrap(s("plan.source", finding.source), width: width, indent: "        ")
             }
         }
@@ -96,15 +100,18 @@ struct PlanCheckCommand: ParsableCommand {
         for (index, application) in plan.applications.enumerated() {
             let number = index + 1
             let (when, products) = (application.when(), application.products(s))
-            lines += DisplayWidth.wrap("\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
-                                       width: width, indent: "  ", hanging: "   ")
+            lines += DisplayWidth.wrap(
+                "\(number). " + (when.isEmpty ? "" : when.joined(separator: " · ") + " — ") + products,
+                width: width, indent: "  ", hanging: "   ")
             let findings = byApplication[number] ?? []
             lines += findings.isEmpty ? ["    ✓ " + s("plan.ok")] : findingLines(findings)
         }
         lines += ["", environment.bold(s("plan.season"))]
         lines += findingLines(report.findings.filter { $0.application == nil })
         let warnings = report.findings.filter { $0.severity == .warning }.count
-        lines += ["", environment.bold(report.passed ? s("plan.passed", warnings) : s("plan.failed", report.violations, warnings))]
+        lines += [
+            "", environment.bold(report.passed ? s("plan.passed", warnings) : s("plan.failed", report.violations, warnings)),
+        ]
         return lines
     }
 }

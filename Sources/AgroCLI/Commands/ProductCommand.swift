@@ -77,7 +77,9 @@ struct ProductCommand: ParsableCommand {
         if !product.hazard.isEmpty {
             lines += ["", environment.bold(s("section.hazard"))]
             if !product.hazard.pictograms.isEmpty {
-                lines.append("  " + s("field.pictograms") + ": " + environment.pictograms(product.hazard.pictograms).joined(separator: ", "))
+                lines.append(
+                    "  " + s("field.pictograms") + ": "
+                        + environment.pictograms(product.hazard.pictograms).joined(separator: ", "))
             }
             if let word = product.hazard.signalWord { lines.append("  " + s("field.signalWord") + ": " + word) }
             for statement in product.hazard.hazardStatements + product.hazard.precautionaryStatements {
@@ -108,7 +110,11 @@ enum UsesTable {
         var groups: [(String, [Use])] = []
         for use in uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
-            if let index = groups.firstIndex(where: { $0.0 == key }) { groups[index].1.append(use) } else { groups.append((key, [use])) }
+            if let index = groups.firstIndex(where: { $0.0 == key }) {
+                groups[index].1.append(use)
+            } else {
+                groups.append((key, [use]))
+            }
         }
         for (cultures, uses) in groups.sorted(by: { $0.0 < $1.0 }) {
             lines.append("  " + environment.bold(cultures.isEmpty ? "—" : cultures))
@@ -136,18 +142,21 @@ enum UsesTable {
     }
 
     static func printCSV(_ uses: [Use], environment: Environment) {
-        let headers = ["use", "product", "cultures", "pests", "dose_from", "dose_to", "unit", "phi_days",
-                       "max_applications", "bbch_from", "bbch_to"]
+        let headers = [
+            "use", "product", "cultures", "pests", "dose_from", "dose_to", "unit", "phi_days",
+            "max_applications", "bbch_from", "bbch_to",
+        ]
         environment.output.write(CSV.line(headers) + "\n")
         for use in uses {
             let number = { (value: Double?) in value.map { Dose(from: $0, to: nil, unit: nil).label } ?? "" }
-            environment.output.write(CSV.line([
-                use.id, use.product.name, use.cultures.map(\.name).joined(separator: "; "),
-                use.pests.map(\.pest.name).joined(separator: "; "), number(use.dose.from), number(use.dose.to),
-                use.dose.unit ?? "", use.preHarvestIntervalDays.map(String.init) ?? "",
-                use.maxApplications.map(String.init) ?? "", use.bbch.map { String($0.from) } ?? "",
-                use.bbch.map { String($0.to) } ?? "",
-            ]) + "\n")
+            environment.output.write(
+                CSV.line([
+                    use.id, use.product.name, use.cultures.map(\.name).joined(separator: "; "),
+                    use.pests.map(\.pest.name).joined(separator: "; "), number(use.dose.from), number(use.dose.to),
+                    use.dose.unit ?? "", use.preHarvestIntervalDays.map(String.init) ?? "",
+                    use.maxApplications.map(String.init) ?? "", use.bbch.map { String($0.from) } ?? "",
+                    use.bbch.map { String($0.to) } ?? "",
+                ]) + "\n")
         }
     }
 }

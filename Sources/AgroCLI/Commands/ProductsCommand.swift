@@ -57,7 +57,9 @@ struct ProductsCommand: ParsableCommand {
             Column(header: s("column.name")) { $0.name },
             Column(header: s("column.category")) { environment.name(of: $0.category) },
             Column(header: s("column.ingredients")) { environment.label($0.ingredients) },
-            Column(header: s("column.registration")) { environment.registration($0.registrationNumber, expiry: $0.registrationExpiry) },
+            Column(header: s("column.registration")) {
+                environment.registration($0.registrationNumber, expiry: $0.registrationExpiry)
+            },
             Column(header: s("column.id")) { $0.id },
         ]
     }

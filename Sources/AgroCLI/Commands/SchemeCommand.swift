@@ -29,10 +29,11 @@ struct SchemeCommand: ParsableCommand {
             for scheme in schemes {
                 for stage in scheme.stages {
                     for treatment in stage.treatments {
-                        environment.output.write(CSV.line([
-                            scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
-                            treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
-                        ]) + "\n")
+                        environment.output.write(
+                            CSV.line([
+                                scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
+                                treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
+                            ]) + "\n")
                     }
                 }
             }

@@ -27,7 +27,8 @@ struct TankCommand: ParsableCommand {
 
     /// Bad numbers get one line and status 64 (not the usage text).
     func check() throws {
-        try CatalogDocuments.checkTank(products: product.count, doses: dose, units: unit.count, area: area, water: water, tank: tank)
+        try CatalogDocuments.checkTank(
+            products: product.count, doses: dose, units: unit.count, area: area, water: water, tank: tank)
     }
 
     func run() throws {
@@ -44,9 +45,11 @@ struct TankCommand: ParsableCommand {
         case .csv:
             environment.output.write(CSV.line(["product", "unit", "per_full_load", "last_load", "total"]) + "\n")
             for amounts in plan.products {
-                environment.output.write(CSV.line([
-                    amounts.name, amounts.unit, Self.number(amounts.perFullLoad), Self.number(amounts.lastLoad), Self.number(amounts.total),
-                ]) + "\n")
+                environment.output.write(
+                    CSV.line([
+                        amounts.name, amounts.unit, Self.number(amounts.perFullLoad), Self.number(amounts.lastLoad),
+                        Self.number(amounts.total),
+                    ]) + "\n")
             }
         case .table:
             environment.print(Self.lines(plan, warnings: warnings, environment: environment))
@@ -67,14 +70,18 @@ struct TankCommand: ParsableCommand {
         var lines = [
             environment.bold(s("tank.title", n(plan.area), n(plan.water), n(plan.tank))), "",
             "  " + s("tank.totalWater", n(plan.totalWater)),
-            "  " + (plan.lastLoadWater > 0
-                ? s("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
-                : s("tank.loadsFull", plan.loads, n(plan.tank))),
+            "  "
+                + (plan.lastLoadWater > 0
+                    ? s("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
+                    : s("tank.loadsFull", plan.loads, n(plan.tank))),
             "  " + s("tank.areaPerLoad", n(plan.areaPerFullLoad)), "",
         ]
         let rows = plan.products.map { amounts in
-            [amounts.name, "\(n(amounts.perFullLoad)) \(symbol(amounts.unit))",
-             plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(symbol(amounts.unit))" : "—", "\(n(amounts.total)) \(symbol(amounts.unit))"]
+            [
+                amounts.name, "\(n(amounts.perFullLoad)) \(symbol(amounts.unit))",
+                plan.lastLoadWater > 0 ? "\(n(amounts.lastLoad)) \(symbol(amounts.unit))" : "—",
+                "\(n(amounts.total)) \(symbol(amounts.unit))",
+            ]
         }
         lines += TextTable(
             headers: [s("column.product"), s("tank.perLoad"), s("tank.lastLoad"), s("tank.total")], rows: rows
@@ -82,11 +89,15 @@ struct TankCommand: ParsableCommand {
         let substances = plan.products.flatMap(\.substances)
         if !substances.isEmpty {
             lines += ["", environment.bold(s("tank.substances"))]
-            lines += substances.map { "  • \($0.name): " + ($0.grams.map { "\(n($0)) \(symbol("g"))" } ?? s("tank.unknownGrams")) }
+            lines += substances.map {
+                "  • \($0.name): " + ($0.grams.map { "\(n($0)) \(symbol("g"))" } ?? s("tank.unknownGrams"))
+            }
         }
         if !warnings.isEmpty {
             lines += ["", environment.bold(s("tank.warnings"))]
-            lines += warnings.flatMap { DisplayWidth.wrap("! " + $0, width: environment.output.size.columns, indent: "  ", hanging: "  ") }
+            lines += warnings.flatMap {
+                DisplayWidth.wrap("! " + $0, width: environment.output.size.columns, indent: "  ", hanging: "  ")
+            }
         }
         return lines
     }

@@ -22,7 +22,8 @@ struct UsesCommand: ParsableCommand {
     @Option(help: "Culture (id or name); uses on its groups count.") var culture: String?
     @Option(help: "Growth stage (BBCH 0-99): marks uses whose window does not contain it.") var stage: Int?
     @Option(help: "Only products containing this active substance (id or name).") var substance: String?
-    @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group: String?
+    @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group:
+        String?
     @Option(help: "Order: name, dose or phi.") var sort: String = "name"
 
     func run() throws {

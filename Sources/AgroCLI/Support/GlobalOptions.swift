@@ -8,8 +8,10 @@ package struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Use this catalog file.", valueName: "path"))
     package var catalog: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Language of data and interface (else AGRO_LANG, LC_ALL, LC_MESSAGES, LANG, else en).", valueName: "code"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Language of data and interface (else AGRO_LANG, LC_ALL, LC_MESSAGES, LANG, else en).", valueName: "code"))
     package var lang: String?
 
     @Option(name: .long, help: "Output format: table, json or csv.")

@@ -43,7 +43,8 @@ package struct ListPresenter<Item: Encodable & Sendable> {
     package var columns: [Column<Item>] { makeColumns() }
 
     package func show(_ options: PageOptions) throws {
-        let request = options.all
+        let request =
+            options.all
             ? PageRequest.all
             : PageRequest(page: options.page ?? 1, perPage: options.perPage ?? defaultPerPage)
         switch environment.format {

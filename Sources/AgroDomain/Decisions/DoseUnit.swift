@@ -83,8 +83,8 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
-              (1...12).contains(month), dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
+            let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2]),
+            (1...12).contains(month), dayOfMonth >= 1, dayOfMonth <= Self.daysIn(month: month, year: year)
         else { return nil }
         day = GregorianDays.days(year: year, month: month, day: dayOfMonth)
     }
@@ -105,7 +105,8 @@ public struct PlanDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PlanDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a date YYYY-MM-DD: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a date YYYY-MM-DD: \(text)"))
         }
         self = date
     }

@@ -38,13 +38,16 @@ extension PlanCheck {
             }
         }
         for (index, application) in plan.applications.enumerated() {
-            lines.append(PlanLine(
-                application: index + 1, product: try product(application.product), dose: application.dose,
-                unit: application.unit, pests: try pestIDs(application.pests), date: application.date, bbch: application.bbch))
+            lines.append(
+                PlanLine(
+                    application: index + 1, product: try product(application.product), dose: application.dose,
+                    unit: application.unit, pests: try pestIDs(application.pests), date: application.date, bbch: application.bbch)
+            )
             for partner in application.partners {
-                lines.append(PlanLine(
-                    application: index + 1, product: try product(partner.product), dose: partner.dose, unit: partner.unit,
-                    pests: try pestIDs(partner.pests), date: application.date, bbch: application.bbch))
+                lines.append(
+                    PlanLine(
+                        application: index + 1, product: try product(partner.product), dose: partner.dose, unit: partner.unit,
+                        pests: try pestIDs(partner.pests), date: application.date, bbch: application.bbch))
             }
         }
         return ResolvedPlan(culture: EntityRef(id: cultureID, name: cultureName), plan: plan, lines: lines, pestNames: pestNames)

@@ -224,9 +224,10 @@ public enum PlanCheck {
             let kind = PlanFindingKind.substanceTotal(
                 substance: total.name, gramsPerHectare: total.gramsPerHectare, applications: total.applications,
                 seedTreatments: total.seedTreatments)
-            findings.append(PlanFinding(
-                application: nil, rule: .substanceTotal, severity: .info, kind: kind,
-                source: .label))
+            findings.append(
+                PlanFinding(
+                    application: nil, rule: .substanceTotal, severity: .info, kind: kind,
+                    source: .label))
         }
         let order: (PlanFinding) -> Int = { $0.application ?? Int.max }
         findings = findings.enumerated().sorted { a, b in
@@ -248,34 +249,38 @@ public enum PlanCheck {
         let product = facts.products[line.product]
         let productName = name(line.product, facts)
         if let expiry = product?.registrationExpiry, let expires = PlanDate(expiry), let date = line.date, date > expires {
-            findings.append(PlanFinding(
-                application: line.application, rule: .registration, severity: .error,
-                kind: .registrationExpired(product: productName, expiry: expiry, date: date),
-                source: .registration(product?.registrationNumber ?? line.product)))
+            findings.append(
+                PlanFinding(
+                    application: line.application, rule: .registration, severity: .error,
+                    kind: .registrationExpired(product: productName, expiry: expiry, date: date),
+                    source: .registration(product?.registrationNumber ?? line.product)))
         }
         let onCulture = facts.uses[line.product] ?? []
         guard !onCulture.isEmpty else {
-            findings.append(PlanFinding(
-                application: line.application, rule: .registration, severity: .error,
-                kind: .notRegisteredOnCulture(product: productName, culture: facts.culture.name),
-                source: .catalogUses(product: productName)))
+            findings.append(
+                PlanFinding(
+                    application: line.application, rule: .registration, severity: .error,
+                    kind: .notRegisteredOnCulture(product: productName, culture: facts.culture.name),
+                    source: .catalogUses(product: productName)))
             return ([], findings)
         }
         guard !line.pests.isEmpty else {
-            findings.append(PlanFinding(
-                application: line.application, rule: .registration, severity: .info,
-                kind: .noPestNamed(product: productName, culture: facts.culture.name),
-                source: .catalogUses(product: productName)))
+            findings.append(
+                PlanFinding(
+                    application: line.application, rule: .registration, severity: .info,
+                    kind: .noPestNamed(product: productName, culture: facts.culture.name),
+                    source: .catalogUses(product: productName)))
             return (onCulture, findings)
         }
         let wanted = Set(line.pests)
         let covering = onCulture.filter { use in use.pests.contains { wanted.contains($0.pest.id) } }
         if covering.isEmpty {
             let pests = line.pests.map { facts.pestNames[$0] ?? $0 }
-            findings.append(PlanFinding(
-                application: line.application, rule: .registration, severity: .error,
-                kind: .notRegisteredAgainstPests(product: productName, culture: facts.culture.name, pests: pests),
-                source: .uses(onCulture.map { useSource($0, facts) })))
+            findings.append(
+                PlanFinding(
+                    application: line.application, rule: .registration, severity: .error,
+                    kind: .notRegisteredAgainstPests(product: productName, culture: facts.culture.name, pests: pests),
+                    source: .uses(onCulture.map { useSource($0, facts) })))
         }
         return (covering, findings)
     }
@@ -304,26 +309,32 @@ public enum PlanCheck {
         let given = Dose(from: line.dose, to: nil, unit: line.unit)
         if results.allSatisfy({ $0 == nil }) {
             let units = Set(uses.compactMap(\.dose.unit)).sorted()
-            return [PlanFinding(
-                application: line.application, rule: .dose, severity: .warning,
-                kind: .doseNotComparable(product: name(line.product, facts), dose: given, registeredUnits: units),
-                source: .uses(uses.map { useSource($0, facts) }))]
+            return [
+                PlanFinding(
+                    application: line.application, rule: .dose, severity: .warning,
+                    kind: .doseNotComparable(product: name(line.product, facts), dose: given, registeredUnits: units),
+                    source: .uses(uses.map { useSource($0, facts) }))
+            ]
         }
         let comparable = uses.enumerated().filter { results[$0.offset] == false }.map(\.element)
-        return [PlanFinding(
-            application: line.application, rule: .dose, severity: .error,
-            kind: .doseOutsideRange(product: name(line.product, facts), dose: given, registered: comparable.map(\.dose)),
-            source: .uses(comparable.map { useSource($0, facts) }))]
+        return [
+            PlanFinding(
+                application: line.application, rule: .dose, severity: .error,
+                kind: .doseOutsideRange(product: name(line.product, facts), dose: given, registered: comparable.map(\.dose)),
+                source: .uses(comparable.map { useSource($0, facts) }))
+        ]
     }
 
     static func stage(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
         guard let bbch = line.bbch else { return [] }
         if uses.contains(where: { $0.bbch?.contains(bbch) ?? true }) { return [] }
         let windows = uses.compactMap(\.bbch)
-        return [PlanFinding(
-            application: line.application, rule: .stage, severity: .error,
-            kind: .stageOutsideWindow(product: name(line.product, facts), bbch: bbch, windows: windows),
-            source: .uses(uses.map { useSource($0, facts) }))]
+        return [
+            PlanFinding(
+                application: line.application, rule: .stage, severity: .error,
+                kind: .stageOutsideWindow(product: name(line.product, facts), bbch: bbch, windows: windows),
+                source: .uses(uses.map { useSource($0, facts) }))
+        ]
     }
 
     static func preHarvest(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
@@ -334,10 +345,12 @@ public enum PlanCheck {
         let days = harvest.day - date.day
         guard days < phi else { return [] }
         let use = uses.first { $0.preHarvestIntervalDays == phi } ?? uses[0]
-        return [PlanFinding(
-            application: line.application, rule: .preHarvestInterval, severity: .error,
-            kind: .preHarvestInterval(product: name(line.product, facts), days: days, harvest: harvest, required: phi),
-            source: .uses([useSource(use, facts)]))]
+        return [
+            PlanFinding(
+                application: line.application, rule: .preHarvestInterval, severity: .error,
+                kind: .preHarvestInterval(product: name(line.product, facts), days: days, harvest: harvest, required: phi),
+                source: .uses([useSource(use, facts)]))
+        ]
     }
 
     /// Applications per product and per substance, and the interval between applications.
@@ -357,23 +370,27 @@ public enum PlanCheck {
             seen[line.product] = ((previous?.count ?? 0) + 1, index)
             let count = (previous?.count ?? 0) + 1
             if let (limit, use) = allowance(index), count > limit {
-                findings.append(PlanFinding(
-                    application: line.application, rule: .applications, severity: .error,
-                    kind: .productApplications(product: name(line.product, facts), count: count, limit: limit),
-                    source: .uses([useSource(use, facts)])))
+                findings.append(
+                    PlanFinding(
+                        application: line.application, rule: .applications, severity: .error,
+                        kind: .productApplications(product: name(line.product, facts), count: count, limit: limit),
+                        source: .uses([useSource(use, facts)])))
             }
             if let last = previous?.last, let before = lines[last].date, let date = line.date {
                 let uses = applicable[index] ?? []
                 let intervals = uses.map(\.applicationIntervalDays)
                 if !uses.isEmpty, !intervals.contains(where: { $0 == nil }), let minimum = intervals.compactMap({ $0 }).min(),
-                   date.day - before.day < minimum {
+                    date.day - before.day < minimum
+                {
                     let use = uses.first { $0.applicationIntervalDays == minimum } ?? uses[0]
-                    findings.append(PlanFinding(
-                        application: line.application, rule: .interval, severity: .error,
-                        kind: .interval(
-                            product: name(line.product, facts), days: date.day - before.day, previous: lines[last].application,
-                            required: minimum),
-                        source: .uses([useSource(use, facts)])))
+                    findings.append(
+                        PlanFinding(
+                            application: line.application, rule: .interval, severity: .error,
+                            kind: .interval(
+                                product: name(line.product, facts), days: date.day - before.day,
+                                previous: lines[last].application,
+                                required: minimum),
+                            source: .uses([useSource(use, facts)])))
                 }
             }
         }
@@ -387,17 +404,19 @@ public enum PlanCheck {
         }
         for (substance, indices) in bySubstance.sorted(by: { $0.key < $1.key }) {
             let allowances = indices.map(allowance)
-            guard !allowances.contains(where: { $0 == nil }), let (limit, use) = allowances.compactMap({ $0 }).max(by: { $0.0 < $1.0 }),
-                  indices.count > limit,
-                  // One product alone is already counted by its own allowance above.
-                  Set(indices.map { lines[$0].product }).count > 1
+            guard !allowances.contains(where: { $0 == nil }),
+                let (limit, use) = allowances.compactMap({ $0 }).max(by: { $0.0 < $1.0 }),
+                indices.count > limit,
+                // One product alone is already counted by its own allowance above.
+                Set(indices.map { lines[$0].product }).count > 1
             else { continue }
             // Counted once per line; a product already over its own allowance is reported above.
             let line = lines[indices[limit]]
-            findings.append(PlanFinding(
-                application: line.application, rule: .applications, severity: .error,
-                kind: .substanceApplications(substance: names[substance] ?? substance, count: limit + 1, limit: limit),
-                source: .uses([useSource(use, facts)])))
+            findings.append(
+                PlanFinding(
+                    application: line.application, rule: .applications, severity: .error,
+                    kind: .substanceApplications(substance: names[substance] ?? substance, count: limit + 1, limit: limit),
+                    source: .uses([useSource(use, facts)])))
         }
         return findings
     }
@@ -416,7 +435,11 @@ public enum PlanCheck {
             let ingredients = facts.products[line.product]?.ingredients ?? []
             var groups = Set<ModeOfAction>()
             for ingredient in ingredients {
-                if let moa = ingredient.modeOfAction { groups.insert(moa) } else { unknown[ingredient.substance.id] = ingredient.substance.name }
+                if let moa = ingredient.modeOfAction {
+                    groups.insert(moa)
+                } else {
+                    unknown[ingredient.substance.id] = ingredient.substance.name
+                }
             }
             if let last = sequence.last, last.application == line.application {
                 sequence[sequence.count - 1].groups.formUnion(groups)
@@ -444,15 +467,17 @@ public enum PlanCheck {
                 let numbers = run.map { ofScheme[$0].application }
                 if let (limit, source) = maxConsecutive {
                     guard run.count > limit else { return }
-                    findings.append(PlanFinding(
-                        application: ofScheme[run[limit]].application, rule: .resistance, severity: .error,
-                        kind: .consecutiveOverLimit(group: group, applications: numbers, limit: limit),
-                        source: .content(source)))
+                    findings.append(
+                        PlanFinding(
+                            application: ofScheme[run[limit]].application, rule: .resistance, severity: .error,
+                            kind: .consecutiveOverLimit(group: group, applications: numbers, limit: limit),
+                            source: .content(source)))
                 } else {
-                    findings.append(PlanFinding(
-                        application: ofScheme[run[1]].application, rule: .resistance, severity: .warning,
-                        kind: .consecutive(group: group, applications: numbers),
-                        source: .guidance))
+                    findings.append(
+                        PlanFinding(
+                            application: ofScheme[run[1]].application, rule: .resistance, severity: .warning,
+                            kind: .consecutive(group: group, applications: numbers),
+                            source: .guidance))
                 }
             }
             for position in ofScheme.indices {
@@ -460,35 +485,39 @@ public enum PlanCheck {
             }
             closeRun()
             if let (maxApplications, source) = strictest(\.maxApplications), positions.count > maxApplications {
-                findings.append(PlanFinding(
-                    application: ofScheme[positions[maxApplications]].application, rule: .resistance, severity: .error,
-                    kind: .groupApplications(group: group, count: maxApplications + 1, limit: maxApplications),
-                    source: .content(source)))
+                findings.append(
+                    PlanFinding(
+                        application: ofScheme[positions[maxApplications]].application, rule: .resistance, severity: .error,
+                        kind: .groupApplications(group: group, count: maxApplications + 1, limit: maxApplications),
+                        source: .content(source)))
             }
             let share = Double(positions.count) / Double(max(ofScheme.count, 1))
             let percent = Int((share * 100).rounded())
             if let (maxShare, source) = strictest(\.maxShare) {
                 if share > maxShare + 1e-9 {
-                    findings.append(PlanFinding(
-                        application: nil, rule: .resistance, severity: .error,
-                        kind: .groupShareOverLimit(
-                            group: group, count: positions.count, total: ofScheme.count, percent: percent,
-                            // A catalog opened with --catalog may hold any number here.
-                            limitPercent: Int((min(max(maxShare, 0), 1) * 100).rounded())),
-                        source: .content(source)))
+                    findings.append(
+                        PlanFinding(
+                            application: nil, rule: .resistance, severity: .error,
+                            kind: .groupShareOverLimit(
+                                group: group, count: positions.count, total: ofScheme.count, percent: percent,
+                                // A catalog opened with --catalog may hold any number here.
+                                limitPercent: Int((min(max(maxShare, 0), 1) * 100).rounded())),
+                            source: .content(source)))
                 }
             } else if ofScheme.count >= 3, share > 0.5 {
-                findings.append(PlanFinding(
-                    application: nil, rule: .resistance, severity: .warning,
-                    kind: .groupShareHigh(group: group, count: positions.count, total: ofScheme.count, percent: percent),
-                    source: .guidance))
+                findings.append(
+                    PlanFinding(
+                        application: nil, rule: .resistance, severity: .warning,
+                        kind: .groupShareHigh(group: group, count: positions.count, total: ofScheme.count, percent: percent),
+                        source: .guidance))
             }
         }
         for (id, substance) in unknown.sorted(by: { $0.key < $1.key }) {
-            findings.append(PlanFinding(
-                application: nil, rule: .resistance, severity: .info,
-                kind: .unknownGroup(substance: substance, id: id),
-                source: .catalogSubstance(id)))
+            findings.append(
+                PlanFinding(
+                    application: nil, rule: .resistance, severity: .info,
+                    kind: .unknownGroup(substance: substance, id: id),
+                    source: .catalogSubstance(id)))
         }
         return findings
     }
@@ -502,7 +531,8 @@ public enum PlanCheck {
                 let id = ingredient.substance.id
                 if totals[id] == nil {
                     order.append(id)
-                    totals[id] = SubstanceTotal(substanceID: id, name: ingredient.substance.name, gramsPerHectare: 0, applications: 0)
+                    totals[id] = SubstanceTotal(
+                        substanceID: id, name: ingredient.substance.name, gramsPerHectare: 0, applications: 0)
                 }
                 // A seed treatment (per tonne) would need the seeding rate: left out and counted.
                 if let unit, unit.basis == .tonne {
@@ -511,7 +541,8 @@ public enum PlanCheck {
                 }
                 totals[id]?.applications += 1
                 guard let unit,
-                      let grams = gramsPerBaseUnit(concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
+                    let grams = gramsPerBaseUnit(
+                        concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
                 else {
                     totals[id]?.gramsPerHectare = nil
                     continue

@@ -59,29 +59,36 @@ public enum PlanFindingKind: Sendable, Hashable {
         case let .stageOutsideWindow(product, bbch, windows):
             return "\(product): BBCH \(bbch) is outside the registered window \(windows.map(\.label).joined(separator: " or "))"
         case let .preHarvestInterval(product, days, harvest, required):
-            return "\(product): applied \(days) days before the expected harvest on \(harvest); the pre-harvest interval is \(required) days"
+            return
+                "\(product): applied \(days) days before the expected harvest on \(harvest); the pre-harvest interval is \(required) days"
         case let .productApplications(product, count, limit):
             return "\(product): application \(count) of the season; the label allows \(limit)"
         case let .interval(product, days, previous, required):
             return "\(product): \(days) days after application \(previous); at least \(required) days are required"
         case let .substanceApplications(substance, count, limit):
-            return "\(substance): application \(count) of the substance this season; no label of a product containing it allows more than \(limit)"
+            return
+                "\(substance): application \(count) of the substance this season; no label of a product containing it allows more than \(limit)"
         case let .consecutiveOverLimit(group, applications, limit):
             let numbers = applications.map(String.init).joined(separator: ", ")
-            return "\(group.label) in \(applications.count) consecutive \(group.scheme) applications (\(numbers)); at most \(limit) in a row"
+            return
+                "\(group.label) in \(applications.count) consecutive \(group.scheme) applications (\(numbers)); at most \(limit) in a row"
         case let .consecutive(group, applications):
             let numbers = applications.map(String.init).joined(separator: ", ")
-            return "\(group.label) in consecutive \(group.scheme) applications (\(numbers)): alternate with another mode of action"
+            return
+                "\(group.label) in consecutive \(group.scheme) applications (\(numbers)): alternate with another mode of action"
         case let .groupApplications(group, count, limit):
             return "\(group.label): application \(count) of the group this season; at most \(limit)"
         case let .groupShareOverLimit(group, count, total, percent, limitPercent):
             return "\(group.label) in \(count) of \(total) \(group.scheme) applications (\(percent) %); at most \(limitPercent) %"
         case let .groupShareHigh(group, count, total, percent):
-            return "\(group.label) in \(count) of \(total) \(group.scheme) applications (\(percent) %): no group should carry more than half of them"
+            return
+                "\(group.label) in \(count) of \(total) \(group.scheme) applications (\(percent) %): no group should carry more than half of them"
         case let .unknownGroup(substance, id):
             return "\(substance) (\(id)) has no mode-of-action group in the catalog: the resistance rules cannot count it"
         case let .substanceTotal(substance, grams, applications, seedTreatments):
-            let amount = grams.map { "\((($0 * 100).rounded() / 100).plainText) g/ha" } ?? "not computable (dose or concentration units do not convert)"
+            let amount =
+                grams.map { "\((($0 * 100).rounded() / 100).plainText) g/ha" }
+                ?? "not computable (dose or concentration units do not convert)"
             var message = "\(substance): \(amount) over \(applications) application(s)"
             if seedTreatments > 0 { message += ", plus \(seedTreatments) seed treatment(s) per tonne of seed not counted" }
             return message

@@ -16,7 +16,9 @@ public struct SeasonPlan: Sendable, Hashable, Codable {
     public var applications: [Application]
 
     /// Creates a plan.
-    public init(culture: String, sowing: PlanDate? = nil, harvest: PlanDate? = nil, area: Double? = nil, applications: [Application]) {
+    public init(
+        culture: String, sowing: PlanDate? = nil, harvest: PlanDate? = nil, area: Double? = nil, applications: [Application]
+    ) {
         self.culture = culture
         self.sowing = sowing
         self.harvest = harvest
@@ -197,7 +199,10 @@ extension SeasonPlan {
             plan = try parseCSV(text)
         } else {
             // A list is JSON too, just not a plan: say so rather than read it as CSV.
-            if first == "[" { throw PlanFileError(.notAPlan("the JSON is a list; a plan is an object {\"culture\": ..., \"applications\": [...]}")) }
+            if first == "[" {
+                throw PlanFileError(
+                    .notAPlan("the JSON is a list; a plan is an object {\"culture\": ..., \"applications\": [...]}"))
+            }
             do {
                 plan = try JSONDecoder().decode(SeasonPlan.self, from: Data(data))
             } catch let DecodingError.dataCorrupted(context) {
@@ -221,7 +226,9 @@ extension SeasonPlan {
         guard !culture.trimmingCharacters(in: .whitespaces).isEmpty else { throw PlanFileError(.emptyCulture) }
         if let area, !(area.isFinite && area > 0) { throw PlanFileError(.areaNotPositive) }
         guard !applications.isEmpty else { throw PlanFileError(.noApplications) }
-        if let sowing, let harvest, harvest < sowing { throw PlanFileError(.harvestBeforeSowing(harvest: harvest, sowing: sowing)) }
+        if let sowing, let harvest, harvest < sowing {
+            throw PlanFileError(.harvestBeforeSowing(harvest: harvest, sowing: sowing))
+        }
         for (index, application) in applications.enumerated() {
             let doses = [application.dose] + application.partners.map(\.dose)
             guard doses.allSatisfy({ $0.isFinite && $0 > 0 }) else {
@@ -281,10 +288,13 @@ extension SeasonPlan {
             guard let product = field("product") else { throw PlanFileError(.missingField(line: line, column: "product")) }
             guard let dose = try number("dose") else { throw PlanFileError(.missingField(line: line, column: "dose")) }
             guard let unit = field("unit") else { throw PlanFileError(.missingField(line: line, column: "unit")) }
-            let pests = (field("pests") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let pests = (field("pests") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
             let number = field("application")
             if let number, number == lastNumber, !applications.isEmpty {
-                applications[applications.count - 1].partners.append(Partner(product: product, dose: dose, unit: unit, pests: pests))
+                applications[applications.count - 1].partners.append(
+                    Partner(product: product, dose: dose, unit: unit, pests: pests))
                 continue
             }
             lastNumber = number
@@ -293,7 +303,8 @@ extension SeasonPlan {
                 guard let value = Int(text) else { throw PlanFileError(.notAStage(line: line, text: text)) }
                 bbch = value
             }
-            applications.append(Application(date: try date("date"), bbch: bbch, product: product, dose: dose, unit: unit, pests: pests))
+            applications.append(
+                Application(date: try date("date"), bbch: bbch, product: product, dose: dose, unit: unit, pests: pests))
         }
         return SeasonPlan(culture: culture, sowing: sowing, harvest: harvest, area: area, applications: applications)
     }

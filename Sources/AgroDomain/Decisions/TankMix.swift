@@ -86,7 +86,9 @@ public struct TankPlan: Sendable, Hashable, Codable {
     public var products: [ProductAmounts]
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey { case area, water, tank, totalWater, loads, fullLoads, lastLoadWater, areaPerFullLoad, products }
+    enum CodingKeys: String, CodingKey {
+        case area, water, tank, totalWater, loads, fullLoads, lastLoadWater, areaPerFullLoad, products
+    }
 }
 
 /// A tank calculation that cannot be made with the numbers given.
@@ -122,13 +124,15 @@ public struct TankError: UserFacingError, Equatable {
         case let .notPositive(option, value): return "\(option) must be a positive number, not \(value.plainText)"
         case .noProduct: return "give at least one --product"
         case let .tooManyLoads(area, water, tank):
-            return "--area \(area.plainText) × --water \(water.plainText) needs more than \(TankPlan.maximumLoads.plainText) loads of --tank \(tank.plainText)"
+            return
+                "--area \(area.plainText) × --water \(water.plainText) needs more than \(TankPlan.maximumLoads.plainText) loads of --tank \(tank.plainText)"
         case let .doseNotPositive(product, dose): return "--dose of \(product) must be a positive number, not \(dose.plainText)"
         case let .notPerHectare(unit): return "--unit \(unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)"
         case .doseCountMismatch: return "give one --dose per --product"
         case .unitCountMismatch: return "give one --unit, or one per --product"
         case let .doseOutsideRange(product, dose, unit, registered):
-            return "--dose \(dose.plainText) \(unit) of \(product) is outside the registered \(registered.map(\.label).joined(separator: " or "))"
+            return
+                "--dose \(dose.plainText) \(unit) of \(product) is outside the registered \(registered.map(\.label).joined(separator: " or "))"
         }
     }
 
@@ -184,10 +188,11 @@ extension TankPlan {
                     grams: gramsPerBaseUnit(concentration: ingredient.concentration, unit: ingredient.unit, amount: unit.amount)
                         .map { $0 * totalBase })
             }
-            amounts.append(ProductAmounts(
-                productID: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
-                perFullLoad: product.dose * areaPerFullLoad, lastLoad: product.dose * lastArea,
-                total: product.dose * area, substances: substances))
+            amounts.append(
+                ProductAmounts(
+                    productID: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
+                    perFullLoad: product.dose * areaPerFullLoad, lastLoad: product.dose * lastArea,
+                    total: product.dose * area, substances: substances))
         }
         return TankPlan(
             area: area, water: water, tank: tank, totalWater: totalWater, loads: fullLoads + (lastLoadWater > 0 ? 1 : 0),

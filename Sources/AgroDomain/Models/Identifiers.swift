@@ -78,7 +78,8 @@ public struct Coordinates: Sendable, Hashable, Codable {
         let rad = Double.pi / 180
         let dLat = (other.latitude - latitude) * rad
         let dLon = (other.longitude - longitude) * rad
-        let a = sin(dLat / 2) * sin(dLat / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2)
             + cos(latitude * rad) * cos(other.latitude * rad) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * 6371 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }

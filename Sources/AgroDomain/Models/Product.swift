@@ -226,7 +226,9 @@ public struct Link: Sendable, Hashable, Codable {
     /// What a link points at.
     public enum Kind: String, Sendable, Codable, CaseIterable, Hashable {
         /// The label, a registration certificate, a picture, a safety data sheet ("safety_data_sheet"), the maker's site, the data source.
-        case label, certificate, image, safetyDataSheet = "safety_data_sheet", website, source
+        case label, certificate, image
+        case safetyDataSheet = "safety_data_sheet"
+        case website, source
     }
     /// What the link points at.
     public var kind: Kind

@@ -3,7 +3,8 @@ import Foundation
 /// How completely a registered use controls a pest.
 public enum PestEffect: String, Sendable, Codable, CaseIterable, Hashable {
     /// Controls the pest; partly; as a side effect ("side_effect").
-    case full, partial, sideEffect = "side_effect"
+    case full, partial
+    case sideEffect = "side_effect"
 }
 
 /// A pest targeted by a use, and how well.

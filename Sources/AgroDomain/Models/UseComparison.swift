@@ -66,7 +66,8 @@ public struct GroupCode: Sendable, Hashable, Codable {
             self.init(scheme: scheme, group: group)
             return
         }
-        guard compact.allSatisfy({ $0.isLetter || $0.isNumber }), compact.first?.isNumber == true || compact.hasPrefix("M") || compact.hasPrefix("U")
+        guard compact.allSatisfy({ $0.isLetter || $0.isNumber }),
+            compact.first?.isNumber == true || compact.hasPrefix("M") || compact.hasPrefix("U")
         else { return nil }
         self.init(scheme: nil, group: compact)
     }

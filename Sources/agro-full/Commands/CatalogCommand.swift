@@ -35,8 +35,9 @@ struct CatalogBuildCommand: ParsableCommand {
         do {
             let report = try builder.build(to: out)
             let counts = report.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            environment.print(environment.strings(
-                "catalog.built", out, report.info.identity, report.info.version, counts))
+            environment.print(
+                environment.strings(
+                    "catalog.built", out, report.info.identity, report.info.version, counts))
         } catch let error as ContentBuildError {
             // Every problem on its own line, so an editor can fix them all in one pass.
             for problem in error.problems.dropLast() { Terminal.standardError.line("agro: " + problem.description) }

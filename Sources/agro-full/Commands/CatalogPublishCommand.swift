@@ -22,12 +22,14 @@ struct CatalogPublishCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The private key file written by agro keys generate.", valueName: "prefix.key")) var key: String
     @Option(help: ArgumentHelp("Days clients accept the manifest; publish again before then.", valueName: "days"))
     var expiryDays: Int = 30
-    @Option(help: ArgumentHelp(
-        "Clients refuse a manifest whose version exceeds the highest they installed by more than this.",
-        valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Clients refuse a manifest whose version exceeds the highest they installed by more than this.",
+            valueName: "n"))
     var maxVersionStep: Int?
-    @Option(help: ArgumentHelp(
-        "Write a delta from each of the last n published versions to this one (0: none).", valueName: "n"))
+    @Option(
+        help: ArgumentHelp(
+            "Write a delta from each of the last n published versions to this one (0: none).", valueName: "n"))
     var deltas: Int = 3
 
     func validate() throws {
@@ -48,14 +50,16 @@ struct CatalogPublishCommand: ParsableCommand {
         case .json, .csv:  // csv: refused at the start
             try environment.printJSON(manifest)
         case .table:
-            environment.print(environment.strings(
-                "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
-                ByteCountFormatter.string(fromByteCount: manifest.file.compressed.size, countStyle: .file),
-                manifest.expiresAt, pair.publicKey.keyID))
+            environment.print(
+                environment.strings(
+                    "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
+                    ByteCountFormatter.string(fromByteCount: manifest.file.compressed.size, countStyle: .file),
+                    manifest.expiresAt, pair.publicKey.keyID))
             for delta in manifest.deltas ?? [] where delta.toVersion == manifest.catalogVersion {
-                environment.print(environment.strings(
-                    "catalog.published.delta", delta.fromVersion, to + "/" + delta.file.path,
-                    ByteCountFormatter.string(fromByteCount: delta.file.compressed.size, countStyle: .file)))
+                environment.print(
+                    environment.strings(
+                        "catalog.published.delta", delta.fromVersion, to + "/" + delta.file.path,
+                        ByteCountFormatter.string(fromByteCount: delta.file.compressed.size, countStyle: .file)))
             }
         }
     }

@@ -40,22 +40,25 @@ struct DbCheckCommand: AsyncParsableCommand {
         let manifest = check.manifest, active = check.active.info
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(Document(
-                available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
-                schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize,
-                fullDownloadSize: check.fullDownloadSize, deltas: check.deltaChain.count, notModified: check.notModified,
-                active: active, activeSource: check.active.source))
+            try environment.printJSON(
+                Document(
+                    available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
+                    schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize,
+                    fullDownloadSize: check.fullDownloadSize, deltas: check.deltaChain.count, notModified: check.notModified,
+                    active: active, activeSource: check.active.source))
         case .table:
             switch check.availability {
             case .available where !check.deltaChain.isEmpty:
-                environment.print(environment.strings(
-                    "db.check.availableDelta", manifest.identity, manifest.catalogVersion, active.identity, active.version,
-                    ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file), check.deltaChain.count,
-                    ByteCountFormatter.string(fromByteCount: check.fullDownloadSize, countStyle: .file)))
+                environment.print(
+                    environment.strings(
+                        "db.check.availableDelta", manifest.identity, manifest.catalogVersion, active.identity, active.version,
+                        ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file), check.deltaChain.count,
+                        ByteCountFormatter.string(fromByteCount: check.fullDownloadSize, countStyle: .file)))
             case .available:
-                environment.print(environment.strings(
-                    "db.check.available", manifest.identity, manifest.catalogVersion, active.identity, active.version,
-                    ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file)))
+                environment.print(
+                    environment.strings(
+                        "db.check.available", manifest.identity, manifest.catalogVersion, active.identity, active.version,
+                        ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file)))
             case .upToDate:
                 environment.print(environment.strings("db.upToDate", active.identity, active.version))
             }

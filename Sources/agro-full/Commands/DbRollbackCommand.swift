@@ -20,8 +20,9 @@ struct DbRollbackCommand: ParsableCommand {
         switch environment.format {
         case .json, .csv: try environment.printJSON(["from": result.from, "to": result.to])  // csv: refused at the start
         case .table:
-            environment.print(environment.strings(
-                "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version))
+            environment.print(
+                environment.strings(
+                    "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version))
         }
     }
 }

@@ -35,12 +35,14 @@ struct DbStatusCommand: ParsableCommand {
         if let warning = status.active.warning { Terminal.standardError.line("agro: warning: " + warning) }
         let active = status.active
         // The selection read the title in the catalog's default locale; the reader's language wins.
-        let info = (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.language)) ?? active.info
+        let info =
+            (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.language)) ?? active.info
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(Document(
-                source: active.source, path: active.path, size: status.size, info: info, previous: status.previous,
-                lastCheck: status.lastCheck.map(Self.timestamp), warning: active.warning))
+            try environment.printJSON(
+                Document(
+                    source: active.source, path: active.path, size: status.size, info: info, previous: status.previous,
+                    lastCheck: status.lastCheck.map(Self.timestamp), warning: active.warning))
         case .table:
             let s = environment.strings
             var facts = [

@@ -20,7 +20,9 @@ struct DbUpdateCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var update: UpdateOptions
 
-    @Flag(help: "Install the server's catalog even when it is older than one installed before (a deliberate rollback on the server).")
+    @Flag(
+        help:
+            "Install the server's catalog even when it is older than one installed before (a deliberate rollback on the server).")
     var allowDowngrade = false
 
     struct Document: Encodable {
@@ -110,8 +112,11 @@ final class ProgressDisplay: @unchecked Sendable {
             }
             lastStage = ""
             lastDrawn = -1
-            Terminal.standardError.line("agro: " + strings(
-                "db.update.fallback", arguments: [reason, ByteCountFormatter.string(fromByteCount: size, countStyle: .file)]))
+            Terminal.standardError.line(
+                "agro: "
+                    + strings(
+                        "db.update.fallback",
+                        arguments: [reason, ByteCountFormatter.string(fromByteCount: size, countStyle: .file)]))
         }
     }
 
@@ -142,7 +147,8 @@ final class ProgressDisplay: @unchecked Sendable {
         let width = max(10, min(40, terminal.size.columns - 40))
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let sizes = ByteCountFormatter.string(fromByteCount: received, countStyle: .file) + " / "
+        let sizes =
+            ByteCountFormatter.string(fromByteCount: received, countStyle: .file) + " / "
             + ByteCountFormatter.string(fromByteCount: total, countStyle: .file)
         terminal.write("\r\u{1B}[K[\(bar)] \(percent)% \(sizes)")
         barShown = true

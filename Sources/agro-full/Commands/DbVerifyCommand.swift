@@ -29,12 +29,16 @@ struct DbVerifyCommand: ParsableCommand {
         let report = try environment.catalogStore.verify()
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(Document(
-                ok: true, source: report.source, path: report.path, sha256: report.sha256, size: report.size, info: report.info))
+            try environment.printJSON(
+                Document(
+                    ok: true, source: report.source, path: report.path, sha256: report.sha256, size: report.size,
+                    info: report.info))
         case .table:
-            environment.print(environment.strings(
-                "db.verify.ok", report.info.identity, report.info.version, environment.strings("db.source." + report.source.rawValue),
-                report.path, report.sha256))
+            environment.print(
+                environment.strings(
+                    "db.verify.ok", report.info.identity, report.info.version,
+                    environment.strings("db.source." + report.source.rawValue),
+                    report.path, report.sha256))
         }
     }
 }

@@ -16,7 +16,8 @@ struct KeysGenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate an Ed25519 key pair: PREFIX.key (secret, mode 0600) and PREFIX.pub (for clients).",
-        discussion: "Existing key files are never overwritten. Clients trust PREFIX.pub with --trust, AGRO_TRUST or update.trust.")
+        discussion: "Existing key files are never overwritten. Clients trust PREFIX.pub with --trust, AGRO_TRUST or update.trust."
+    )
 
     @OptionGroup var global: GlobalOptions
 

@@ -53,7 +53,8 @@ struct NewsListCommand: ParsableCommand {
             let cached = try environment.feeds.cachedItems()
             // A broken or missing feed is reported and skipped; the others still show.
             for problem in cached.problems {
-                Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(problem.errorCase, environment.strings)))
+                Terminal.standardError.line(
+                    "agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(problem.errorCase, environment.strings)))
             }
             entries = cached.items
             feedItems = Dictionary(cached.items.map { ($0.id, $0) }, uniquingKeysWith: { newest, _ in newest })
@@ -108,7 +109,8 @@ struct NewsShowCommand: ParsableCommand {
         switch environment.format {
         case .json:
             options.ansiStyles = false
-            try environment.printJSON(NewsItemDocument(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
+            try environment.printJSON(
+                NewsItemDocument(item: item, text: HTMLRenderer.render(html: item.bodyHTML, options: options)))
         case .table, .csv:
             // csv is refused by `news show`; the list's pager opens items as cards.
             environment.print(DisplayWidth.wrap(item.title, width: options.width).map(environment.bold))
@@ -135,7 +137,8 @@ struct NewsRefreshCommand: AsyncParsableCommand {
             switch report.outcome {
             case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
-            case let .failed(error): Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(error.errorCase, s)))
+            case let .failed(error):
+                Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(error.errorCase, s)))
             }
         }
     }

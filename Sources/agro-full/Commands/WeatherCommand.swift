@@ -87,16 +87,19 @@ struct WeatherCommand: AsyncParsableCommand {
         let service = try Self.service(environment: environment, apiKey: settings?.apiKey, offline: offline)
         let result = try await request.answer(
             catalog: catalog, environment: environment, service: service, rules: settings?.spray ?? SprayRules())
-        if let warning = result.warning(environment.strings) { Terminal.standardError.line("agro: warning: " + Terminal.oneLine(warning)) }
+        if let warning = result.warning(environment.strings) {
+            Terminal.standardError.line("agro: warning: " + Terminal.oneLine(warning))
+        }
         switch environment.format {
         case .json:
             environment.output.write(try result.json())
         case .csv:
             if let (header, rows) = result.csv { WeatherCSV.write(header: header, rows: rows, environment: environment) }
         case .table:
-            environment.print(result.text(
-                environment: environment, forecastTable: forecast, width: environment.output.size.columns,
-                tableWidth: environment.tableWidth))
+            environment.print(
+                result.text(
+                    environment: environment, forecastTable: forecast, width: environment.output.size.columns,
+                    tableWidth: environment.tableWidth))
         }
     }
 

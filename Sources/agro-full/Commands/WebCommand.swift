@@ -30,10 +30,14 @@ struct WebCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.") var port = 8080
     @Flag(name: .customLong("watch-updates"), help: "Check the update server periodically and install newer catalogs.")
     var watchUpdates = false
-    @Option(name: .customLong("update-interval"), help: ArgumentHelp("With --watch-updates: seconds between checks.", valueName: "seconds"))
+    @Option(
+        name: .customLong("update-interval"),
+        help: ArgumentHelp("With --watch-updates: seconds between checks.", valueName: "seconds"))
     var updateInterval = 600
-    @Option(name: .customLong("cache-mb"), help: ArgumentHelp(
-        "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
+    @Option(
+        name: .customLong("cache-mb"),
+        help: ArgumentHelp(
+            "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
     var cacheMB = 64
     @OptionGroup var limits: WebLimitOptions
 
@@ -99,7 +103,9 @@ struct WebCommand: AsyncParsableCommand {
                 do {
                     if case let .installed(_, to) = try await client.update() {
                         _ = try live.reload(from: store)
-                        logger.info("catalog updated", metadata: ["identity": .string(to.identity), "version": .stringConvertible(to.version)])
+                        logger.info(
+                            "catalog updated",
+                            metadata: ["identity": .string(to.identity), "version": .stringConvertible(to.version)])
                     }
                 } catch let error as any UserFacingError {
                     logger.warning("update check failed", metadata: ["reason": .string(error.message)])

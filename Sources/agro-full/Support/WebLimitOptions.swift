@@ -3,11 +3,15 @@ import ArgumentParser
 
 /// `agro web`'s limits for a public server (`WebLimits`; README "Security", "The web server").
 struct WebLimitOptions: ParsableArguments {
-    @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
-        "Seconds a client has to send a whole request once started (and the first after connecting).", valueName: "s"))
+    @Option(
+        name: .customLong("header-timeout"),
+        help: ArgumentHelp(
+            "Seconds a client has to send a whole request once started (and the first after connecting).", valueName: "s"))
     var headerTimeout = WebLimits().headerTimeout
-    @Option(name: .customLong("keep-alive-timeout"), help: ArgumentHelp(
-        "Seconds an idle connection stays open between two requests.", valueName: "s"))
+    @Option(
+        name: .customLong("keep-alive-timeout"),
+        help: ArgumentHelp(
+            "Seconds an idle connection stays open between two requests.", valueName: "s"))
     var keepAliveTimeout = WebLimits().keepAliveTimeout
     @Option(name: .customLong("max-connections"), help: "Open connections at most; more are refused.")
     var maxConnections = WebLimits().maxConnections
@@ -15,8 +19,10 @@ struct WebLimitOptions: ParsableArguments {
     var workers = WebLimits().workers
     @Option(name: .customLong("queue-limit"), help: "Requests waiting for a worker; more are answered 503.")
     var queueLimit = WebLimits().queueLimit
-    @Option(name: .customLong("request-deadline"), help: ArgumentHelp(
-        "Seconds of catalog reads one request may use; past them it is answered 503.", valueName: "s"))
+    @Option(
+        name: .customLong("request-deadline"),
+        help: ArgumentHelp(
+            "Seconds of catalog reads one request may use; past them it is answered 503.", valueName: "s"))
     var requestDeadline = WebLimits().requestDeadline
     @Option(name: .customLong("weather-per-client"), help: "Weather requests reaching OpenWeatherMap per client and minute.")
     var weatherPerClient = WebLimits().weatherPerClient
@@ -24,13 +30,17 @@ struct WebLimitOptions: ParsableArguments {
     var weatherTotal = WebLimits().weatherTotal
 
     func validate() throws {
-        for (name, value) in [("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout),
-                              ("--request-deadline", requestDeadline)] where !(value > 0 && value <= 3600) {
+        for (name, value) in [
+            ("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout),
+            ("--request-deadline", requestDeadline),
+        ] where !(value > 0 && value <= 3600) {
             throw ValidationError("\(name) must be more than 0 and at most 3600 seconds")
         }
-        for (name, value, low) in [("--max-connections", maxConnections, 1), ("--workers", workers, 1),
-                                   ("--queue-limit", queueLimit, 0), ("--weather-per-client", weatherPerClient, 0),
-                                   ("--weather-total", weatherTotal, 0)] where !(low...1_000_000).contains(value) {
+        for (name, value, low) in [
+            ("--max-connections", maxConnections, 1), ("--workers", workers, 1),
+            ("--queue-limit", queueLimit, 0), ("--weather-per-client", weatherPerClient, 0),
+            ("--weather-total", weatherTotal, 0),
+        ] where !(low...1_000_000).contains(value) {
             throw ValidationError("\(name) must be \(low)...1000000")
         }
     }
