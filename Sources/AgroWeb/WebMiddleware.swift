@@ -1,4 +1,4 @@
-import AgroCLI
+import AgroPresentation
 import Foundation
 import HTTPTypes
 import Hummingbird
