@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Monotonic clock readings in milliseconds.
@@ -130,12 +131,13 @@ final class StatementLog: @unchecked Sendable {
 
     /// The queries among `statements`: transactions, pragmas, GRDB's own probes and the
     /// statements SQLite runs by itself on FTS5 shadow tables (`'main'.'search_index_config'`)
-    /// dropped, since sqlite3 runs those too.
+    /// dropped, since sqlite3 runs those too. The store's name collation (`agro_name`) is
+    /// unknown to sqlite3, which sorts those names in binary order instead.
     static func queries(_ statements: [String]) -> [String] {
         statements.filter { sql in
             let head = sql.prefix(8).uppercased()
             guard head.hasPrefix("SELECT") || head.hasPrefix("WITH") else { return false }
             return !sql.contains("sqlite_master") && !sql.contains("'main'.'")
-        }
+        }.map { $0.replacingOccurrences(of: " COLLATE agro_name", with: "") }
     }
 }

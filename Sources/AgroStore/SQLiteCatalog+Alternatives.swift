@@ -65,7 +65,8 @@ extension SQLiteCatalog: AlternativesUseCase {
                 let ra = rank(a.0.relation), rb = rank(b.0.relation)
                 if ra != rb { return ra < rb }
                 if a.0.sharedUses != b.0.sharedUses { return a.0.sharedUses > b.0.sharedUses }
-                return (a.1, a.0.id) < (b.1, b.0.id)
+                if a.1 != b.1 { return NameOrder.precedes(a.1, b.1) }
+                return a.0.id < b.0.id
             }.map(\.0)
         }
     }

@@ -7,7 +7,7 @@ extension SQLiteCatalog: ContactsUseCase {
     public func regions(locale: String) throws -> [Region] {
         let texts = texts(locale)
         return try read { db in
-            try db.rows(regionsQuery(texts) + " ORDER BY name_key, id").map(Self.region(from:))
+            try db.rows(regionsQuery(texts) + " ORDER BY name_key COLLATE agro_name, id").map(Self.region(from:))
         }
     }
 
@@ -25,7 +25,7 @@ extension SQLiteCatalog: ContactsUseCase {
                 SELECT d.*, \(texts.name("distributor", owner: "d.id")) AS name,
                   \(texts.field("distributor", "address", owner: "d.id")) AS address,
                   \(texts.name("region", owner: "d.region_id")) AS region_name
-                FROM distributors d WHERE d.region_id = \(regionID) ORDER BY name, d.id
+                FROM distributors d WHERE d.region_id = \(regionID) ORDER BY name COLLATE agro_name, d.id
                 """
             ).map { row in
                 Distributor(

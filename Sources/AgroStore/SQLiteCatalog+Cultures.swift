@@ -15,7 +15,7 @@ extension SQLiteCatalog: CulturesUseCase {
                 """
                 SELECT * FROM (SELECT c.id, \(texts.name("culture", owner: "c.id")) AS name,
                   \(texts.field("culture", "name_key", owner: "c.id")) AS name_key FROM cultures c)
-                ORDER BY name_key, id
+                ORDER BY name_key COLLATE agro_name, id
                 """
             ).map { row in
                 CultureNode(id: row["id"], name: row["name"] ?? row["id"], parentIDs: parents[row["id"]] ?? [])
@@ -41,14 +41,14 @@ extension SQLiteCatalog: CulturesUseCase {
             let parents = try related(
                 """
                 SELECT parent_id AS id, \(texts.name("culture", owner: "parent_id")) AS name
-                FROM culture_parents WHERE culture_id = \(id) ORDER BY name
+                FROM culture_parents WHERE culture_id = \(id) ORDER BY name COLLATE agro_name
                 """)
             // Qualified: inside the name subquery a bare culture_id is culture_i18n's own column,
             // which named every member after the first culture of the table.
             let children = try related(
                 """
                 SELECT cp.culture_id AS id, \(texts.name("culture", owner: "cp.culture_id")) AS name
-                FROM culture_parents cp WHERE cp.parent_id = \(id) ORDER BY name
+                FROM culture_parents cp WHERE cp.parent_id = \(id) ORDER BY name COLLATE agro_name
                 """)
             let stages = try db.rows(
                 """
@@ -90,7 +90,7 @@ extension SQLiteCatalog: PestsUseCase {
                 \(texts.name("pest", owner: "p.id")) AS name,
                 \(texts.field("pest", "name_key", owner: "p.id")) AS name_key
               FROM pests p
-            """ + whereClause + ") ORDER BY name_key, id"
+            """ + whereClause + ") ORDER BY name_key COLLATE agro_name, id"
         return try read { db in
             try db.page(count: "SELECT COUNT(*) FROM pests p" + whereClause, ordered: ordered, page) { rows in
                 rows.map { row in
@@ -133,7 +133,7 @@ extension SQLiteCatalog: SubstancesUseCase {
               SELECT s.*, \(texts.name("substance", owner: "s.id")) AS name,
                 \(texts.field("substance", "name_key", owner: "s.id")) AS name_key
               FROM substances s)
-            ORDER BY name_key, id
+            ORDER BY name_key COLLATE agro_name, id
             """
         return try read { db in
             try db.page(count: "SELECT COUNT(*) FROM substances", ordered: ordered, page) { $0.map(Self.substance(from:)) }

@@ -12,7 +12,8 @@ extension SQLiteCatalog: ProductsUseCase {
             // the total and the page; names and companies are read for the page's products
             // only. A count and a LIMIT query each evaluated the filter, and the page query
             // read the names of every match (twice the SQL time on the register).
-            let ordered = try db.column("SELECT id FROM (" + listed + ") ORDER BY name_key, id", as: String.self)
+            let ordered = try db.column(
+                "SELECT id FROM (" + listed + ") ORDER BY name_key COLLATE agro_name, id", as: String.self)
             let perPage = page.perPage ?? max(ordered.count, 1)
             let start = min(ordered.count, perPage * (page.page - 1))
             let pageIDs = ordered[start..<min(ordered.count, start + perPage)]
@@ -21,9 +22,10 @@ extension SQLiteCatalog: ProductsUseCase {
                 rows = []
             } else if pageIDs.count <= Self.pageByIDs {
                 rows = try db.rows(
-                    productsQuery(ProductFilter(), texts: texts) + " WHERE id IN \(Array(pageIDs)) ORDER BY name_key, id")
+                    productsQuery(ProductFilter(), texts: texts)
+                        + " WHERE id IN \(Array(pageIDs)) ORDER BY name_key COLLATE agro_name, id")
             } else {
-                rows = try db.rows(listed + " ORDER BY name_key, id LIMIT \(perPage) OFFSET \(start)")
+                rows = try db.rows(listed + " ORDER BY name_key COLLATE agro_name, id LIMIT \(perPage) OFFSET \(start)")
             }
             let ingredients = try ingredientSummaries(db, productIDs: rows.map { $0["id"] }, texts: texts)
             let items = rows.map { row in
@@ -49,7 +51,7 @@ extension SQLiteCatalog: ProductsUseCase {
         let listed = productsQuery(unlettered, texts: texts(locale))
         return try read { db in
             let names = try db.column("SELECT name FROM (" + listed + ") WHERE name IS NOT NULL", as: String.self)
-            return Set(names.compactMap(TextFolding.indexLetter(of:))).sorted()
+            return Set(names.compactMap(TextFolding.indexLetter(of:))).sorted(by: NameOrder.precedes)
         }
     }
 
@@ -219,14 +221,14 @@ extension SQLiteCatalog: ProductsUseCase {
                   \(texts.field("use", "application_area", owner: "u.id")) AS application_area,
                   \(texts.field("use", "notes", owner: "u.id")) AS notes
                 FROM uses u WHERE u.id IN (
-                """ + usesQuery(filter) + ") ORDER BY product_key, u.product_id, u.id")
+                """ + usesQuery(filter) + ") ORDER BY product_key COLLATE agro_name, u.product_id, u.id")
             let ids: [String] = rows.map { $0["id"] }
             guard !ids.isEmpty else { return [] }
             var cultures: [String: [EntityRef]] = [:]
             for row in try db.rows(
                 """
                 SELECT uc.use_id, uc.culture_id, \(texts.name("culture", owner: "uc.culture_id")) AS name
-                FROM use_cultures uc WHERE uc.use_id IN \(ids) ORDER BY uc.use_id, name
+                FROM use_cultures uc WHERE uc.use_id IN \(ids) ORDER BY uc.use_id, name COLLATE agro_name
                 """)
             {
                 cultures[row["use_id"], default: []].append(
@@ -236,7 +238,7 @@ extension SQLiteCatalog: ProductsUseCase {
             for row in try db.rows(
                 """
                 SELECT up.use_id, up.pest_id, up.effect, \(texts.name("pest", owner: "up.pest_id")) AS name
-                FROM use_pests up WHERE up.use_id IN \(ids) ORDER BY up.use_id, name
+                FROM use_pests up WHERE up.use_id IN \(ids) ORDER BY up.use_id, name COLLATE agro_name
                 """)
             {
                 pests[row["use_id"], default: []].append(

@@ -83,7 +83,7 @@ extension SQLiteCatalog: SchemesUseCase {
             try db.rows(
                 """
                 SELECT DISTINCT s.culture_id AS id, \(texts.name("culture", owner: "s.culture_id")) AS name
-                FROM schemes s ORDER BY name
+                FROM schemes s ORDER BY name COLLATE agro_name
                 """
             ).map { EntityRef(id: $0["id"], name: $0["name"] ?? $0["id"]) }
         }

@@ -144,7 +144,7 @@ extension SQLiteCatalog: LookupUseCase {
         return try db.rows(
             """
             SELECT id, \(texts.field(kind.rawValue, field, owner: "id")) AS name FROM \(sql: Self.table(kind))
-            WHERE id IN \(ids) ORDER BY name, id
+            WHERE id IN \(ids) ORDER BY name COLLATE agro_name, id
             """
         ).map { NameMatch(id: $0["id"], name: $0["name"] ?? $0["id"]) }
     }

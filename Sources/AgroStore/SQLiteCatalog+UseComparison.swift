@@ -36,11 +36,11 @@ extension SQLiteCatalog: UseComparisonUseCase {
         let whereClause: SQL = " WHERE " + conditions.joined(separator: " AND ")
         let order: SQL
         switch query.sort {
-        case .name: order = " ORDER BY product_key, u.product_id, u.id"
+        case .name: order = " ORDER BY product_key COLLATE agro_name, u.product_id, u.id"
         case .dose:
             order =
-                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key, u.id"
-        case .phi: order = " ORDER BY u.phi_days IS NULL, u.phi_days, product_key, u.id"
+                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key COLLATE agro_name, u.id"
+        case .phi: order = " ORDER BY u.phi_days IS NULL, u.phi_days, product_key COLLATE agro_name, u.id"
         }
         let listed: SQL = """
             SELECT u.*, p.registration_number, p.registration_expiry,
@@ -126,7 +126,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
         for row in try db.rows(
             """
             SELECT t.use_id, t.\(sql: column) AS ref_id, \(texts.name(entity, owner: "t.\(column)")) AS name
-            FROM \(sql: table) t WHERE t.use_id IN \(useIDs) ORDER BY t.use_id, name
+            FROM \(sql: table) t WHERE t.use_id IN \(useIDs) ORDER BY t.use_id, name COLLATE agro_name
             """)
         {
             result[row["use_id"], default: []].append(EntityRef(id: row["ref_id"], name: row["name"] ?? row["ref_id"]))

@@ -41,6 +41,9 @@ public final class SQLiteCatalog: Sendable {
         configuration.readonly = true
         configuration.maximumReaderCount = maximumReaders
         configuration.label = "catalog"
+        // Names sort in `NameOrder` (Kazakh letters in their alphabet places), by a collation
+        // of the connection rather than a column, so catalogs built before sort alike.
+        configuration.prepareDatabase { db in db.add(collation: Self.nameCollation) }
         if let traceStatements {
             configuration.prepareDatabase { db in
                 db.trace(options: .statement) { event in
@@ -58,6 +61,9 @@ public final class SQLiteCatalog: Sendable {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
+
+    /// `NameOrder` as an SQL collation: `ORDER BY name_key COLLATE agro_name`.
+    static let nameCollation = DatabaseCollation("agro_name", function: NameOrder.compare)
 
     /// Closes the connections. Queries after closing fail.
     public func close() throws {

@@ -101,14 +101,14 @@ extension Pages {
     /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked.
     static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> [[String: Any]] {
         try page.catalog.cultures(locale: page.language)
-            .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+            .sorted { NameOrder.namePrecedes($0.name, $1.name) }
             .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
     static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
         try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.language).items.sorted {
-            $0.name.localizedStandardCompare($1.name) == .orderedAscending
+            NameOrder.namePrecedes($0.name, $1.name)
         }
         .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
     }

@@ -374,7 +374,7 @@ enum Pages {
                 return ["url": url, "label": link.title ?? page.t("link.image")]
             },
             "hasCultures": !cultures.isEmpty,
-            "cultures": cultures.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+            "cultures": cultures.sorted { NameOrder.namePrecedes($0.name, $1.name) }
                 .map { ["id": $0.id, "name": $0.name, "selected": $0.id == culture] },
             "usesTitle": page.t("section.productsAgainst", Set(document.uses.map(\.product.id)).count),
             "uses": document.uses.map { use -> [String: Any] in

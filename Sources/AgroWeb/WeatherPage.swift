@@ -12,7 +12,7 @@ extension Pages {
         let asked = page.web.query("region")
         var values: [String: Any] = [
             "at": page.web.query("at") ?? "", "spray": page.web.flag("spray") || page.web.query("at") == nil && asked == nil,
-            "regions": regions.sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+            "regions": regions.sorted { NameOrder.namePrecedes($0.name, $1.name) }
                 .map { ["id": $0.id, "name": $0.name, "selected": $0.id == asked] },
             "verdicts": SprayVerdict.allCases.map { ["code": $0.rawValue, "name": weatherWording(page).verdict($0)] },
         ]
