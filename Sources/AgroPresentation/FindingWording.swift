@@ -45,7 +45,7 @@ package struct FindingWording: Sendable {
     package func text(_ kind: PlanFindingKind) -> String {
         let s = strings
         let or = " \(s("finding.or")) "
-        func window(_ range: BBCHRange) -> String { "BBCH " + s.range(Double(range.from), Double(range.to)) }
+        func window(_ range: BBCHRange) -> String { s.label(range) }
         func numbers(_ applications: [Int]) -> String { applications.map(String.init).joined(separator: ", ") }
         switch kind {
         case let .registrationExpired(product, expiry, date):

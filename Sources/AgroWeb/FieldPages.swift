@@ -68,9 +68,7 @@ extension Pages {
     }
 
     /// "13–32" (the language's range sign) or "30": a BBCH window.
-    static func stages(_ bbch: BBCHRange, _ s: Localizer) -> String {
-        bbch.from == bbch.to ? "\(bbch.from)" : s.range(Double(bbch.from), Double(bbch.to))
-    }
+    static func stages(_ bbch: BBCHRange, _ s: Localizer) -> String { s.stages(bbch) }
 
     /// A use of the catalog for the templates: its facts, cultures and pests, linked.
     static func useEntry(_ use: Use, _ page: PageContext) -> [String: Any] {

@@ -79,6 +79,18 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(Self.text(card).contains("Фазы (BBCH)"))
     }
 
+    /// schemes.json: scheme-maize's pre-emergence stage is BBCH 0-8, printed with the
+    /// language's `number.range` (an en dash in Russian and Kazakh, a hyphen in English).
+    func testSchemeStagesUseTheLanguagesRangeSign() throws {
+        let russian = Self.text(try page("/scheme/maize?lang=ru"))
+        XCTAssertTrue(russian.contains("(BBCH 0–8)"), russian)
+        XCTAssertFalse(russian.contains("BBCH 0-8"), russian)
+        XCTAssertTrue(Self.text(try page("/scheme/maize?lang=kk")).contains("(BBCH 0–8)"))
+        let english = Self.text(try page("/scheme/maize?lang=en"))
+        XCTAssertTrue(english.contains("(BBCH 0-8)"), english)
+        XCTAssertFalse(english.contains("BBCH 0–8"), english)
+    }
+
     /// The card offers the alternatives (`agro product ID --alternatives`) and lists them, in
     /// the CLI's order, when asked.
     func testTheProductCardListsItsAlternatives() throws {
