@@ -14,6 +14,12 @@ package struct FindingWording: Sendable {
         return text(kind)
     }
 
+    /// The short name of the rule a finding comes from ("PHI", "срок ожидания"): key
+    /// `finding.rule.<code>`; JSON and CSV keep the code itself.
+    package func rule(_ rule: PlanRule) -> String {
+        strings("finding.rule.\(rule.rawValue)")
+    }
+
     /// Where `finding`'s limit comes from, in the interface language; the catalog's own words
     /// (group limits) as the catalog gives them, a finding without a typed source as it is.
     package func source(_ finding: PlanFinding) -> String {

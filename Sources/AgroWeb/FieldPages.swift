@@ -342,6 +342,7 @@ extension Pages {
                     "severity": finding.severity.rawValue,
                     "mark": finding.severity == .error ? "✗" : finding.severity == .warning ? "!" : "·",
                     "severityName": page.t("web.severity.\(finding.severity.rawValue)"), "rule": finding.rule.rawValue,
+                    "ruleName": FindingWording(strings: s).rule(finding.rule),
                     "message": finding.message, "source": page.t("plan.source", finding.source),
                 ]
             }
