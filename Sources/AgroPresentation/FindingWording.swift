@@ -14,6 +14,12 @@ package struct FindingWording: Sendable {
         return text(kind)
     }
 
+    /// The short name of the rule a finding comes from ("PHI", "срок ожидания"): key
+    /// `finding.rule.<code>`; JSON and CSV keep the code itself.
+    package func rule(_ rule: PlanRule) -> String {
+        strings("finding.rule.\(rule.rawValue)")
+    }
+
     /// Where `finding`'s limit comes from, in the interface language; the catalog's own words
     /// (group limits) as the catalog gives them, a finding without a typed source as it is.
     package func source(_ finding: PlanFinding) -> String {
@@ -45,7 +51,7 @@ package struct FindingWording: Sendable {
     package func text(_ kind: PlanFindingKind) -> String {
         let s = strings
         let or = " \(s("finding.or")) "
-        func window(_ range: BBCHRange) -> String { "BBCH " + s.range(Double(range.from), Double(range.to)) }
+        func window(_ range: BBCHRange) -> String { s.label(range) }
         func numbers(_ applications: [Int]) -> String { applications.map(String.init).joined(separator: ", ") }
         switch kind {
         case let .registrationExpired(product, expiry, date):

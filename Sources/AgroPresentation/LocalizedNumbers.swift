@@ -56,6 +56,17 @@ extension Localizer {
         return amount + " " + (localized == key ? unit : localized)
     }
 
+    /// A BBCH window as labels print it, with the language's range sign: "BBCH 21–29"
+    /// (Russian, Kazakh), "BBCH 21-29" (English), "BBCH 30" for a single stage.
+    package func label(_ bbch: BBCHRange) -> String {
+        "BBCH " + stages(bbch)
+    }
+
+    /// The stage numbers of a BBCH window alone: "21–29" or "30".
+    package func stages(_ bbch: BBCHRange) -> String {
+        bbch.from == bbch.to ? String(bbch.from) : range(Double(bbch.from), Double(bbch.to))
+    }
+
     /// A range "0,75–1" (Russian) or "0.75-1" (English): the separator is `number.range`.
     package func range(_ from: Double?, _ to: Double?) -> String {
         switch (from, to) {

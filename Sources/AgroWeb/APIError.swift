@@ -27,7 +27,7 @@ struct APIError: Encodable, Sendable {
 
     /// The report the CLI gives `thrown` (its status and its words in `strings`' language).
     init(_ thrown: any Error, strings: Localizer, wordings: [any ErrorWording]) {
-        if let limited = Self.limit(thrown) {
+        if let limited = Self.limit(thrown, strings: strings) {
             self = limited
             return
         }
@@ -44,15 +44,16 @@ struct APIError: Encodable, Sendable {
     }
 
     /// The answer to a request refused by one of `WebLimits` (rate, deadline), if it was.
-    static func limit(_ thrown: any Error) -> APIError? {
+    static func limit(_ thrown: any Error, strings s: Localizer) -> APIError? {
         switch thrown {
         case let limit as WebLimitError:
             switch limit {
-            case .tooManyRequests: return APIError(status: 429, code: "tooManyRequests", message: limit.message)
-            case .tooSlow: return APIError(status: 503, code: "tooSlow", message: limit.message)
+            case let .tooManyRequests(seconds):
+                return APIError(status: 429, code: "tooManyRequests", message: s("web.http.tooManyRequests", seconds))
+            case .tooSlow: return APIError(status: 503, code: "tooSlow", message: s("web.http.tooSlow"))
             }
         case is CatalogDeadline.Exceeded:
-            return limit(WebLimitError.tooSlow)
+            return limit(WebLimitError.tooSlow, strings: s)
         default:
             return nil
         }
@@ -63,8 +64,8 @@ struct APIError: Encodable, Sendable {
         error = Body(status: status, exitStatus: ExitStatus.failure.rawValue, code: code, message: message)
     }
 
-    init(notFound path: String) {
-        error = Body("no such endpoint: \(path)", .notFound)
+    init(notFound path: String, strings: Localizer) {
+        error = Body(strings("web.http.noSuchEndpoint", path), .notFound)
         error.code = "noSuchEndpoint"
     }
 }

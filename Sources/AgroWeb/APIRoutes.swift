@@ -156,14 +156,16 @@ enum APIRoutes {
                 return failure(error, app: app, environment: environment)
             }
         }
-        api.get("openapi.json") { _, _ in
-            guard let file = app.staticFiles["openapi.json"] else { return failure(APIError(notFound: "/api/v1/openapi.json")) }
+        api.get("openapi.json") { request, _ in
+            guard let file = app.staticFiles["openapi.json"] else {
+                return failure(APIError(notFound: "/api/v1/openapi.json", strings: app.strings(for: request)))
+            }
             return Response(
                 status: .ok, headers: [.contentType: file.contentType],
                 body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         registerDecisions(on: api, app: app)
-        api.get("**") { request, _ in failure(APIError(notFound: request.uri.path)) }
+        api.get("**") { request, _ in failure(APIError(notFound: request.uri.path, strings: app.strings(for: request))) }
     }
 
     // MARK: - The documents that have no CLI command of their own

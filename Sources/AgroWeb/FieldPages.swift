@@ -68,9 +68,7 @@ extension Pages {
     }
 
     /// "13–32" (the language's range sign) or "30": a BBCH window.
-    static func stages(_ bbch: BBCHRange, _ s: Localizer) -> String {
-        bbch.from == bbch.to ? "\(bbch.from)" : s.range(Double(bbch.from), Double(bbch.to))
-    }
+    static func stages(_ bbch: BBCHRange, _ s: Localizer) -> String { s.stages(bbch) }
 
     /// A use of the catalog for the templates: its facts, cultures and pests, linked.
     static func useEntry(_ use: Use, _ page: PageContext) -> [String: Any] {
@@ -344,6 +342,7 @@ extension Pages {
                     "severity": finding.severity.rawValue,
                     "mark": finding.severity == .error ? "✗" : finding.severity == .warning ? "!" : "·",
                     "severityName": page.t("web.severity.\(finding.severity.rawValue)"), "rule": finding.rule.rawValue,
+                    "ruleName": FindingWording(strings: s).rule(finding.rule),
                     "message": finding.message, "source": page.t("plan.source", finding.source),
                 ]
             }

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import Foundation
 
 /// A protection scheme drawn over the BBCH scale (0-99) as SVG values for the template: an
@@ -10,7 +11,7 @@ struct Timeline {
 
     static let width = 400, left = 24, rowHeight = 22, top = 26
 
-    init(scheme: ProtectionScheme, marker: Int?) {
+    init(scheme: ProtectionScheme, marker: Int?, strings: Localizer) {
         let scale = Double(Self.width - Self.left - 6) / 100
         func x(_ bbch: Int) -> Int { Self.left + Int((Double(bbch) * scale).rounded()) }
         let height = Self.top + scheme.stages.count * Self.rowHeight + 10
@@ -23,7 +24,7 @@ struct Timeline {
                 let y = Self.top + index * Self.rowHeight
                 return [
                     "x": from, "y": y, "w": to - from, "h": Self.rowHeight - 6, "labelX": 4, "labelY": y + 12,
-                    "number": index + 1, "tone": index % 6, "title": "\(stage.name) (\(stage.bbch.label))",
+                    "number": index + 1, "tone": index % 6, "title": "\(stage.name) (\(strings.label(stage.bbch)))",
                 ]
             },
         ]

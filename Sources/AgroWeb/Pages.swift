@@ -396,10 +396,10 @@ enum Pages {
             "schemes": schemes.map { scheme -> [String: Any] in
                 [
                     "title": scheme.title, "culture": scheme.culture.name, "description": scheme.description ?? "",
-                    "timeline": Timeline(scheme: scheme, marker: stage).values,
+                    "timeline": Timeline(scheme: scheme, marker: stage, strings: page.environment.strings).values,
                     "stages": scheme.stages.enumerated().map { index, stage -> [String: Any] in
                         [
-                            "number": index + 1, "name": stage.name, "bbch": stage.bbch.label,
+                            "number": index + 1, "name": stage.name, "bbch": page.environment.strings.label(stage.bbch),
                             "treatments": stage.treatments.map { treatment -> [String: Any] in
                                 [
                                     "product": treatment.product.name, "href": href(.product, treatment.product.id),

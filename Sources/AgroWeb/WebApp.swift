@@ -102,6 +102,13 @@ package final class WebApp: Sendable {
             today: AgroPresentation.Environment.isoDate(Date()))
     }
 
+    /// The interface strings of `request`'s language as `WebRequest` decides it (the cookie
+    /// counts for pages, not under `/api/`): for the answers no page or document words.
+    func strings(for request: Request) -> Localizer {
+        let cookies = !request.uri.path.hasPrefix("/api/")
+        return localizers.localizer(for: WebRequest(request: request, app: self).language(cookies: cookies))
+    }
+
     /// The languages a request may ask for: the interface's and the catalog's.
     package var languages: [String] {
         var seen = Set<String>()

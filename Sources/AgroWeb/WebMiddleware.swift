@@ -58,7 +58,8 @@ struct ProtocolMiddleware: RouterMiddleware {
         if request.uri.path.hasPrefix("/api/"), response.status.code >= 400,
             response.headers[.contentType]?.hasPrefix("application/json") != true
         {
-            response = Self.jsonError(response.status, headers: response.headers)
+            response = Self.jsonError(
+                response.status, headers: response.headers, path: request.uri.path, strings: app.strings(for: request))
         }
         if response.status == .ok, request.method == .get || request.method == .head {
             response = try await Self.onTheWire(response, request: request)
@@ -74,8 +75,9 @@ struct ProtocolMiddleware: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
+        let s = app.strings(for: request)
         if request.uri.description.utf8.count > app.limits.maxTargetLength {
-            return Self.plain(.uriTooLong, "the request's address is longer than \(app.limits.maxTargetLength) bytes\n")
+            return Self.plain(.uriTooLong, s("web.http.uriTooLong", app.limits.maxTargetLength) + "\n")
         }
         if path.hasPrefix("//") {
             let single = "/" + path.drop(while: { $0 == "/" })
@@ -84,7 +86,7 @@ struct ProtocolMiddleware: RouterMiddleware {
         }
         if request.method == .options {
             let allowed = app.routes.methods(for: path)
-            guard !allowed.isEmpty else { return Self.plain(.notFound, "not found\n") }
+            guard !allowed.isEmpty else { return Self.plain(.notFound, s("web.http.notFound") + "\n") }
             return Response(status: .noContent, headers: [.allow: allowed.joined(separator: ", ")])
         }
         do {
@@ -93,11 +95,11 @@ struct ProtocolMiddleware: RouterMiddleware {
             if error.status == .notFound {
                 let allowed = app.routes.methods(for: path)
                 if !allowed.isEmpty, !allowed.contains(request.method.rawValue) {
-                    var response = Self.plain(.methodNotAllowed, "\(request.method.rawValue) is not allowed here\n")
+                    var response = Self.plain(.methodNotAllowed, s("web.http.methodNotAllowed", request.method.rawValue) + "\n")
                     response.headers[.allow] = allowed.joined(separator: ", ")
                     return response
                 }
-                return Self.plain(.notFound, "not found\n")
+                return Self.plain(.notFound, s("web.http.notFound") + "\n")
             }
             return Self.plain(error.status, error.status.reasonPhrase + "\n")
         }
@@ -110,7 +112,7 @@ struct ProtocolMiddleware: RouterMiddleware {
     }
 
     /// An HTTP-level error under `/api/` as the API's JSON error.
-    static func jsonError(_ status: HTTPResponse.Status, headers: HTTPFields) -> Response {
+    static func jsonError(_ status: HTTPResponse.Status, headers: HTTPFields, path: String, strings s: Localizer) -> Response {
         let code: String
         switch status.code {
         case 404: code = "noSuchEndpoint"
@@ -120,7 +122,7 @@ struct ProtocolMiddleware: RouterMiddleware {
         case 503: code = "busy"
         default: code = "httpError"
         }
-        let message = status.code == 404 ? "no such endpoint" : status.reasonPhrase.lowercased()
+        let message = status.code == 404 ? s("web.http.noSuchEndpoint", path) : status.reasonPhrase.lowercased()
         var response = APIRoutes.failure(APIError(status: status.code, code: code, message: message))
         for name in [HTTPField.Name.allow, .retryAfter, .location] {
             if let value = headers[name] { response.headers[name] = value }
@@ -230,9 +232,8 @@ struct FairnessMiddleware: RouterMiddleware {
         do {
             return try await app.pool.run(deadline: app.limits.requestDeadline) { try await next(request, context) }
         } catch let refusal as WorkPool.Refusal {
-            let text =
-                refusal == .queueFull
-                ? "the server is busy; try again in a few seconds" : "the server is busy; the request waited too long"
+            let s = app.strings(for: request)
+            let text = refusal == .queueFull ? s("web.http.busy") : s("web.http.waitedTooLong")
             if request.uri.path.hasPrefix("/api/") {
                 var response = APIRoutes.failure(APIError(status: 503, code: "busy", message: text))
                 response.headers[.retryAfter] = "5"

@@ -237,6 +237,26 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertEqual((at31.first?["stages"] as? [Any])?.count, expected)
     }
 
+    /// schemes.json: scheme-maize's pre-emergence stage is BBCH 0-8; `number.range` is an en
+    /// dash in ru.json and kk.json, none in en.json (a hyphen).
+    func testSchemeStagesUseTheLanguagesRangeSign() throws {
+        let russian = try cli.run(["scheme", "maize", "--lang", "ru"])
+        XCTAssertEqual(russian.status, 0, russian.stderr)
+        XCTAssertTrue(russian.stdout.contains("(BBCH 0–8)"), russian.stdout)
+        XCTAssertFalse(russian.stdout.contains("BBCH 0-8"), russian.stdout)
+        let kazakh = try cli.run(["scheme", "maize", "--lang", "kk"])
+        XCTAssertTrue(kazakh.stdout.contains("(BBCH 0–8)"), kazakh.stdout)
+        let english = try cli.run(["scheme", "maize", "--lang", "en"])
+        XCTAssertTrue(english.stdout.contains("(BBCH 0-8)"), english.stdout)
+        XCTAssertFalse(english.stdout.contains("BBCH 0–8"), english.stdout)
+        // The culture card lists the same stage.
+        let card = try cli.run(["culture", "maize", "--lang", "ru"])
+        XCTAssertTrue(card.stdout.contains("BBCH 0–8  "), card.stdout)
+        // JSON keeps the numbers.
+        let json = try cli.run(["scheme", "maize", "--format", "json", "--lang", "ru"]).stdout
+        XCTAssertFalse(json.contains("BBCH 0–8"), json)
+    }
+
     func testCultureTreeAndSearch() throws {
         let tree = try cli.run(["cultures", "--all", "--lang", "en"])
         XCTAssertTrue(tree.stdout.contains("└─ "), tree.stdout)

@@ -177,4 +177,28 @@ final class FindingWordingTests: XCTestCase {
         XCTAssertTrue(table.stdout.contains(" · " + (try fill(ru, "plan.area", ["120"])) + " · "), table.stdout)
         XCTAssertTrue(table.stdout.contains(try fill(ru, "plan.source", [fill(ru, "finding.source.label", [])])), table.stdout)
     }
+
+    /// The table names each finding's rule in the reader's language (glossary: срок ожидания,
+    /// күту мерзімі, норма, мөлшер, резистентность); JSON and CSV keep the codes.
+    func testPlanCheckTableNamesTheRuleInTheLanguage() throws {
+        let plan = CLIRunner.root.appendingPathComponent("Database/examples/winter-wheat-kz-fails.json").path
+        let russian = try cli.run(["plan", "check", plan, "--lang", "ru"])
+        XCTAssertEqual(russian.status, 20, russian.stderr)
+        for label in ["[срок ожидания]", "[норма]", "[резистентность]"] {
+            XCTAssertTrue(russian.stdout.contains(label), label + "\n" + russian.stdout)
+        }
+        let kazakh = try cli.run(["plan", "check", plan, "--lang", "kk"])
+        for label in ["[күту мерзімі]", "[мөлшер]", "[резистенттілік]"] {
+            XCTAssertTrue(kazakh.stdout.contains(label), label + "\n" + kazakh.stdout)
+        }
+        let english = try cli.run(["plan", "check", plan, "--lang", "en"])
+        XCTAssertTrue(english.stdout.contains("[PHI]"), english.stdout)
+        for output in [russian.stdout, kazakh.stdout, english.stdout] {
+            XCTAssertNil(output.range(of: #"\[[a-z]+(_[a-z]+)+\]"#, options: .regularExpression), output)
+        }
+        let csv = try cli.run(["plan", "check", plan, "--lang", "ru", "--format", "csv"])
+        XCTAssertTrue(csv.stdout.contains(",pre_harvest_interval,"), csv.stdout)
+        XCTAssertTrue(csv.stdout.contains(",dose,"), csv.stdout)
+        XCTAssertFalse(csv.stdout.contains("срок ожидания,"), csv.stdout)
+    }
 }

@@ -79,6 +79,18 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(Self.text(card).contains("Фазы (BBCH)"))
     }
 
+    /// schemes.json: scheme-maize's pre-emergence stage is BBCH 0-8, printed with the
+    /// language's `number.range` (an en dash in Russian and Kazakh, a hyphen in English).
+    func testSchemeStagesUseTheLanguagesRangeSign() throws {
+        let russian = Self.text(try page("/scheme/maize?lang=ru"))
+        XCTAssertTrue(russian.contains("(BBCH 0–8)"), russian)
+        XCTAssertFalse(russian.contains("BBCH 0-8"), russian)
+        XCTAssertTrue(Self.text(try page("/scheme/maize?lang=kk")).contains("(BBCH 0–8)"))
+        let english = Self.text(try page("/scheme/maize?lang=en"))
+        XCTAssertTrue(english.contains("(BBCH 0-8)"), english)
+        XCTAssertFalse(english.contains("BBCH 0–8"), english)
+    }
+
     /// The card offers the alternatives (`agro product ID --alternatives`) and lists them, in
     /// the CLI's order, when asked.
     func testTheProductCardListsItsAlternatives() throws {
@@ -258,9 +270,10 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             posted.body.components(separatedBy: "<ol class=\"applications\">").last?.components(separatedBy: "</ol>").first ?? ""
         let items = Array(applications.components(separatedBy: "<p><strong>").dropFirst())
         XCTAssertEqual(items.count, 5, "one entry per application")
-        XCTAssertTrue(items[0].contains("[dose]"), "application 1 holds the dose finding")
+        XCTAssertTrue(items[0].contains("[норма]"), "application 1 holds the dose finding, its rule in Russian")
         XCTAssertFalse(items[1].contains("class=\"finding error\""), "application 2 passes")
-        XCTAssertTrue(items[4].contains("[pre_harvest_interval]"), "application 5 holds the PHI finding")
+        XCTAssertTrue(items[4].contains("[срок ожидания]"), "application 5 holds the PHI finding, its rule in Russian")
+        XCTAssertFalse(posted.body.contains("[pre_harvest_interval]"), "no rule code on a Russian page")
         XCTAssertTrue(Self.text(posted.body).contains("Весь сезон"), "the whole season's findings")
         XCTAssertEqual(posted.body.components(separatedBy: "class=\"finding error\"").count - 1, 4, "4 violations")
 

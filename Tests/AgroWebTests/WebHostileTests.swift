@@ -63,6 +63,15 @@ final class WebHostileTests: XCTestCase {
         let page = try server.get("/products")
         XCTAssertEqual(page.status, 503)
         XCTAssertTrue(page.body.contains("more catalog work than one request may do"), page.body)
+        // ru.json web.http.tooSlow, in the page's and the API's language.
+        let russian = try server.get("/products?lang=ru")
+        XCTAssertEqual(russian.status, 503)
+        XCTAssertTrue(russian.body.contains("больше работы с каталогом, чем допустимо"), russian.body)
+        let kazakhAPI = try server.get("/api/v1/products?lang=kk")
+        XCTAssertEqual(
+            ((kazakhAPI.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String,
+            "сұрау бір сұрауға рұқсат етілгеннен көп каталог жұмысын талап етеді; азырақ сұраңыз (сөздерді азайтыңыз, бетті кішірейтіңіз)"
+        )
         XCTAssertEqual(try server.get("/static/app.css").status, 200)
     }
 
@@ -305,6 +314,33 @@ final class WebHostileTests: XCTestCase {
     }
 
     // MARK: - HTTP by the book
+
+    /// The plain-text answers outside /api/ and the API's unknown endpoint, in the language
+    /// the request asks for (`lang=`, the cookie for pages, Accept-Language); expectations from
+    /// Localizable web.http.notFound, web.http.methodNotAllowed, web.http.noSuchEndpoint.
+    func testPlainAnswersSpeakTheRequestsLanguage() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        let english = try server.get("/no/such/page")
+        XCTAssertEqual(english.status, 404)
+        XCTAssertEqual(english.body, "no such page\n")
+        XCTAssertEqual(try server.get("/no/such/page?lang=ru").body, "нет такой страницы\n")
+        XCTAssertEqual(try server.get("/no/such/page", headers: ["Cookie": "agro_lang=kk"]).body, "мұндай бет жоқ\n")
+        XCTAssertEqual(try server.get("/no/such/page", headers: ["Accept-Language": "ru-RU"]).body, "нет такой страницы\n")
+        let post = try server.exchange("POST", "/products?lang=kk")
+        XCTAssertEqual(post.status, 405)
+        XCTAssertEqual(post.body, "POST әдісіне мұнда рұқсат жоқ\n")
+        func message(_ answer: WebProcess.Answer) -> String? {
+            ((answer.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String
+        }
+        let api = try server.get("/api/v1/nothing?lang=ru")
+        XCTAssertEqual(api.status, 404)
+        XCTAssertEqual(message(api), "нет такого адреса API: /api/v1/nothing")
+        // The API takes no cookie: a page's language choice does not reach it.
+        let cookie = try server.get("/api/v1/nothing", headers: ["Cookie": "agro_lang=ru"])
+        XCTAssertEqual(message(cookie), "no such endpoint: /api/v1/nothing")
+    }
 
     func testHeadMethodsAndHeadersOnEveryAnswer() throws {
         let server = WebProcess()

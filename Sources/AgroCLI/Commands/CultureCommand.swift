@@ -43,12 +43,12 @@ struct CultureCommand: ParsableCommand {
             }
             if !culture.growthStages.isEmpty {
                 lines += ["", environment.bold(s("section.stages"))]
-                lines += culture.growthStages.map { "  \($0.bbch.label)  \($0.name)" }
+                lines += culture.growthStages.map { "  \(s.label($0.bbch))  \($0.name)" }
             }
             for scheme in schemes {
                 lines += ["", environment.bold(s("section.scheme", scheme.title))]
                 lines += scheme.stages.map { stage in
-                    "  \(stage.bbch.label)  \(stage.name): " + stage.treatments.map(\.product.name).joined(separator: ", ")
+                    "  \(s.label(stage.bbch))  \(stage.name): " + stage.treatments.map(\.product.name).joined(separator: ", ")
                 }
             }
             lines += ["", environment.bold(s("section.pests", pests.count))]

@@ -90,7 +90,8 @@ struct PlanCheckCommand: ParsableCommand {
         func findingLines(_ findings: [PlanFinding]) -> [String] {
             findings.flatMap { finding in
                 DisplayWidth.wrap(
-                    "\(mark(finding.severity)) [\(finding.rule.rawValue)] \(finding.message)", width: width, indent: "    ",
+                    "\(mark(finding.severity)) [\(FindingWording(strings: s).rule(finding.rule))] \(finding.message)",
+                    width: width, indent: "    ",
                     hanging: "  ")
                     + DisplayWidth.wrap(s("plan.source", finding.source), width: width, indent: "        ")
             }

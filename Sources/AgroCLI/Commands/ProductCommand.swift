@@ -129,7 +129,7 @@ enum UsesTable {
                 if let phi = use.preHarvestIntervalDays { facts.append(s.plural("use.phi", phi)) }
                 if let count = use.maxApplications { facts.append(s.plural("use.applications", count)) }
                 if let interval = use.applicationIntervalDays { facts.append(s.plural("use.interval", interval)) }
-                if let bbch = use.bbch { facts.append(bbch.label) }
+                if let bbch = use.bbch { facts.append(s.label(bbch)) }
                 if let area = use.applicationArea { facts.append(area) }
                 lines += DisplayWidth.wrap(facts.joined(separator: " · "), width: width, indent: "      ")
                 if let notes = use.notes { lines += DisplayWidth.wrap(notes, width: width, indent: "      ") }

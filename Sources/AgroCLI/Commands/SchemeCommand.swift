@@ -70,7 +70,7 @@ struct SchemeCommand: ParsableCommand {
         }
         lines.append("")
         for (index, stage) in scheme.stages.enumerated() {
-            lines.append(environment.bold("\(index + 1). \(stage.name)") + " (\(stage.bbch.label))")
+            lines.append(environment.bold("\(index + 1). \(stage.name)") + " (\(s.label(stage.bbch)))")
             for treatment in stage.treatments {
                 var line = "   • \(treatment.product.name)"
                 if !treatment.dose.isEmpty { line += " — " + environment.label(treatment.dose) }

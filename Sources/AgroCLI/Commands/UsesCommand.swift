@@ -61,7 +61,7 @@ struct UsesCommand: ParsableCommand {
                 [row.maxApplications.map { "\($0)×" }, row.intervalDays.map { s.plural("use.days", $0) }]
                     .compactMap { $0 }.joined(separator: " / ")
             },
-            Column(header: "BBCH") { $0.bbch.map { $0.from == $0.to ? "\($0.from)" : "\($0.from)-\($0.to)" } ?? "" },
+            Column(header: "BBCH") { $0.bbch.map(s.stages) ?? "" },
             Column(header: s("column.area")) { $0.applicationArea ?? "" },
             Column(header: s("column.mark")) { row in
                 [row.expired ? s("mark.expired") : nil, row.outsideStage ? s("mark.outsideStage") : nil]
