@@ -8,6 +8,10 @@ import Foundation
 /// Every source is read and checked before anything is written; all problems are reported
 /// together, each with its file and entry. Entries are written sorted by id, so the same
 /// sources always give the same bytes.
+///
+///     let builder = ContentBuilder(sourceDirectory: URL(fileURLWithPath: "Database/content"))
+///     let report = try builder.build(to: "Database/catalog.sqlite")
+///     print(report.info.version, report.counts["products"] ?? 0)
 public struct ContentBuilder: Sendable {
     /// The folder holding `catalog.json` and the other source files.
     public let sourceDirectory: URL

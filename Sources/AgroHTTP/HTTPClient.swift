@@ -28,6 +28,10 @@ public final class HTTPMemorySink: HTTPBodySink {
 ///
 /// Each transfer runs `curl_easy_perform` on a thread of its own, so a slow server never
 /// holds a thread of Swift's cooperative pool.
+///
+///     let request = HTTPRequest(url: URL(string: "https://example.org/feed.xml")!, maxBodyBytes: 4 << 20, deadline: 20)
+///     let (response, body) = try await HTTPClient().get(request)
+///     print(response.status, body.count)
 public struct HTTPClient: Sendable {
     /// A client; it holds no state, every transfer has its own libcurl handle.
     public init() {}

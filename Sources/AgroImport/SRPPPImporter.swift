@@ -30,6 +30,10 @@ import Foundation
 ///   (weeks converted); the culture form (field, greenhouse) after the application area; the
 ///   notes hold the application comment and the culture and pest additional texts.
 /// - Texts in de, fr, it, en; English falls back to German, German to French.
+///
+///     let importer = SRPPPImporter(options: SRPPPImportOptions(version: 20260203))
+///     let report = try importer.importFile(at: "PublicationData_2026_02_03.xml.xz", to: "ch.sqlite")
+///     print(report.products, report.uses, report.dataErrors.count)
 public struct SRPPPImporter: Sendable {
     /// The identity of every catalog made from the register.
     public static let identity = "ch.blv.srppp"

@@ -12,6 +12,10 @@ import Foundation
 ///
 /// Earlier versions stay in the directory and in the manifest's `releases`; they are the
 /// history deltas are computed from.
+///
+///     let key = try KeyPair.read(privateKeyFile: "publisher.key")
+///     let manifest = try Publisher.publish(catalog: "catalog.sqlite", to: "public", key: key, deltas: 3)
+///     print(manifest.catalogVersion, manifest.deltas?.count ?? 0)
 public enum Publisher {
     /// How many deltas a manifest lists at most (the newest first): older chains fall back to
     /// the full file, and the manifest stays far below its size limit.

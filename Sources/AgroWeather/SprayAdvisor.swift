@@ -75,6 +75,10 @@ extension SpraySlot {
 }
 
 /// Applies `SprayRules` to slots. Pure: same slots and rules, same report.
+///
+///     let forecast = try JSONDecoder().decode(Forecast.self, from: openWeatherMapAnswer)
+///     let report = SprayAdvisor.report(forecast: forecast, units: .metric, rainfastHours: 2)
+///     for window in report.windows where window.verdict == .good { print(window.start, window.end) }
 public enum SprayAdvisor {
     /// Judges every slot and merges the windows.
     /// - Parameter rainfastHours: the product's rain-fast period; nil uses the rules' default.
