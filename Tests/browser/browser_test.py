@@ -522,8 +522,9 @@ def uses_against_cli(tab, base, lookup, pairs):
                 maximum, _, interval = counts.partition(" / ")
                 listed = [re.match(r"(.*) \[(.*)\]$", part).groups() for part in ingredients.split(" + ")] if ingredients else []
                 wanted = {"product": product, "registration": registration, "dose": dose, "water": water,
-                          "interval": interval, "bbch": bbch, "area": area}
+                          "interval": interval, "bbch": dashes(bbch), "area": area}
                 seen = {key: web[key] for key in wanted}
+                # Both write the language's range sign (an en dash in ru/kk); compared without it.
                 seen["bbch"] = dashes(seen["bbch"])
                 same = (seen == wanted and [tuple(i) for i in web["ingredients"]] == listed
                         and re.findall(r"\d+", web["phi"]) == re.findall(r"\d+", phi)
