@@ -128,3 +128,26 @@ enum LoopbackSocket {
 }
 
 private func posixListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+
+/// A TCP connection to `port` on 127.0.0.1, for tests that speak HTTP by hand (the caller
+/// closes the descriptor).
+///
+///     let fd = try loopbackConnection(port: server.port)
+///     defer { close(fd) }
+public func loopbackConnection(port: Int) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw NSError(domain: "socket", code: Int(errno)) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        let error = errno
+        close(fd)
+        throw NSError(domain: "connect", code: Int(error))
+    }
+    return fd
+}

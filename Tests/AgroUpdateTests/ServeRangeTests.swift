@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import Hummingbird
 import XCTest
@@ -66,16 +67,8 @@ final class ServeRangeTests: XCTestCase {
 
     /// One GET without following redirects: status and Location.
     private func rawGet(port: Int, target: String) throws -> (Int, String?) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try loopbackConnection(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw NSError(domain: "connect", code: Int(errno)) }
         let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
