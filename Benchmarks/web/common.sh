@@ -1,4 +1,4 @@
-# Shared by the web benchmarks (run.sh, pages.sh), sourced from the package root with the
+# Shared by the web benchmarks (run.sh, pages.sh, hostile.sh), sourced from the package root with the
 # script's arguments: the options (--duration S, --connections N, --catalog FILE), the work
 # folder $AGRO_BENCH_DIR (default /tmp/agro-web-bench), wrk, agro-full built in release
 # (AGRO_BENCH_SCRATCH: a build folder of its own, swift build --scratch-path, to keep it apart
@@ -20,15 +20,21 @@ register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.x
 command -v wrk >/dev/null || scripts/install-deps wrk
 # Without AGRO_BENCH_SCRATCH, agro-full is built in the benchmarks package as Benchmarks/run.sh
 # builds agro (same flags, so the scripts share one release build of the libraries).
-if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
-  build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
+# AGRO_BIN: an agro-full release binary to use instead of building one (with AGRO_HOME
+# pointing at its Assets/ and Localizable/ when they are not beside it).
+if [ -n "${AGRO_BIN:-}" ]; then
+  agro="$AGRO_BIN"
 else
-  build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+  if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
+    build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
+  else
+    build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+  fi
+  swift build "${build[@]}" --product agro-full
+  agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"
+  # Outside the repository the program would not find Assets/web beside it.
+  [ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
 fi
-swift build "${build[@]}" --product agro-full
-agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"
-# Outside the repository the program would not find Assets/web beside it.
-[ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
 if [ -z "$catalog" ]; then
   catalog="$work/ch.sqlite"
   [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"

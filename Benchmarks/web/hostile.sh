@@ -19,32 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-duration=15 catalog=""
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --duration) duration="$2"; shift 2 ;;
-    --catalog) catalog="$2"; shift 2 ;;
-    *) echo "usage: $0 [--duration S] [--catalog FILE]" >&2; exit 64 ;;
-  esac
-done
-work="${AGRO_BENCH_DIR:-/tmp/agro-web-bench}"
-mkdir -p "$work"
-register="${AGRO_REGISTER:-../shared/data/srppp/PublicationData_2026_02_03.xml.xz}"
-command -v wrk >/dev/null || scripts/install-deps wrk
-# AGRO_BIN: an agro-full release binary to use instead of building one (with AGRO_HOME
-# pointing at its Assets/ and Localizable/ when they are not beside it).
-if [ -n "${AGRO_BIN:-}" ]; then
-  agro="$AGRO_BIN"
-else
-  scratch=(${AGRO_BENCH_SCRATCH:+--scratch-path "$AGRO_BENCH_SCRATCH"})
-  swift build -c release --product agro-full "${scratch[@]}"
-  agro="$(swift build -c release --show-bin-path "${scratch[@]}")/agro-full"
-  [ -z "${AGRO_BENCH_SCRATCH:-}" ] || export AGRO_HOME="${AGRO_HOME:-$PWD}"
-fi
-if [ -z "$catalog" ]; then
-  catalog="$work/ch.sqlite"
-  [ -f "$catalog" ] || "$agro" catalog import srppp "$register" --out "$catalog"
-fi
+source Benchmarks/web/common.sh
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 "$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$port" >"$work/hostile.out" 2>/dev/null &

@@ -140,11 +140,16 @@ extension Pages {
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
             substance: web.query("substance"),
             group: group, sort: sort, catalog: page.catalog, environment: page.environment)
-        let result = try page.catalog.compareUses(query, page: try web.page(), locale: page.language)
-        // The groups the unfiltered rows carry, offered as the filter's choices.
+        // The groups the unfiltered rows carry, offered as the filter's choices; without a group
+        // filter those rows are the answer too, so the comparison is read once.
         var unfiltered = query
         unfiltered.group = nil
-        let groups = Set(try page.catalog.compareUses(unfiltered, page: .all, locale: page.language).items.flatMap(\.groups))
+        let all = try page.catalog.compareUses(unfiltered, page: .all, locale: page.language)
+        let result =
+            query.group == nil
+            ? Page(slicing: all.items, try web.page())
+            : try page.catalog.compareUses(query, page: try web.page(), locale: page.language)
+        let groups = Set(all.items.flatMap(\.groups))
         values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
             ["code": code, "selected": GroupCode(parsing: code) == query.group]
         }
