@@ -49,7 +49,8 @@ extension Pages {
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
     /// marked `keep` so that the page never breaks it across lines.
     static func useFacts(
-        dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?,
+        dose: Dose, water: Dose, phiDays: Int?, maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?,
+        applicationArea: String?,
         _ page: PageContext
     ) -> [[String: Any]] {
         let s = page.environment.strings
@@ -59,11 +60,11 @@ extension Pages {
         }
         if !dose.isEmpty { add("web.dose", s.label(dose), keep: true) }
         if !water.isEmpty { add("web.water", s.label(water), keep: true) }
-        if let phi { add("web.phi", s.plural("use.days", phi), keep: true) }
-        if let applications { add("web.applications", s("web.atMost", applications), keep: true) }
-        if let interval { add("web.interval", s.plural("use.days", interval), keep: true) }
+        if let phiDays { add("web.phi", s.plural("use.days", phiDays), keep: true) }
+        if let maxApplications { add("web.applications", s("web.atMost", maxApplications), keep: true) }
+        if let intervalDays { add("web.interval", s.plural("use.days", intervalDays), keep: true) }
         if let bbch { add("web.bbch", stages(bbch, s), keep: true) }
-        if let area { add("web.area", area, keep: false) }
+        if let applicationArea { add("web.area", applicationArea, keep: false) }
         return facts
     }
 
@@ -74,8 +75,8 @@ extension Pages {
     static func useEntry(_ use: Use, _ page: PageContext) -> [String: Any] {
         [
             "facts": useFacts(
-                dose: use.dose, water: use.waterVolume, phi: use.preHarvestIntervalDays, applications: use.maxApplications,
-                interval: use.applicationIntervalDays, bbch: use.bbch, area: use.applicationArea, page),
+                dose: use.dose, water: use.water, phiDays: use.phiDays, maxApplications: use.maxApplications,
+                intervalDays: use.intervalDays, bbch: use.bbch, applicationArea: use.applicationArea, page),
             "cultures": use.cultures.map { ["name": $0.name, "href": href(.culture, $0.id)] },
             "pests": use.pests.map { pest -> [String: String] in
                 let effect = pest.effect == .full ? "" : page.t("effect.\(pest.effect.rawValue)")

@@ -40,7 +40,7 @@ struct PestCommand: ParsableCommand {
             let rows = uses.map { use in
                 [
                     use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
-                    use.preHarvestIntervalDays.map { s.plural("use.days", $0) } ?? "", use.bbch.map(s.label) ?? "",
+                    use.phiDays.map { s.plural("use.days", $0) } ?? "", use.bbch.map(s.label) ?? "",
                 ]
             }
             if rows.isEmpty {
