@@ -284,17 +284,11 @@ extension Pages {
     }
 
     static func tankResult(_ document: TankDocument, _ page: PageContext) -> [String: Any] {
-        let plan = document.plan, s = page.environment.strings
-        func n(_ value: Double) -> String { s.number((value * 1000).rounded() / 1000) }
+        let plan = document.plan, s = page.environment.strings, summary = s.tankSummary(plan)
+        let n = s.tankNumber
         return [
-            "title": page.t("tank.title", n(plan.area), n(plan.water), n(plan.tank)),
-            "facts": [
-                page.t("tank.totalWater", n(plan.totalWater)),
-                plan.lastLoadWater > 0
-                    ? page.t("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
-                    : page.t("tank.loadsFull", plan.loads, n(plan.tank)),
-                page.t("tank.areaPerLoad", n(plan.areaPerFullLoad)),
-            ],
+            "title": summary.title,
+            "facts": summary.facts,
             "headers": [
                 "product": page.t("column.product"), "perLoad": page.t("tank.perLoad"), "lastLoad": page.t("tank.lastLoad"),
                 "total": page.t("tank.total"),
