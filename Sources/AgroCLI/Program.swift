@@ -16,6 +16,7 @@ package enum Program {
         usageError: @Sendable (any Error) -> Never
     ) -> Never {
         var command = command
+        warnIfTheLanguageIsUnknown(command)
         do {
             try command.run()
         } catch {
@@ -30,6 +31,7 @@ package enum Program {
         usageError: @Sendable (any Error) -> Never
     ) async -> Never {
         var command = command
+        warnIfTheLanguageIsUnknown(command)
         do {
             try await command.run()
         } catch {
@@ -66,12 +68,32 @@ package enum Program {
         }
     }
 
+    /// The global options of `command`, nil for a command without them.
+    private static func globalOptions(of command: any ParsableCommand) -> GlobalOptions? {
+        Mirror(reflecting: command).children.lazy.compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }
+            .first
+    }
+
+    /// One line on stderr, in the language the interface falls back to, when the language
+    /// chosen for agro (`--lang`, `AGRO_LANG`, `lang` in config.json) has no interface strings;
+    /// the command then runs as usual. The system's `LANG` says nothing about agro, so a
+    /// language chosen only there falls back without a word.
+    private static func warnIfTheLanguageIsUnknown(_ command: any ParsableCommand) {
+        guard let global = globalOptions(of: command) else { return }
+        let process = ProcessInfo.processInfo.environment
+        guard let environment = try? Environment(global, processEnvironment: process), !environment.locale.isEmpty
+        else { return }
+        let chosen =
+            !(global.lang ?? "").isEmpty || !(process["AGRO_LANG"] ?? "").isEmpty || environment.configuration.locale != nil
+        guard chosen, !environment.strings.hasOwnStrings else { return }
+        Terminal.standardError.line(
+            "agro: " + TerminalText.oneLine(environment.strings("language.unknown", String(environment.locale.prefix(40)))))
+    }
+
     /// The interface strings in the language the command ran in: its global options, else
     /// the environment (as `Environment` chooses it).
     private static func interfaceStrings(for command: any ParsableCommand) -> Localizer {
-        let global =
-            Mirror(reflecting: command).children.lazy
-            .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions()
+        let global = globalOptions(of: command) ?? GlobalOptions()
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
