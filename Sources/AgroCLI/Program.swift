@@ -66,12 +66,30 @@ package enum Program {
         }
     }
 
+    /// Ends a command line of `root` that could not be parsed: help and version as the parser
+    /// prints them, every refusal as one line in the interface language (its `--lang` read from
+    /// `arguments` themselves, else the environment and config.json) and bad usage's status.
+    package static func refuse(
+        _ error: any Error, arguments: [String], root: any ParsableCommand.Type, wordings: [any ErrorWording]
+    ) -> Never {
+        guard let userError = ParserRefusal.userError(error, root: root) else { root.exit(withError: error) }
+        let strings = interfaceStrings(for: GlobalOptions.scanning(arguments))
+        for wording in wordings {
+            if let report = wording.report(userError, strings: strings) { fail(report.message, report.status) }
+        }
+        fail(userError.message, .usage)
+    }
+
     /// The interface strings in the language the command ran in: its global options, else
     /// the environment (as `Environment` chooses it).
     private static func interfaceStrings(for command: any ParsableCommand) -> Localizer {
-        let global =
-            Mirror(reflecting: command).children.lazy
-            .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions()
+        interfaceStrings(
+            for: Mirror(reflecting: command).children.lazy
+                .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions.scanning([]))
+    }
+
+    /// The interface strings in the language of `global`, else of the environment.
+    private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return Localizer(language: global.resolvedLanguage(), directory: paths.localizable)

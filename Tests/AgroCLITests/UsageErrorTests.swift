@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// A command line the program cannot read is refused in the interface language, as every other
+/// error is: one line on stderr, `agro: ...`, bad usage's status 64 (README, "Exit status"),
+/// never swift-argument-parser's English ("Error: ...", "Usage: ...", "Help: ...").
+final class UsageErrorTests: XCTestCase {
+    let cli = CLIRunner()
+
+    /// Bad command lines and what each says, written by hand per language (Localizable/glossary.md:
+    /// option = параметр in Russian and Kazakh, command = команда).
+    private static let cases: [(arguments: [String], en: String, ru: String, kk: String)] = [
+        (
+            ["products", "--bogus"], "unknown option --bogus; see agro products --help",
+            "неизвестный параметр --bogus; см. agro products --help", "белгісіз параметр --bogus; agro products --help қараңыз"
+        ),
+        (
+            ["products", "--per-page", "x"], "--per-page cannot take \"x\"", "--per-page: недопустимое значение «x»",
+            "«x» мәні жарамсыз"
+        ),
+        (
+            ["products", "--per-page", "0"], "--per-page must be 1 or more, not \"0\"", "нужно число не меньше 1",
+            "кемінде 1 болатын сан керек"
+        ),
+        (["product"], "<product> is needed", "нужно указать <product>", "<product> көрсету керек"),
+        (["prodcts"], "there is no command \"prodcts\"", "команды «prodcts» нет", "«prodcts» деген команда жоқ"),
+        (
+            ["products", "--format", "xml"], "--format takes one of table, json, csv, not \"xml\"",
+            "допустимые значения — table, json, csv, а не «xml»", "рұқсат етілген мәндер — table, json, csv; «xml» емес"
+        ),
+        (
+            ["products", "--letter"], "--letter needs a value", "после --letter нужно значение",
+            "--letter параметрінен кейін мән керек"
+        ),
+        (["products", "--all=yes"], "--all takes no value", "--all указывается без значения", "--all мәнсіз көрсетіледі"),
+        (["products", "--pag", "2"], "(did you mean --page?)", "(возможно, --page?)", "(--page болуы мүмкін бе?)"),
+        (["scheme", "wheat", "--stage", "120"], "from 0 to 99, not 120", "от 0 до 99, а не 120", "0 мен 99 аралығындағы"),
+        (
+            ["plan", "check"], "<file> is needed; see agro plan check --help", "см. agro plan check --help",
+            "agro plan check --help қараңыз"
+        ),
+        (
+            ["web", "--port", "99999"], "--port must be from 0 to 65535", "нужно число от 0 до 65535",
+            "0 мен 65535 аралығындағы сан керек"
+        ),
+    ]
+
+    /// The parser's English, which must not reach a Russian or Kazakh reader.
+    private static let parserEnglish = [
+        "Error:", "Usage:", "Help:", "Unknown", "Missing", "invalid", "Unexpected", "Please provide", "expected", "see agro",
+    ]
+
+    private func assertRefusal(
+        _ result: CLIRunner.Result, saying expected: String, language: String, _ arguments: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let context = "\(language) \(arguments): \(result.stderr)"
+        XCTAssertEqual(result.status, 64, context, file: file, line: line)
+        XCTAssertEqual(result.stdout, "", context, file: file, line: line)
+        XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, context, file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("agro: "), context, file: file, line: line)
+        XCTAssertTrue(result.stderr.contains(expected), "expected \(expected): " + context, file: file, line: line)
+        guard language != "en" else { return }
+        for english in Self.parserEnglish {
+            XCTAssertFalse(result.stderr.contains(english), "\(english): " + context, file: file, line: line)
+        }
+        let letters = language == "kk" ? "[әғқңөұүһі]" : "[а-яё]"
+        XCTAssertNotNil(result.stderr.range(of: letters, options: .regularExpression), context, file: file, line: line)
+    }
+
+    /// `--lang` anywhere on the line, even on a line the parser refuses.
+    func testRefusalsAreWordedInTheLanguageOfTheFlag() throws {
+        for (arguments, en, ru, kk) in Self.cases {
+            for (language, expected) in [("en", en), ("ru", ru), ("kk", kk)] {
+                assertRefusal(try cli.run(["--lang", language] + arguments), saying: expected, language: language, arguments)
+            }
+        }
+        let after = try cli.run(["products", "--bogus", "--lang=kk"])
+        assertRefusal(after, saying: "белгісіз параметр --bogus", language: "kk", ["products", "--bogus", "--lang=kk"])
+    }
+
+    /// Without the flag: AGRO_LANG, then the locale variables, then config.json, as for every
+    /// other message.
+    func testRefusalsAreWordedInTheLanguageOfTheEnvironmentAndTheConfiguration() throws {
+        let missingValue = ["products", "--lang"]
+        assertRefusal(
+            try cli.run(missingValue, extraEnvironment: ["AGRO_LANG": "kk"]), saying: "--lang параметрінен кейін мән керек",
+            language: "kk", missingValue)
+        assertRefusal(
+            try cli.run(["prodcts"], extraEnvironment: ["LANG": "ru_RU.UTF-8"]), saying: "команды «prodcts» нет",
+            language: "ru", ["prodcts"])
+
+        let config = cli.home.appendingPathComponent("config/agro")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data(#"{"lang": "kk"}"#.utf8).write(to: config.appendingPathComponent("config.json"))
+        let bad = ["products", "--per-page", "x"]
+        assertRefusal(try cli.run(bad), saying: "--per-page: «x» мәні жарамсыз", language: "kk", bad)
+        // The flag still wins over the configuration.
+        assertRefusal(try cli.run(bad + ["--lang", "en"]), saying: "--per-page cannot take \"x\"", language: "en", bad)
+    }
+}
