@@ -92,7 +92,7 @@ package enum Program {
     private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        return Localizer(language: global.resolvedLanguage(), directory: paths.localizable)
+        return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
     }
 
     /// One line on stderr, prefixed with the program's name, and `status`.

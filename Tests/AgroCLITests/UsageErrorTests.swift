@@ -51,32 +51,32 @@ final class UsageErrorTests: XCTestCase {
     ]
 
     private func assertRefusal(
-        _ result: CLIRunner.Result, saying expected: String, language: String, _ arguments: [String],
+        _ result: CLIRunner.Result, saying expected: String, locale: String, _ arguments: [String],
         file: StaticString = #filePath, line: UInt = #line
     ) {
-        let context = "\(language) \(arguments): \(result.stderr)"
+        let context = "\(locale) \(arguments): \(result.stderr)"
         XCTAssertEqual(result.status, 64, context, file: file, line: line)
         XCTAssertEqual(result.stdout, "", context, file: file, line: line)
         XCTAssertEqual(result.stderr.filter { $0 == "\n" }.count, 1, context, file: file, line: line)
         XCTAssertTrue(result.stderr.hasPrefix("agro: "), context, file: file, line: line)
         XCTAssertTrue(result.stderr.contains(expected), "expected \(expected): " + context, file: file, line: line)
-        guard language != "en" else { return }
+        guard locale != "en" else { return }
         for english in Self.parserEnglish {
             XCTAssertFalse(result.stderr.contains(english), "\(english): " + context, file: file, line: line)
         }
-        let letters = language == "kk" ? "[әғқңөұүһі]" : "[а-яё]"
+        let letters = locale == "kk" ? "[әғқңөұүһі]" : "[а-яё]"
         XCTAssertNotNil(result.stderr.range(of: letters, options: .regularExpression), context, file: file, line: line)
     }
 
     /// `--lang` anywhere on the line, even on a line the parser refuses.
     func testRefusalsAreWordedInTheLanguageOfTheFlag() throws {
         for (arguments, en, ru, kk) in Self.cases {
-            for (language, expected) in [("en", en), ("ru", ru), ("kk", kk)] {
-                assertRefusal(try cli.run(["--lang", language] + arguments), saying: expected, language: language, arguments)
+            for (locale, expected) in [("en", en), ("ru", ru), ("kk", kk)] {
+                assertRefusal(try cli.run(["--lang", locale] + arguments), saying: expected, locale: locale, arguments)
             }
         }
         let after = try cli.run(["products", "--bogus", "--lang=kk"])
-        assertRefusal(after, saying: "белгісіз параметр --bogus", language: "kk", ["products", "--bogus", "--lang=kk"])
+        assertRefusal(after, saying: "белгісіз параметр --bogus", locale: "kk", ["products", "--bogus", "--lang=kk"])
     }
 
     /// Without the flag: AGRO_LANG, then the locale variables, then config.json, as for every
@@ -85,17 +85,17 @@ final class UsageErrorTests: XCTestCase {
         let missingValue = ["products", "--lang"]
         assertRefusal(
             try cli.run(missingValue, extraEnvironment: ["AGRO_LANG": "kk"]), saying: "--lang параметрінен кейін мән керек",
-            language: "kk", missingValue)
+            locale: "kk", missingValue)
         assertRefusal(
             try cli.run(["prodcts"], extraEnvironment: ["LANG": "ru_RU.UTF-8"]), saying: "команды «prodcts» нет",
-            language: "ru", ["prodcts"])
+            locale: "ru", ["prodcts"])
 
         let config = cli.home.appendingPathComponent("config/agro")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try Data(#"{"lang": "kk"}"#.utf8).write(to: config.appendingPathComponent("config.json"))
         let bad = ["products", "--per-page", "x"]
-        assertRefusal(try cli.run(bad), saying: "--per-page: «x» мәні жарамсыз", language: "kk", bad)
+        assertRefusal(try cli.run(bad), saying: "--per-page: «x» мәні жарамсыз", locale: "kk", bad)
         // The flag still wins over the configuration.
-        assertRefusal(try cli.run(bad + ["--lang", "en"]), saying: "--per-page cannot take \"x\"", language: "en", bad)
+        assertRefusal(try cli.run(bad + ["--lang", "en"]), saying: "--per-page cannot take \"x\"", locale: "en", bad)
     }
 }
