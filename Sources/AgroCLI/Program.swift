@@ -72,8 +72,15 @@ package enum Program {
     package static func refuse(
         _ error: any Error, arguments: [String], root: any ParsableCommand.Type, wordings: [any ErrorWording]
     ) -> Never {
-        guard let userError = ParserRefusal.userError(error, root: root) else { root.exit(withError: error) }
         let strings = interfaceStrings(for: GlobalOptions.scanning(arguments))
+        // Help in the interface language; English keeps the parser's own (with each command's discussion).
+        if !strings.locale.hasPrefix("en"), let path = HelpRequest.path(error, root: root),
+            let page = HelpRequest.page(path, root: root)
+        {
+            Terminal.standardOutput.write(page.lines(strings).joined(separator: "\n") + "\n")
+            Foundation.exit(ExitStatus.success.rawValue)
+        }
+        guard let userError = ParserRefusal.userError(error, root: root) else { root.exit(withError: error) }
         for wording in wordings {
             if let report = wording.report(userError, strings: strings) { fail(report.message, report.status) }
         }

@@ -98,4 +98,36 @@ final class UsageErrorTests: XCTestCase {
         // The flag still wins over the configuration.
         assertRefusal(try cli.run(bad + ["--lang", "en"]), saying: "--per-page cannot take \"x\"", locale: "en", bad)
     }
+
+    /// `--help`, `help COMMAND` and a command group without its subcommand: the page in the
+    /// interface language, every option the command takes with its words, on stdout, status 0.
+    func testHelpIsInTheInterfaceLanguage() throws {
+        let parserHeadings = ["OVERVIEW:", "USAGE:", "OPTIONS:", "ARGUMENTS:", "SUBCOMMANDS:"]
+        let kk = try cli.run(["--lang", "kk", "products", "--help"])
+        XCTAssertEqual(kk.status, 0, kk.stderr)
+        for expected in [
+            "Қолданылуы: agro products [параметрлер]", "Параметрлер:", "--per-page <per-page>", "Зиянды ағза (id немесе атауы).",
+            "Препараттардың орнына атауларының бірінші әріптерін көрсету.", "-h, --help",
+        ] {
+            XCTAssertTrue(kk.stdout.contains(expected), expected + "\n" + kk.stdout)
+        }
+        let ru = try cli.run(["help", "plan", "check"], extraEnvironment: ["AGRO_LANG": "ru"])
+        XCTAssertEqual(ru.status, 0, ru.stderr)
+        for expected in ["Использование: agro plan check <file> [параметры]", "Аргументы:", "Файл плана (.json или .csv)"] {
+            XCTAssertTrue(ru.stdout.contains(expected), expected + "\n" + ru.stdout)
+        }
+        let group = try cli.run(["--lang", "kk", "db"])
+        XCTAssertEqual(group.status, 0, group.stderr)
+        for expected in ["Командалар:", "rollback", "Алдыңғы орнатылған каталогқа қайту", "agro db КОМАНДА --help"] {
+            XCTAssertTrue(group.stdout.contains(expected), expected + "\n" + group.stdout)
+        }
+        for output in [kk.stdout, ru.stdout, group.stdout] {
+            for heading in parserHeadings { XCTAssertFalse(output.contains(heading), heading + "\n" + output) }
+            XCTAssertFalse(output.contains("help.command.") || output.contains("help.option."), output)
+        }
+        // English keeps the parser's own page, with each command's discussion.
+        let en = try cli.run(["products", "--help"])
+        XCTAssertEqual(en.status, 0, en.stderr)
+        XCTAssertTrue(en.stdout.contains("USAGE: agro products"), en.stdout)
+    }
 }
