@@ -5,8 +5,9 @@ import AgroDomain
 /// The front describes the command (its path, options and subcommands, with the English the
 /// command declares); this page words it from `Localizable/<locale>.json`: `help.command.<path>`
 /// for a command's abstract (`help.command.plan.check`), `help.option.<path>.<name>` else
-/// `help.option.<name>` for an option's. What a language lacks reads in the declared English,
-/// so a new option is never hidden.
+/// `help.option.<name>` for an option's, `help.argument.<path>.<value name>` for a positional
+/// argument's. What a language lacks reads in the declared English, so a new option is never
+/// hidden.
 package struct HelpPage: Sendable, Hashable {
     /// An option, a positional argument or a subcommand, as listed.
     package struct Entry: Sendable, Hashable {

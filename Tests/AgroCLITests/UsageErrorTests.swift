@@ -40,6 +40,10 @@ final class UsageErrorTests: XCTestCase {
             "agro plan check --help қараңыз"
         ),
         (
+            ["favorites", "add"], "<item> is needed; see agro favorites add --help", "см. agro favorites add --help",
+            "agro favorites add --help қараңыз"
+        ),
+        (
             ["web", "--port", "99999"], "--port must be from 0 to 65535", "нужно число от 0 до 65535",
             "0 мен 65535 аралығындағы сан керек"
         ),
@@ -116,6 +120,9 @@ final class UsageErrorTests: XCTestCase {
         for expected in ["Использование: agro plan check <file> [параметры]", "Аргументы:", "Файл плана (.json или .csv)"] {
             XCTAssertTrue(ru.stdout.contains(expected), expected + "\n" + ru.stdout)
         }
+        let nested = try cli.run(["--lang", "kk", "favorites", "add", "--help"])
+        XCTAssertTrue(nested.stdout.hasPrefix("Таңдаулыларға қосу.\n"), nested.stdout)
+        XCTAssertTrue(nested.stdout.contains("Қолданылуы: agro favorites add <item> [параметрлер]"), nested.stdout)
         let group = try cli.run(["--lang", "kk", "db"])
         XCTAssertEqual(group.status, 0, group.stderr)
         for expected in ["Командалар:", "rollback", "Алдыңғы орнатылған каталогқа қайту", "agro db КОМАНДА --help"] {

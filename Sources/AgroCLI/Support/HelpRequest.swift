@@ -18,14 +18,14 @@ package enum HelpRequest {
             Mirror(reflecting: parserError).children.first?.label == "helpRequested"
         {
             let stack = mirror.descendant("commandStack") as? [any ParsableCommand.Type] ?? [root]
-            return stack.compactMap { $0.configuration.commandName }
+            return stack.map { $0._commandName }
         }
         // A command group run without its subcommand: `CleanExit.helpRequest(CommandType)`.
         guard error is CleanExit, let request = mirror.descendant("base"),
             let child = Mirror(reflecting: request).children.first, child.label == "helpRequest"
         else { return nil }
         let type = Mirror(reflecting: child.value).children.first?.value as? any ParsableCommand.Type ?? child.value
-        guard let type = type as? any ParsableCommand.Type else { return [root.configuration.commandName ?? "agro"] }
+        guard let type = type as? any ParsableCommand.Type else { return [root._commandName] }
         return path(to: type, from: root)
     }
 
@@ -40,11 +40,21 @@ package enum HelpRequest {
         }
         let keyPath = path.dropFirst().joined(separator: ".")
         func entry(_ argument: ArgumentInfo) -> HelpPage.Entry {
-            let name = argument.preferredName?.name ?? argument.valueName ?? ""
-            let keys = (keyPath.isEmpty ? [] : ["help.option.\(keyPath).\(name)"]) + ["help.option.\(name)"]
+            let keys: [String]
+            if argument.kind == "positional" {
+                keys = ["help.argument.\(keyPath).\(argument.valueName ?? "")"]
+            } else {
+                let name = argument.preferredName?.name ?? ""
+                keys = (keyPath.isEmpty ? [] : ["help.option.\(keyPath).\(name)"]) + ["help.option.\(name)"]
+            }
             return HelpPage.Entry(label: argument.label, keys: keys, english: argument.abstract ?? "")
         }
-        let shown = (command.arguments ?? []).filter(\.shouldDisplay)
+        // An option of the command's own hides the parser's flag of the same name
+        // (`catalog import srppp --version <version>` and the program's `--version`).
+        var names = Set<String>()
+        let shown = (command.arguments ?? []).filter { argument in
+            argument.shouldDisplay && (argument.kind == "positional" || names.insert(argument.preferredName?.name ?? "").inserted)
+        }
         return HelpPage(
             command: path.joined(separator: " "),
             abstract: HelpPage.Entry(label: "", keys: [HelpPage.commandKey(path)], english: command.abstract ?? ""),
@@ -58,7 +68,7 @@ package enum HelpRequest {
 
     /// The names from `root` down to `type`; nil when `type` is not under `root`.
     private static func path(to type: any ParsableCommand.Type, from root: any ParsableCommand.Type) -> [String]? {
-        let name = root.configuration.commandName ?? ""
+        let name = root._commandName
         if type == root { return [name] }
         for sub in root.configuration.subcommands {
             if let rest = path(to: type, from: sub) { return [name] + rest }

@@ -20,7 +20,7 @@ package enum ParserRefusal {
         if let error = error as? any UserFacingError { return error }
         let mirror = Mirror(reflecting: error)
         let stack = mirror.descendant("commandStack") as? [any ParsableCommand.Type] ?? [root]
-        let command = stack.compactMap { $0.configuration.commandName }.joined(separator: " ")
+        let command = stack.map { $0._commandName }.joined(separator: " ")
         guard let parserError = mirror.descendant("parserError") else { return UsageError(.unreadable, command: command) }
         if let caseError = validationError(in: parserError) { return caseError }
         let kind = Self.kind(of: parserError, message: root.message(for: error), atRoot: stack.count <= 1)
