@@ -45,7 +45,7 @@ public enum WeatherText {
                 (title.isEmpty ? "" : ", ") + w("current.observed", "observed {0} {1}", clock.dateTime(date), zoneName(offset))
         }
         if !title.isEmpty { lines.append(title) }
-        if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", formatAge(age))) }
+        if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", w.age(age))) }
         if let description = weather.condition?.description ?? weather.condition?.main {
             lines.append(capitalizedFirst(description))
         }
