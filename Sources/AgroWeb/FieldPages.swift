@@ -42,12 +42,24 @@ extension Pages {
     /// The expired mark for a registration ending on `expiry`, or "" while it runs.
     static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
         guard let expiry, expiry < page.environment.today else { return "" }
-        return page.t("web.expiredOn", expiry)
+        return page.t("web.expiredOn", date(expiry, page))
+    }
+
+    /// A calendar date as the page's language writes it (`web.dateNumeric` fills year, month
+    /// and day: "30.06.2025" in Russian and Kazakh, "2025-06-30" in English); the catalog's
+    /// ISO text is left as it is when it is not a plain date.
+    static func date(_ iso: String, _ page: PageContext) -> String {
+        let day = iso.prefix(10)
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], day.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber })
+        else { return iso }
+        return page.t("web.dateNumeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
     }
 
     /// A use's facts, each with its label, in the order the label prints them: dose, water,
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
-    /// marked `keep` so that the page never breaks it across lines.
+    /// marked `keep` so that the page never breaks it across lines (the applications are words,
+    /// "up to 2 per season", which a narrow screen must be free to wrap).
     static func useFacts(
         dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?,
         _ page: PageContext
@@ -60,7 +72,7 @@ extension Pages {
         if !dose.isEmpty { add("web.dose", s.label(dose), keep: true) }
         if !water.isEmpty { add("web.water", s.label(water), keep: true) }
         if let phi { add("web.phi", s.plural("use.days", phi), keep: true) }
-        if let applications { add("web.applications", s("web.atMost", applications), keep: true) }
+        if let applications { add("web.applications", s("web.atMost", applications), keep: false) }
         if let interval { add("web.interval", s.plural("use.days", interval), keep: true) }
         if let bbch { add("web.bbch", stages(bbch, s), keep: true) }
         if let area { add("web.area", area, keep: false) }

@@ -1,0 +1,59 @@
+import Foundation
+import XCTest
+
+/// What a field agronomist reads on the pages, in the words expected by hand: dates as the
+/// language writes them, headings that read as a sentence, the search's words. The bundled
+/// catalog (Propiconazole 250 g/L EC, KZ-DEMO-0025, expired 2025-06-30; MCPA 750 g/L SL,
+/// KZ-DEMO-0005, registered until 2027-09-30), a real server on loopback.
+final class WebReadingTests: BundledCatalogWebTestCase {
+    func text(_ target: String) throws -> String {
+        let answer = try server.get(target)
+        XCTAssertEqual(answer.status, 200, target)
+        return WebFieldPagesTests.text(answer.body)
+    }
+
+    /// Russian and Kazakh write a date day first with dots, English keeps the ISO date: on the
+    /// product card (running and expired), the uses page's expired mark, the search and news.
+    func testDatesReadAsTheLanguageWritesThem() throws {
+        let expired = "/product/propiconazole-250-ec"
+        XCTAssertTrue(try text(expired + "?lang=kk").contains("тіркеу мерзімі 30.06.2025 өтті"))
+        XCTAssertTrue(try text(expired + "?lang=ru").contains("регистрация истекла 30.06.2025"))
+        XCTAssertTrue(try text(expired + "?lang=en").contains("registration expired 2025-06-30"))
+        let running = try text("/product/mcpa-750-sl?lang=kk")
+        XCTAssertTrue(running.contains("Жарамдылық мерзімі 30.09.2027"), running)
+        XCTAssertFalse(running.contains("2027-09-30"), running)
+
+        let uses = try text("/uses?culture=spring-wheat&pest=zymoseptoria-tritici&lang=ru")
+        XCTAssertTrue(uses.contains("Пропиконазол 250 г/л КЭ KZ-DEMO-0025 регистрация истекла 30.06.2025"), uses)
+
+        // News: "Септориоз и ржавчина…" is dated 2025-07-08 in the demo content.
+        let search = try text("/?lang=kk&q=%D1%81%D0%B5%D0%BF%D1%82%D0%BE%D1%80%D0%B8%D0%BE%D0%B7")  // септориоз
+        XCTAssertTrue(search.contains("жаңалық 08.07.2025"), search)
+        XCTAssertNil(search.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression), search)
+        let news = try text("/news?lang=ru")
+        XCTAssertNil(news.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression), news)
+        XCTAssertNotNil(news.range(of: #"\b\d{2}\.\d{2}\.\d{4}\b"#, options: .regularExpression), news)
+    }
+
+    /// The Kazakh heading of a uses page starts with the pest, whose name begins with a
+    /// capital, and names the culture in quotes, as the Russian one does.
+    func testKazakhUsesHeadingReadsAsASentence() throws {
+        let body = try server.get("/uses?culture=spring-wheat&pest=zymoseptoria-tritici&lang=kk").body
+        XCTAssertTrue(
+            body.contains("<h1>Бидай жапырағының септориозы: «Жаздық бидай» дақылындағы тіркелген қолдану регламенттері</h1>"),
+            String(body.prefix(3000)))
+        XCTAssertTrue(body.contains(">Сұрыптау <select name=\"sort\">"))
+    }
+
+    /// A registration number never breaks at its hyphens, and the number of applications (words,
+    /// "маусымына 2 реттен артық емес") is free to wrap on a narrow screen: only ranges keep.
+    func testApplicationsWrapAndRegistrationsKeep() throws {
+        let css = try server.get("/static/app.css").body
+        XCTAssertTrue(css.contains(".reg, span.date { white-space: nowrap; }"))
+        for target in ["/uses?culture=spring-wheat&pest=zymoseptoria-tritici&lang=kk", "/product/tebuconazole-250-ec?lang=kk"] {
+            let body = try server.get(target).body
+            XCTAssertTrue(body.contains("<dd>маусымына 2 реттен артық емес</dd>"), target)
+            XCTAssertFalse(body.contains("class=\"keep\">маусымына"), target)
+        }
+    }
+}
