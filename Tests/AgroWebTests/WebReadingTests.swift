@@ -56,4 +56,17 @@ final class WebReadingTests: BundledCatalogWebTestCase {
             XCTAssertFalse(body.contains("class=\"keep\">маусымына"), target)
         }
     }
+
+    /// A region's contacts: the representative's and the dealer's numbers are buttons to tap
+    /// (Abai region, KZ-10, in the demo contacts: Әйгерім Нұрланова, +7 700 000 01 01), the
+    /// mail on a line of its own.
+    func testRegionContactsAreButtonsToCall() throws {
+        let body = try server.get("/regions?region=KZ-10&lang=kk").body
+        XCTAssertTrue(body.contains("<strong>Әйгерім Нұрланова</strong> — Аймақтық менеджер"), body)
+        XCTAssertTrue(
+            body.contains(
+                "<p class=\"reach\"><a class=\"button\" href=\"tel:+77000000101\">☎ +7 700 000 01 01</a> "
+                    + "<a href=\"mailto:a.nurlanova.demo@example.com\">a.nurlanova.demo@example.com</a></p>"), body)
+        XCTAssertTrue(body.contains("<a class=\"button\" href=\"tel:+77000000201\">☎ +7 700 000 02 01</a>"), body)
+    }
 }
