@@ -69,4 +69,12 @@ final class WebReadingTests: BundledCatalogWebTestCase {
                     + "<a href=\"mailto:a.nurlanova.demo@example.com\">a.nurlanova.demo@example.com</a></p>"), body)
         XCTAssertTrue(body.contains("<a class=\"button\" href=\"tel:+77000000201\">☎ +7 700 000 02 01</a>"), body)
     }
+
+    /// The protection scheme never breaks a BBCH window or a dose across lines (the maize
+    /// scheme's pre-emergence stage: BBCH 0–8, S-metolachlor at 1.5 l/ha).
+    func testSchemeKeepsRangesAndDosesWhole() throws {
+        let body = try server.get("/scheme/maize?lang=kk").body
+        XCTAssertTrue(body.contains("(<span class=\"keep\">BBCH 0–8</span>)"), body)
+        XCTAssertTrue(body.contains("С-метолахлор 960 г/л КЭ</a> — <span class=\"keep\">1,5 л/га</span>"), body)
+    }
 }

@@ -327,6 +327,12 @@ OUT_OF_CARD = r"""(() => Array.from(document.querySelectorAll('.card *')).filter
     return box.width > 0 && box.right > card.right + 0.5 && !e.closest('details:not([open]) > :not(summary)');
   }).slice(0, 3).map(e => e.tagName.toLowerCase() + ' "' + e.textContent.trim().slice(0, 40) + '" ' + Math.round(e.getBoundingClientRect().right)))()"""
 
+# Numbers in a chart or on the map, as drawn after the SVG is scaled to the screen.
+TINY_SVG_TEXT = r"""(() => Array.from(document.querySelectorAll('svg text')).filter(t => {
+    const size = parseFloat(getComputedStyle(t).fontSize), svg = t.ownerSVGElement;
+    return size * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width < 9;
+  }).slice(0, 3).map(t => t.textContent + ' ' + t.getAttribute('class')))()"""
+
 # A number to call or write to from the field: a target of 24 px at least (WCAG 2.2, 2.5.8).
 SMALL_CONTACTS = r"""(() => Array.from(document.querySelectorAll('a[href^="tel:"], a[href^="mailto:"]'))
   .filter(a => a.getBoundingClientRect().height < 24).slice(0, 3)
@@ -354,6 +360,9 @@ def inspect(tab, url, code, label, axe, raw_keys, lookup, shots, problems):
     out = tab.evaluate(OUT_OF_CARD)
     if out:
         problems.append(f"{where}: sticks out of its card: {out}")
+    tiny = tab.evaluate(TINY_SVG_TEXT)
+    if tiny:
+        problems.append(f"{where}: chart or map text under 9 px: {tiny}")
     small = tab.evaluate(SMALL_CONTACTS)
     if small:
         problems.append(f"{where}: contact links under 24 px high: {small}")
