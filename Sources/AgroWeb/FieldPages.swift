@@ -366,14 +366,28 @@ extension Pages {
         }
         var header = page.t("plan.title", document.resolved.culture.name)
         if let area = plan.area { header += " · " + page.t("plan.area", s.number(area)) }
-        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", sowing) }
-        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", harvest) }
+        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", date(sowing.description, page)) }
+        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", date(harvest.description, page)) }
+        // An application's products by name in the page's language, as its findings name them
+        // (the plan may give ids); the plan's own words where a product is not in the catalog.
+        var names: [EntityID: String] = [:]
+        for line in document.resolved.lines where names[line.product] == nil {
+            names[line.product] = (try? page.catalog.product(id: line.product, locale: page.locale))?.name
+        }
+        func products(_ number: Int, _ application: SeasonPlan.Application) -> String {
+            let lines = document.resolved.lines.filter { $0.application == number }
+            let named = lines.compactMap { line in
+                names[line.product].map { $0 + " " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) }
+            }
+            return named.isEmpty || named.count < lines.count ? application.products(s) : named.joined(separator: " + ")
+        }
         let warnings = report.findings.filter { $0.severity == .warning }.count
         return [
             "header": header, "passed": report.passed,
             "verdict": report.passed ? page.t("plan.passed", warnings) : page.t("plan.failed", report.violations, warnings),
             "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
-                let when = application.when(stagePrefix: "BBCH\u{00A0}"), products = application.products(s)
+                let when = application.when(stagePrefix: "BBCH\u{00A0}").map { date($0, page) }
+                let products = products(index + 1, application)
                 let own = report.findings.filter { $0.application == index + 1 }
                 return [
                     "number": index + 1, "when": when.joined(separator: " · "), "products": products,

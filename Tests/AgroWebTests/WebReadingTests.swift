@@ -77,4 +77,25 @@ final class WebReadingTests: BundledCatalogWebTestCase {
         XCTAssertTrue(body.contains("(<span class=\"keep\">BBCH 0–8</span>)"), body)
         XCTAssertTrue(body.contains("С-метолахлор 960 г/л КЭ</a> — <span class=\"keep\">1,5 л/га</span>"), body)
     }
+
+    /// A plan given by ids reads by product names and dates in the page's language, as its
+    /// findings do: "01.07.2026 · BBCH 65 — Пропиконазол 250 г/л КЭ 0,8 л/га".
+    func testPlanApplicationsReadByNameAndLocalDate() throws {
+        let plan = """
+            {"culture": "spring-wheat", "sowing": "2026-05-05", "harvest": "2026-08-20", "area": 120, "applications": [
+             {"date": "2026-07-01", "bbch": 65, "product": "propiconazole-250-ec", "dose": 0.8, "unit": "l/ha",
+              "pests": ["zymoseptoria-tritici"]}]}
+            """
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "text", value: plan)]
+        let body = try XCTUnwrap(form.percentEncodedQuery).replacingOccurrences(of: "+", with: "%2B")
+        let answer = try server.exchange(
+            "POST", "/plan?lang=kk", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
+        XCTAssertEqual(answer.status, 200, answer.body)
+        XCTAssertTrue(
+            answer.body.contains("<h2>Маусым жоспары: Жаздық бидай · 120 га · себу 05.05.2026 · егін жинау 20.08.2026</h2>"),
+            answer.body)
+        XCTAssertTrue(answer.body.contains("<p><strong>01.07.2026 · BBCH\u{00A0}65 — Пропиконазол 250 г/л КЭ 0,8 л/га</strong>"))
+        XCTAssertFalse(answer.body.contains("propiconazole-250-ec 0,8"))
+    }
 }
