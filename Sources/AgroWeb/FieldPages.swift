@@ -42,12 +42,24 @@ extension Pages {
     /// The expired mark for a registration ending on `expiry`, or "" while it runs.
     static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
         guard let expiry, expiry < page.environment.today else { return "" }
-        return page.t("web.expiredOn", expiry)
+        return page.t("web.expiredOn", date(expiry, page))
+    }
+
+    /// A calendar date as the page's language writes it (`web.dateNumeric` fills year, month
+    /// and day: "30.06.2025" in Russian and Kazakh, "2025-06-30" in English); the catalog's
+    /// ISO text is left as it is when it is not a plain date.
+    static func date(_ iso: String, _ page: PageContext) -> String {
+        let day = iso.prefix(10)
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], day.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber })
+        else { return iso }
+        return page.t("web.dateNumeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
     }
 
     /// A use's facts, each with its label, in the order the label prints them: dose, water,
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
-    /// marked `keep` so that the page never breaks it across lines.
+    /// marked `keep` so that the page never breaks it across lines (the applications are words,
+    /// "up to 2 per season", which a narrow screen must be free to wrap).
     static func useFacts(
         dose: Dose, water: Dose, phiDays: Int?, maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?,
         applicationArea: String?,
@@ -61,7 +73,7 @@ extension Pages {
         if !dose.isEmpty { add("web.dose", s.label(dose), keep: true) }
         if !water.isEmpty { add("web.water", s.label(water), keep: true) }
         if let phiDays { add("web.phi", s.plural("use.days", phiDays), keep: true) }
-        if let maxApplications { add("web.applications", s("web.atMost", maxApplications), keep: true) }
+        if let maxApplications { add("web.applications", s("web.atMost", maxApplications), keep: false) }
         if let intervalDays { add("web.interval", s.plural("use.days", intervalDays), keep: true) }
         if let bbch { add("web.bbch", stages(bbch, s), keep: true) }
         if let applicationArea { add("web.area", applicationArea, keep: false) }
@@ -349,14 +361,28 @@ extension Pages {
         }
         var header = page.t("plan.title", document.resolved.culture.name)
         if let area = plan.area { header += " · " + page.t("plan.area", s.number(area)) }
-        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", sowing) }
-        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", harvest) }
+        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", date(sowing.description, page)) }
+        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", date(harvest.description, page)) }
+        // An application's products by name in the page's language, as its findings name them
+        // (the plan may give ids); the plan's own words where a product is not in the catalog.
+        var names: [EntityID: String] = [:]
+        for line in document.resolved.lines where names[line.product] == nil {
+            names[line.product] = (try? page.catalog.product(id: line.product, locale: page.locale))?.name
+        }
+        func products(_ number: Int, _ application: SeasonPlan.Application) -> String {
+            let lines = document.resolved.lines.filter { $0.application == number }
+            let named = lines.compactMap { line in
+                names[line.product].map { $0 + " " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) }
+            }
+            return named.isEmpty || named.count < lines.count ? application.products(s) : named.joined(separator: " + ")
+        }
         let warnings = report.findings.filter { $0.severity == .warning }.count
         return [
             "header": header, "passed": report.passed,
             "verdict": report.passed ? page.t("plan.passed", warnings) : page.t("plan.failed", report.violations, warnings),
             "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
-                let when = application.when(stagePrefix: "BBCH\u{00A0}"), products = application.products(s)
+                let when = application.when(stagePrefix: "BBCH\u{00A0}").map { date($0, page) }
+                let products = products(index + 1, application)
                 let own = report.findings.filter { $0.application == index + 1 }
                 return [
                     "number": index + 1, "when": when.joined(separator: " · "), "products": products,
