@@ -3,6 +3,7 @@ import AgroPresentation
 import AgroStore
 import Foundation
 import Hummingbird
+import Mustache
 
 /// The pages an agronomist decides with: a use written out in full, the uses against a pest on
 /// a culture side by side, culture and substance cards, a season plan checked, a tank filled.
@@ -109,19 +110,43 @@ extension Pages {
 
     // MARK: - Pickers
 
-    /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked.
-    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.cultures(locale: page.locale)
-            .sorted { NameOrder.namePrecedes($0.name, $1.name) }
-            .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked:
+    /// a section lambda over the choices kept per catalog and locale (`PageFragments`).
+    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> MustacheLambda {
+        try choices(page, .cultures(locale: page.locale), selected: selected) { catalog in
+            try catalog.cultures(locale: page.locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map {
+                ($0.id, $0.name)
+            }
+        }
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
-    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items.sorted {
-            NameOrder.namePrecedes($0.name, $1.name)
+    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> MustacheLambda {
+        try choices(page, .pests(locale: page.locale, culture: culture), selected: selected) { catalog in
+            try catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items
+                .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
         }
-        .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    }
+
+    /// Every product, in the catalog's order, for a `<datalist>`.
+    static func productChoices(_ page: PageContext) throws -> MustacheLambda {
+        try choices(page, .products(locale: page.locale), selected: nil) { catalog in
+            try catalog.products(ProductFilter(), page: .all, locale: page.locale).items.map { ($0.id, $0.name) }
+        }
+    }
+
+    /// Every pest, in the catalog's order, for a `<datalist>`.
+    static func pestChoices(_ page: PageContext) throws -> MustacheLambda {
+        try choices(page, .allPests(locale: page.locale), selected: nil) { catalog in
+            try catalog.pests(PestFilter(), page: .all, locale: page.locale).items.map { ($0.id, $0.name) }
+        }
+    }
+
+    private static func choices(
+        _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> MustacheLambda {
+        try page.app.fragments.choices(list, in: page.catalog, selected: selected, strings: strings(page), read: read)
     }
 
     /// Where the culture's protection scheme is: its own, else the nearest group's above it;
@@ -275,8 +300,7 @@ extension Pages {
         }
         var values: [String: Any] = [
             "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
+            "productChoices": try productChoices(page),
         ]
         if products.contains(where: { !$0.isEmpty }) {
             let form = try TankForm(web)
@@ -331,10 +355,7 @@ extension Pages {
                 ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
             },
             "example": Self.planExample,
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
-            "pestChoices": try page.catalog.pests(PestFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
+            "productChoices": try productChoices(page), "pestChoices": try pestChoices(page),
         ]
         guard let form else { return Rendered(template: "plan", title: page.t("web.plan"), values: values) }
         let (data, name) = try form.plan()

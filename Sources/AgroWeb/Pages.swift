@@ -130,7 +130,10 @@ enum Pages {
         let layout: [String: Any] = [
             "t": strings, "lang": page.locale, "title": rendered.title, "body": body, "languages": locales,
             // In the page's language: `info` holds the title in the catalog's default locale.
-            "catalogTitle": (try? page.catalog.catalogInfo(locale: page.locale).title) ?? page.catalog.info.title,
+            "catalogTitle":
+                (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
+                    try $0.catalogInfo(locale: page.locale).title
+                }) ?? page.catalog.info.title,
         ]
         let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
