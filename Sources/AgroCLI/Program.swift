@@ -90,10 +90,35 @@ package enum Program {
             "agro: " + TerminalText.oneLine(environment.strings("language.unknown", String(environment.locale.prefix(40)))))
     }
 
+    /// Ends a command line of `root` that could not be parsed: help and version as the parser
+    /// prints them, every refusal as one line in the interface language (its `--lang` read from
+    /// `arguments` themselves, else the environment and config.json) and bad usage's status.
+    package static func refuse(
+        _ error: any Error, arguments: [String], root: any ParsableCommand.Type, wordings: [any ErrorWording]
+    ) -> Never {
+        let strings = interfaceStrings(for: GlobalOptions.scanning(arguments))
+        // Help in the interface language; English keeps the parser's own (with each command's discussion).
+        if !strings.locale.hasPrefix("en"), let path = HelpRequest.path(error, root: root),
+            let page = HelpRequest.page(path, root: root)
+        {
+            Terminal.standardOutput.write(page.lines(strings).joined(separator: "\n") + "\n")
+            Foundation.exit(ExitStatus.success.rawValue)
+        }
+        guard let userError = ParserRefusal.userError(error, root: root) else { root.exit(withError: error) }
+        for wording in wordings {
+            if let report = wording.report(userError, strings: strings) { fail(report.message, report.status) }
+        }
+        fail(userError.message, .usage)
+    }
+
     /// The interface strings in the language the command ran in: its global options, else
     /// the environment (as `Environment` chooses it).
     private static func interfaceStrings(for command: any ParsableCommand) -> Localizer {
-        let global = globalOptions(of: command) ?? GlobalOptions()
+        interfaceStrings(for: globalOptions(of: command) ?? GlobalOptions.scanning([]))
+    }
+
+    /// The interface strings in the language of `global`, else of the environment.
+    private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct PestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pest", abstract: "Show a pest and the products registered against it.")
+        commandName: "pest", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "Show a pest and the products registered against it.")
 
     @OptionGroup var global: GlobalOptions
 

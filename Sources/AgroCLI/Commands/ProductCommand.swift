@@ -6,7 +6,7 @@ import Foundation
 
 struct ProductCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "product",
+        commandName: "product", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
 
     @OptionGroup var global: GlobalOptions

@@ -6,7 +6,7 @@ import Foundation
 
 struct TankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tank",
+        commandName: "tank", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Calculate the sprayer loads: product per load, the last partial load, totals, active substance.",
         discussion: """
             agro tank --product ID --dose 0.75 --unit l/ha --area 120 --water 200 --tank 3000
