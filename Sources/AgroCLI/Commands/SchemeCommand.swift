@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct SchemeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "scheme",
+        commandName: "scheme", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
 
     @OptionGroup var global: GlobalOptions
