@@ -74,7 +74,7 @@ package enum Program {
             .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions()
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
-        return Localizer(language: global.resolvedLanguage(), directory: paths.localizable)
+        return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
     }
 
     /// One line on stderr, prefixed with the program's name, and `status`.

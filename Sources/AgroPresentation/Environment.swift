@@ -14,7 +14,7 @@ package struct Environment: Sendable {
     package let paths: Paths
     package let configuration: Configuration
     /// Language of data and interface.
-    package let language: String
+    package let locale: String
     package let strings: Localizer
     package let format: OutputFormat
     package let output: Terminal
@@ -28,13 +28,13 @@ package struct Environment: Sendable {
     package let today: String
 
     package init(
-        paths: Paths, configuration: Configuration, language: String, format: OutputFormat, output: Terminal,
+        paths: Paths, configuration: Configuration, locale: String, format: OutputFormat, output: Terminal,
         catalogPath: String?, processEnvironment: [String: String], today: String
     ) {
         self.paths = paths
         self.configuration = configuration
-        self.language = language
-        strings = Localizer(language: language, directory: paths.localizable)
+        self.locale = locale
+        strings = Localizer(locale: locale, directory: paths.localizable)
         self.format = format
         self.output = output
         self.catalogPath = catalogPath

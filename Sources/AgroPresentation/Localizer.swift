@@ -8,7 +8,7 @@ import Foundation
 /// them is a good part of a query's start-up.
 package final class Localizer: @unchecked Sendable {
     /// The language the interface is shown in.
-    package let language: String
+    package let locale: String
     private let directory: URL?
     // Guards `loaded`, written once.
     private let lock = NSLock()
@@ -22,8 +22,8 @@ package final class Localizer: @unchecked Sendable {
         var tables: [[String: String]]
     }
 
-    package init(language: String, directory: URL?) {
-        self.language = language
+    package init(locale: String, directory: URL?) {
+        self.locale = locale
         self.directory = directory
     }
 
@@ -60,7 +60,7 @@ package final class Localizer: @unchecked Sendable {
         var form = key
         let hasForms = { (table: [String: String]) in PluralCategory.allCases.contains { table[key + "." + $0.rawValue] != nil } }
         if let index = loaded.tables.firstIndex(where: hasForms) {
-            let category = PluralCategory(count, language: loaded.codes[index])
+            let category = PluralCategory(count, locale: loaded.codes[index])
             form = loaded.tables[index][key + "." + category.rawValue] != nil ? key + "." + category.rawValue : key + ".other"
         }
         return callAsFunction(form, arguments: [number(Double(count))] + arguments)
@@ -69,8 +69,8 @@ package final class Localizer: @unchecked Sendable {
     private func load() -> Loaded {
         lock.withLock {
             if let loaded { return loaded }
-            var codes = [language]
-            if let dash = language.firstIndex(of: "-") { codes.append(String(language[..<dash])) }
+            var codes = [locale]
+            if let dash = locale.firstIndex(of: "-") { codes.append(String(locale[..<dash])) }
             // Languages may name their own fallbacks (Kazakh readers read Russian): fallbacks.json.
             if let fallbacks = read("fallbacks.json") as? [String: [String]] {
                 codes += codes.flatMap { fallbacks[$0] ?? [] }

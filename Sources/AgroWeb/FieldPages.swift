@@ -89,7 +89,7 @@ extension Pages {
     static func expiries(_ ids: [EntityID], _ page: PageContext) throws -> [EntityID: String] {
         var found: [EntityID: String] = [:]
         for id in Set(ids) {
-            if let expiry = try page.catalog.product(id: id, locale: page.language)?.registrationExpiry { found[id] = expiry }
+            if let expiry = try page.catalog.product(id: id, locale: page.locale)?.registrationExpiry { found[id] = expiry }
         }
         return found
     }
@@ -98,14 +98,14 @@ extension Pages {
 
     /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked.
     static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.cultures(locale: page.language)
+        try page.catalog.cultures(locale: page.locale)
             .sorted { NameOrder.namePrecedes($0.name, $1.name) }
             .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
     static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.language).items.sorted {
+        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items.sorted {
             NameOrder.namePrecedes($0.name, $1.name)
         }
         .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
@@ -144,11 +144,11 @@ extension Pages {
         // filter those rows are the answer too, so the comparison is read once.
         var unfiltered = query
         unfiltered.group = nil
-        let all = try page.catalog.compareUses(unfiltered, page: .all, locale: page.language)
+        let all = try page.catalog.compareUses(unfiltered, page: .all, locale: page.locale)
         let result =
             query.group == nil
             ? Page(slicing: all.items, try web.page())
-            : try page.catalog.compareUses(query, page: try web.page(), locale: page.language)
+            : try page.catalog.compareUses(query, page: try web.page(), locale: page.locale)
         let groups = Set(all.items.flatMap(\.groups))
         values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
             ["code": code, "selected": GroupCode(parsing: code) == query.group]
@@ -176,8 +176,8 @@ extension Pages {
         }
         values["empty"] = result.total == 0
         values["pages"] = pagination(result, page, path: "/uses")
-        let pestName = try pestID.flatMap { try page.catalog.pest(id: $0, locale: page.language)?.name }
-        let cultureName = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.language)?.name }
+        let pestName = try pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
+        let cultureName = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
         switch (pestName, cultureName) {
         case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
         case let (pest?, nil): title = page.t("web.usesAgainst", pest)
@@ -195,10 +195,10 @@ extension Pages {
     // MARK: - Culture and substance cards
 
     static func culture(_ page: PageContext, id text: String) throws -> Rendered {
-        let id = try page.catalog.resolve(text, kind: .culture, locale: page.language).id
+        let id = try page.catalog.resolve(text, kind: .culture, locale: page.locale).id
         let document = try CatalogDocuments.culture(id: id, catalog: page.catalog, environment: page.environment)
         let culture = document.culture
-        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.language).map(\.id))
+        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.locale).map(\.id))
         var values: [String: Any] = [
             "name": culture.name, "latin": culture.latinName ?? "", "description": culture.description ?? "",
             "hasParents": !culture.parents.isEmpty, "hasChildren": !culture.children.isEmpty,
@@ -222,7 +222,7 @@ extension Pages {
     }
 
     static func substance(_ page: PageContext, id text: String) throws -> Rendered {
-        let id = try page.catalog.resolve(text, kind: .substance, locale: page.language).id
+        let id = try page.catalog.resolve(text, kind: .substance, locale: page.locale).id
         let document = try CatalogDocuments.substance(id: id, catalog: page.catalog, environment: page.environment)
         let substance = document.substance
         var facts: [[String: String]] = []
@@ -262,7 +262,7 @@ extension Pages {
         }
         var values: [String: Any] = [
             "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.language).items
+            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
                 .map { ["id": $0.id, "name": $0.name] },
         ]
         if products.contains(where: { !$0.isEmpty }) {
@@ -324,9 +324,9 @@ extension Pages {
                 ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
             },
             "example": Self.planExample,
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.language).items
+            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
                 .map { ["id": $0.id, "name": $0.name] },
-            "pestChoices": try page.catalog.pests(PestFilter(), page: .all, locale: page.language).items
+            "pestChoices": try page.catalog.pests(PestFilter(), page: .all, locale: page.locale).items
                 .map { ["id": $0.id, "name": $0.name] },
         ]
         guard let form else { return Rendered(template: "plan", title: page.t("web.plan"), values: values) }

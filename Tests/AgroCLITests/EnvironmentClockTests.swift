@@ -8,7 +8,7 @@ final class EnvironmentClockTests: XCTestCase {
     private func environment(today: String) -> AgroPresentation.Environment {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("agro-clock-\(UUID())").path
         return Environment(
-            paths: Paths(environment: ["HOME": home]), configuration: Configuration(), language: "en", format: .table,
+            paths: Paths(environment: ["HOME": home]), configuration: Configuration(), locale: "en", format: .table,
             output: .standardOutput, catalogPath: nil, processEnvironment: [:], today: today)
     }
 
@@ -18,7 +18,7 @@ final class EnvironmentClockTests: XCTestCase {
         XCTAssertNotEqual(after.registration("W-1", expiry: "2030-07-01"), "W-1")
         XCTAssertTrue(after.registration("W-1", expiry: "2030-07-01").hasPrefix("W-1 ("))
         // A request's environment takes the request's day, not the server's first one.
-        let request = Environment(before, language: "ru", strings: before.strings, today: "2031-01-01")
+        let request = Environment(before, locale: "ru", strings: before.strings, today: "2031-01-01")
         XCTAssertEqual(request.today, "2031-01-01")
         XCTAssertEqual(Environment.isoDate(Date(timeIntervalSince1970: 0)), "1970-01-01")
     }

@@ -73,13 +73,13 @@ final class InterfaceKeyLeakTests: XCTestCase {
     }()
 
     func testNoCommandPrintsAnInterfaceKey() throws {
-        for language in ["en", "ru", "kk"] {
+        for locale in ["en", "ru", "kk"] {
             for arguments in Self.commandLines {
-                let result = try cli.run(arguments + ["--lang", language])
+                let result = try cli.run(arguments + ["--lang", locale])
                 let output = result.stdout + result.stderr
                 XCTAssertFalse(output.isEmpty, "\(arguments) printed nothing")
                 let leaked = Self.leaked(in: output)
-                XCTAssertEqual(leaked, [], "agro \(arguments.joined(separator: " ")) --lang \(language):\n\(output)")
+                XCTAssertEqual(leaked, [], "agro \(arguments.joined(separator: " ")) --lang \(locale):\n\(output)")
             }
         }
     }

@@ -14,10 +14,10 @@ final class PreParserTests: XCTestCase {
     /// as `ru-kz` and `kk-kz`; "C" says nothing, so English.
     func testTheLanguageFromThePOSIXLocaleVariables() throws {
         let options = try GlobalOptions.parse([])
-        XCTAssertEqual(options.resolvedLanguage(environment: ["LANG": "ru_KZ.UTF-8"]), "ru-kz")
-        XCTAssertEqual(options.resolvedLanguage(environment: ["LC_ALL": "kk_KZ@cyrillic", "LANG": "ru_RU"]), "kk-kz")
-        XCTAssertEqual(options.resolvedLanguage(environment: ["AGRO_LANG": "DE_ch"]), "de-ch")
-        XCTAssertEqual(options.resolvedLanguage(environment: ["LANG": "C.UTF-8"]), "en")
+        XCTAssertEqual(options.resolvedLocale(environment: ["LANG": "ru_KZ.UTF-8"]), "ru-kz")
+        XCTAssertEqual(options.resolvedLocale(environment: ["LC_ALL": "kk_KZ@cyrillic", "LANG": "ru_RU"]), "kk-kz")
+        XCTAssertEqual(options.resolvedLocale(environment: ["AGRO_LANG": "DE_ch"]), "de-ch")
+        XCTAssertEqual(options.resolvedLocale(environment: ["LANG": "C.UTF-8"]), "en")
     }
 
     func testGlobalOptionsBeforeTheCommandAreAccepted() throws {

@@ -207,7 +207,7 @@ enum RegisterChecks {
         let beetle = try XCTUnwrap(ref.key(in: "Pest", named: "Kartoffelkäfer"))
         let hits = try r.catalog.search("Kartoffelkafer", kinds: [.pest], page: .all, locale: "de")
         XCTAssertTrue(hits.items.contains { $0.id == beetle })
-        let potatoes = try XCTUnwrap(ref.key(in: "Culture", named: "pommes de terre", language: "fr"))
+        let potatoes = try XCTUnwrap(ref.key(in: "Culture", named: "pommes de terre", locale: "fr"))
         let french = try r.catalog.search("pomme de terre", kinds: [.culture], page: .all, locale: "fr")
         XCTAssertTrue(french.items.contains { $0.id == potatoes })
     }

@@ -238,16 +238,16 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
     }
 
     func testPlanCheckAnswersWithTheCLIsJSON() throws {
-        for (file, type, language) in [
+        for (file, type, locale) in [
             ("winter-wheat-kz-fails.json", "application/json", "en"), ("winter-wheat-kz.json", "application/json", "ru"),
             ("winter-wheat-kz.csv", "text/csv", "kk"),
         ] {
             let path = Self.examples.appendingPathComponent(file).path
             let answer = try server.exchange(
-                "POST", "/api/v1/plan/check?lang=\(language)", headers: ["Content-Type": type],
+                "POST", "/api/v1/plan/check?lang=\(locale)", headers: ["Content-Type": type],
                 body: try Data(contentsOf: URL(fileURLWithPath: path)))
             XCTAssertEqual(answer.status, 200, answer.body)
-            let cli = try server.cli(["--catalog", Self.catalog, "--lang", language, "plan", "check", path, "--format", "json"])
+            let cli = try server.cli(["--catalog", Self.catalog, "--lang", locale, "plan", "check", path, "--format", "json"])
             XCTAssertEqual(cli.status, file.contains("fails") ? 20 : 0, cli.stderr)
             XCTAssertEqual(answer.body, cli.stdout, file)
         }

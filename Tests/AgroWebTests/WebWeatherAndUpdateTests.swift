@@ -108,8 +108,8 @@ final class WebWeatherAndUpdateTests: XCTestCase {
             $0["verdict"] as? String
         }
         XCTAssertEqual(verdicts.count, slots, file: file, line: line)
-        for (query, language) in [("at=51.17,71.45", "en"), ("at=51%2C17+71%2C45", "ru"), ("region=KZ-AKM", "kk")] {
-            let page = try server.get("/weather?\(query)&spray=1&lang=\(language)")
+        for (query, locale) in [("at=51.17,71.45", "en"), ("at=51%2C17+71%2C45", "ru"), ("region=KZ-AKM", "kk")] {
+            let page = try server.get("/weather?\(query)&spray=1&lang=\(locale)")
             XCTAssertEqual(page.status, 200, page.body, file: file, line: line)
             let html = page.body
             // One slot per forecast slot, each coloured by the verdict the API gives it, in order.
@@ -124,7 +124,7 @@ final class WebWeatherAndUpdateTests: XCTestCase {
             XCTAssertNil(
                 html.range(of: #"\b(web|weather|spray|current)\.[a-z][A-Za-z]+"#, options: .regularExpression), "a raw key",
                 file: file, line: line)
-            switch language {
+            switch locale {
             case "ru":
                 XCTAssertTrue(html.contains("Температура"), file: file, line: line)
                 XCTAssertTrue(

@@ -30,7 +30,7 @@ struct ContactsCommand: ParsableCommand {
         switch (region, near) {
         case let (region?, nil):
             let catalog = try environment.openCatalog()
-            let id = try catalog.resolve(region, kind: .region, locale: environment.language).id
+            let id = try catalog.resolve(region, kind: .region, locale: environment.locale).id
             try Self.show(regionID: id, catalog: catalog, environment: environment)
         case let (nil, near?):
             // Coordinates first: bad input is reported before the catalog is opened.

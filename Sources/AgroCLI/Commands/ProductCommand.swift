@@ -20,7 +20,7 @@ struct ProductCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let id = try catalog.resolve(product, kind: .product, locale: environment.language).id
+        let id = try catalog.resolve(product, kind: .product, locale: environment.locale).id
         if alternatives || culture != nil || pest != nil {
             try ProductAlternatives.show(
                 id: id, culture: try environment.resolve(culture, .culture, in: catalog),

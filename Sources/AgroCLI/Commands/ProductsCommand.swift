@@ -35,7 +35,7 @@ struct ProductsCommand: ParsableCommand {
         let filter = try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
             catalog: catalog, environment: environment)
-        let locale = environment.language
+        let locale = environment.locale
         if letters {
             let found = try CatalogDocuments.letters(filter, catalog: catalog, environment: environment)
             try ListPresenter(

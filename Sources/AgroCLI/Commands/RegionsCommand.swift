@@ -13,7 +13,7 @@ struct RegionsCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let regions = try catalog.regions(locale: environment.language)
+        let regions = try catalog.regions(locale: environment.locale)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

@@ -37,7 +37,7 @@ struct SearchCommand: ParsableCommand {
                 },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.language) },
+            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) },
             open: { hit in try Self.open(hit, catalog: catalog, environment: environment) }
         ).show(pages)
     }

@@ -14,7 +14,7 @@ struct SubstanceCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let id = try catalog.resolve(substance, kind: .substance, locale: environment.language).id
+        let id = try catalog.resolve(substance, kind: .substance, locale: environment.locale).id
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 

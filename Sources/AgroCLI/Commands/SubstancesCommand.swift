@@ -21,7 +21,7 @@ struct SubstancesCommand: ParsableCommand {
                 Column(header: s("column.moa")) { $0.modeOfAction?.label ?? "" },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.substances(page: $0, locale: environment.language) },
+            load: { try catalog.substances(page: $0, locale: environment.locale) },
             open: { try SubstanceCommand.show(id: $0.id, catalog: catalog, environment: environment) }
         ).show(pages)
     }

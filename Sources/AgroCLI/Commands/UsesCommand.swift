@@ -34,7 +34,7 @@ struct UsesCommand: ParsableCommand {
         let query = try CatalogDocuments.useQuery(
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
             catalog: catalog, environment: environment)
-        let locale = environment.language
+        let locale = environment.locale
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.compareUses(query, page: $0, locale: locale) },

@@ -63,7 +63,7 @@ struct CatalogInfoCommand: ParsableCommand {
         let environment = try Environment(global)
         try environment.refuseCSV("catalog info")
         let catalog = try environment.openCatalog()
-        let info = try catalog.catalogInfo(locale: environment.language)
+        let info = try catalog.catalogInfo(locale: environment.locale)
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
         let contentHash = try ContentHash.of(catalog: catalog.path)
         switch environment.format {

@@ -36,7 +36,7 @@ struct DbStatusCommand: ParsableCommand {
         let active = status.active
         // The selection read the title in the catalog's default locale; the reader's language wins.
         let info =
-            (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.language)) ?? active.info
+            (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.locale)) ?? active.info
         switch environment.format {
         case .json, .csv:  // csv: refused at the start
             try environment.printJSON(
