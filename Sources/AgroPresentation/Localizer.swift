@@ -30,6 +30,13 @@ package final class Localizer: @unchecked Sendable {
     /// The languages looked at for a string, in order.
     package var chain: [String] { load().chain }
 
+    /// Whether `Localizable/` has strings in this language (or its base language, `ru` for
+    /// `ru-kz`); when not, every string comes from a fallback, English at the end.
+    package var hasOwnStrings: Bool {
+        let own = [locale, String(locale.prefix { $0 != "-" })]
+        return load().codes.contains { own.contains($0) }
+    }
+
     /// The string for `key`, with `{0}`, `{1}`, ... replaced by `arguments`.
     /// An unknown key reads as itself, so a missing string never hides information.
     package func callAsFunction(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
