@@ -140,9 +140,9 @@ public struct SRPPPImporter: Sendable {
                 }
             }
             progress?(.finishing)
-            // Not compacted: the import's time and peak memory count more than a tenth of
-            // the file's size (`CatalogWriter.finish(compacting:)`).
-            try writer.finish(compacting: false)
+            // Compacted: this is the file a publisher ships to phones, and uncompacted it
+            // compresses a quarter larger (2026 register: 6.47 MB against 5.09 MB gzipped).
+            try writer.finish()
         } catch {
             records.cancel()
             writer.discard()

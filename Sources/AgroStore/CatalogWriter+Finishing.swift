@@ -48,6 +48,10 @@ extension CatalogWriter {
         finished = true
         if compacting {
             try queue.inDatabase { db in
+                // The build's page cache is no use to the copy, which reads each page once:
+                // released first, so that the copy does not add its pages to the peak.
+                try db.execute(sql: "PRAGMA cache_size = -2048")
+                try db.execute(sql: "PRAGMA shrink_memory")
                 try db.execute(sql: "VACUUM INTO ?", arguments: [path])
             }
             try queue.close()
