@@ -142,10 +142,10 @@ struct RegisterParser {
                 } else if detail != nil {
                     switch name {
                     case .description:
-                        let language = attributes[.language] ?? ""
+                        let locale = attributes[.language] ?? ""
                         let text = (attributes[.value] ?? "").trimmedASCIIWhitespace
                         // A description may repeat (2026): the first non-empty one counts.
-                        if !text.isEmpty, detail?.texts[language] == nil { detail?.texts[language] = text }
+                        if !text.isEmpty, detail?.texts[locale] == nil { detail?.texts[locale] = text }
                     case .code:
                         let code = (attributes[.value] ?? "").trimmedASCIIWhitespace
                         if !code.isEmpty, detail?.code == nil { detail?.code = code }

@@ -33,7 +33,7 @@ package enum CatalogDocuments {
     /// The alphabet index (`agro products --letters`): the first letters of what `filter` finds.
     package static func letters(_ filter: ProductFilter, catalog: some Catalog, environment: Environment) throws -> [IndexLetter]
     {
-        try catalog.productLetters(filter, locale: environment.language).map { IndexLetter(id: $0, name: $0) }
+        try catalog.productLetters(filter, locale: environment.locale).map { IndexLetter(id: $0, name: $0) }
     }
 
     /// The query of `agro uses`, names resolved and values checked as the command checks them.
@@ -67,7 +67,7 @@ package enum CatalogDocuments {
 
     /// `agro product ID`: the product with its uses.
     package static func product(id: EntityID, catalog: some Catalog, environment: Environment) throws -> ProductDocument {
-        let locale = environment.language
+        let locale = environment.locale
         guard let product = try catalog.product(id: id, locale: locale) else {
             throw CatalogError.notFound(kind: .product, id: id)
         }
@@ -76,7 +76,7 @@ package enum CatalogDocuments {
 
     /// `agro substance ID`: the substance and the products that contain it.
     package static func substance(id: EntityID, catalog: some Catalog, environment: Environment) throws -> SubstanceDocument {
-        let locale = environment.language
+        let locale = environment.locale
         guard let substance = try catalog.substance(id: id, locale: locale) else {
             throw CatalogError.notFound(kind: .substance, id: id)
         }
@@ -116,7 +116,7 @@ package enum CatalogDocuments {
 
     /// `agro culture ID`: the culture with its products, pests and schemes.
     package static func culture(id: EntityID, catalog: some Catalog, environment: Environment) throws -> CultureDocument {
-        let locale = environment.language
+        let locale = environment.locale
         guard let culture = try catalog.culture(id: id, locale: locale) else {
             throw CatalogError.notFound(kind: .culture, id: id)
         }
@@ -138,7 +138,7 @@ package enum CatalogDocuments {
     package static func pest(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws
         -> PestDocument
     {
-        let locale = environment.language
+        let locale = environment.locale
         guard let pest = try catalog.pest(id: id, locale: locale) else { throw CatalogError.notFound(kind: .pest, id: id) }
         return PestDocument(pest: pest, uses: try catalog.uses(UseFilter(pest: id, culture: cultureID), locale: locale))
     }
@@ -147,10 +147,10 @@ package enum CatalogDocuments {
     package static func schemes(culture: String, stage: Int?, catalog: some Catalog, environment: Environment) throws
         -> [ProtectionScheme]
     {
-        let match = try catalog.resolve(culture, kind: .culture, locale: environment.language)
-        var schemes = try catalog.schemes(cultureID: match.id, locale: environment.language)
+        let match = try catalog.resolve(culture, kind: .culture, locale: environment.locale)
+        var schemes = try catalog.schemes(cultureID: match.id, locale: environment.locale)
         guard !schemes.isEmpty else {
-            let available = try catalog.culturesWithSchemes(locale: environment.language).map(\.name)
+            let available = try catalog.culturesWithSchemes(locale: environment.locale).map(\.name)
             throw SchemeError.none(culture: match.name, available: available)
         }
         if let stage {
@@ -163,7 +163,7 @@ package enum CatalogDocuments {
 
     /// `agro contacts REGION`.
     package static func contacts(regionID: EntityID, catalog: some Catalog, environment: Environment) throws -> RegionContacts {
-        guard let contacts = try catalog.contacts(regionID: regionID, locale: environment.language) else {
+        guard let contacts = try catalog.contacts(regionID: regionID, locale: environment.locale) else {
             throw CatalogError.notFound(kind: .region, id: regionID)
         }
         return contacts
@@ -173,9 +173,9 @@ package enum CatalogDocuments {
     package static func nearest(to point: Coordinates, catalog: some Catalog, environment: Environment) throws
         -> [RepresentativeDistance]
     {
-        let regions = try catalog.regions(locale: environment.language)
+        let regions = try catalog.regions(locale: environment.locale)
         return NearestPlaces.representatives(
-            sortedByDistanceFrom: point, try catalog.representatives(locale: environment.language), regions: regions)
+            sortedByDistanceFrom: point, try catalog.representatives(locale: environment.locale), regions: regions)
     }
 }
 

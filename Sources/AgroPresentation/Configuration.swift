@@ -9,15 +9,21 @@ import Foundation
 package struct Configuration: Codable, Sendable {
     /// Default catalog file instead of the bundled or installed one.
     package var catalog: String?
-    /// Default language.
-    package var lang: String?
+    /// Default language (config key `lang`, as the flag).
+    package var locale: String?
     /// `agro db check|update`: update server and trusted publisher keys.
     package var update: UpdateSettings?
 
-    package init(catalog: String? = nil, lang: String? = nil, update: UpdateSettings? = nil) {
+    package init(catalog: String? = nil, locale: String? = nil, update: UpdateSettings? = nil) {
         self.catalog = catalog
-        self.lang = lang
+        self.locale = locale
         self.update = update
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case catalog
+        case locale = "lang"
+        case update
     }
 
     package static func load(from url: URL) throws -> Configuration {

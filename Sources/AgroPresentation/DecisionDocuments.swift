@@ -15,7 +15,7 @@ package extension CatalogDocuments {
         -> PlanCheckDocument
     {
         let plan = try SeasonPlan.parse(data, fileName: fileName)
-        let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.language)
+        let (resolved, checked) = try PlanCheck.run(plan, in: catalog, locale: environment.locale)
         var report = checked
         let wording = FindingWording(strings: environment.strings)
         for index in report.findings.indices {
@@ -42,7 +42,7 @@ package extension CatalogDocuments {
         culture: EntityID?, catalog: some Catalog, environment: Environment
     ) throws -> TankDocument {
         try checkTank(products: names.count, doses: doses, units: units.count, area: area, water: water, tank: tank)
-        let locale = environment.language
+        let locale = environment.locale
         var products: [TankProduct] = [], warnings: [String] = []
         for (index, text) in names.enumerated() {
             let id = try catalog.resolve(text, kind: .product, locale: locale).id

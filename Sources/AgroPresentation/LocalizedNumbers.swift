@@ -6,11 +6,11 @@ import Foundation
 package enum PluralCategory: String, CaseIterable, Sendable {
     case one, few, many, other
 
-    /// The category of the whole number `count` in `language`: Russian (and Ukrainian,
+    /// The category of the whole number `count` in `locale`: Russian (and Ukrainian,
     /// Belarusian) one/few/many, Kazakh one/other (n = 1), English and the others
     /// one/other (i = 1).
-    package init(_ count: Int, language: String) {
-        let base = language.split(separator: "-").first.map(String.init) ?? language
+    package init(_ count: Int, locale: String) {
+        let base = locale.split(separator: "-").first.map(String.init) ?? locale
         let n = count.magnitude
         switch base {
         case "ru", "uk", "be":

@@ -8,7 +8,7 @@ import Foundation
 /// them is a good part of a query's start-up.
 package final class Localizer: @unchecked Sendable {
     /// The language the interface is shown in.
-    package let language: String
+    package let locale: String
     private let directory: URL?
     // Guards `loaded`, written once.
     private let lock = NSLock()
@@ -22,13 +22,20 @@ package final class Localizer: @unchecked Sendable {
         var tables: [[String: String]]
     }
 
-    package init(language: String, directory: URL?) {
-        self.language = language
+    package init(locale: String, directory: URL?) {
+        self.locale = locale
         self.directory = directory
     }
 
     /// The languages looked at for a string, in order.
     package var chain: [String] { load().chain }
+
+    /// Whether `Localizable/` has strings in this language (or its base language, `ru` for
+    /// `ru-kz`); when not, every string comes from a fallback, English at the end.
+    package var hasOwnStrings: Bool {
+        let own = [locale, String(locale.prefix { $0 != "-" })]
+        return load().codes.contains { own.contains($0) }
+    }
 
     /// The string for `key`, with `{0}`, `{1}`, ... replaced by `arguments`.
     /// An unknown key reads as itself, so a missing string never hides information.
@@ -60,7 +67,7 @@ package final class Localizer: @unchecked Sendable {
         var form = key
         let hasForms = { (table: [String: String]) in PluralCategory.allCases.contains { table[key + "." + $0.rawValue] != nil } }
         if let index = loaded.tables.firstIndex(where: hasForms) {
-            let category = PluralCategory(count, language: loaded.codes[index])
+            let category = PluralCategory(count, locale: loaded.codes[index])
             form = loaded.tables[index][key + "." + category.rawValue] != nil ? key + "." + category.rawValue : key + ".other"
         }
         return callAsFunction(form, arguments: [number(Double(count))] + arguments)
@@ -69,8 +76,8 @@ package final class Localizer: @unchecked Sendable {
     private func load() -> Loaded {
         lock.withLock {
             if let loaded { return loaded }
-            var codes = [language]
-            if let dash = language.firstIndex(of: "-") { codes.append(String(language[..<dash])) }
+            var codes = [locale]
+            if let dash = locale.firstIndex(of: "-") { codes.append(String(locale[..<dash])) }
             // Languages may name their own fallbacks (Kazakh readers read Russian): fallbacks.json.
             if let fallbacks = read("fallbacks.json") as? [String: [String]] {
                 codes += codes.flatMap { fallbacks[$0] ?? [] }

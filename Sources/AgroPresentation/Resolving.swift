@@ -6,7 +6,7 @@ package extension Environment {
     /// candidates (ambiguous) or the closest names (unknown).
     func resolve(_ text: String?, _ kind: EntityKind, in catalog: some LookupUseCase) throws -> EntityID? {
         guard let text else { return nil }
-        return try catalog.resolve(text, kind: kind, locale: language).id
+        return try catalog.resolve(text, kind: kind, locale: locale).id
     }
 
     /// A dose or concentration as labels print it, in the interface language: its numbers

@@ -74,27 +74,27 @@ package struct WeatherRequest: Sendable {
     package func answer(
         catalog: some Catalog, environment: Environment, service: CachedWeatherService, rules: SprayRules
     ) async throws -> WeatherResult {
-        let language = environment.language
-        let regions = try catalog.regions(locale: language)
+        let locale = environment.locale
+        let regions = try catalog.regions(locale: locale)
         let point: Coordinates
         switch place {
         case let .point(coordinates):
             point = coordinates
         case let .region(name):
-            let id = try catalog.resolve(name, kind: .region, locale: language).id
+            let id = try catalog.resolve(name, kind: .region, locale: locale).id
             guard let found = regions.first(where: { $0.id == id }) else { throw CatalogError.notFound(kind: .region, id: id) }
             point = found.centre
         }
-        let productMatch = try product.map { try catalog.resolve($0, kind: .product, locale: language) }
+        let productMatch = try product.map { try catalog.resolve($0, kind: .product, locale: locale) }
         var result = WeatherResult(
-            point: point, units: units, language: language,
+            point: point, units: units, locale: locale,
             region: NearestPlaces.region(nearestTo: point, in: regions),
             representative: NearestPlaces.representative(
-                nearestTo: point, in: try catalog.representatives(locale: language), regions: regions),
+                nearestTo: point, in: try catalog.representatives(locale: locale), regions: regions),
             product: productMatch)
-        if current { result.current = try await service.currentAnswer(at: point, units: units, lang: language) }
+        if current { result.current = try await service.currentAnswer(at: point, units: units, locale: locale) }
         if forecast || spray {
-            let answer = try await service.forecastAnswer(at: point, units: units, lang: language)
+            let answer = try await service.forecastAnswer(at: point, units: units, locale: locale)
             result.forecast = answer
             if spray { result.spray = SprayAdvisor.report(forecast: answer.value, units: units, rules: rules) }
         }
@@ -107,7 +107,7 @@ package struct WeatherRequest: Sendable {
 package struct WeatherResult: Sendable {
     package var point: Coordinates
     package var units: WeatherUnits
-    package var language: String
+    package var locale: String
     package var region: RegionDistance?
     package var representative: RepresentativeDistance?
     package var product: NameMatch?
@@ -144,7 +144,7 @@ package struct WeatherResult: Sendable {
                 data: try WeatherJSON.encode(
                     WeatherDocument(
                         output: WeatherOutput(
-                            point: point, units: units, lang: language, answer: forecast, region: region,
+                            point: point, units: units, locale: locale, answer: forecast, region: region,
                             representative: representative, spray: spray), product: product)))
         }
         guard let current else { return "{}\n" }
@@ -152,7 +152,7 @@ package struct WeatherResult: Sendable {
             data: try WeatherJSON.encode(
                 WeatherDocument(
                     output: WeatherOutput(
-                        point: point, units: units, lang: language, answer: current, region: region,
+                        point: point, units: units, locale: locale, answer: current, region: region,
                         representative: representative),
                     product: nil)))
     }

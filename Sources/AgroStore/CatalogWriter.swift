@@ -271,7 +271,7 @@ public final class CatalogWriter {
                 $0.add(use.water.from)
                 $0.add(use.water.to)
                 $0.add(use.water.unit)
-                $0.add(use.preHarvestIntervalDays)
+                $0.add(use.phiDays)
                 $0.add(use.maxApplications)
                 $0.add(use.intervalDays)
                 $0.add(use.bbch?.from)

@@ -45,75 +45,135 @@ struct SearchIndexBuilder {
         }
     }
 
-    func indexTexts(_ db: Database) throws {
-        // One query per kind; each yields id, locale, title, then the columns that make up the
-        // body, in a stable order.
-        let sources: [(kind: EntityKind, sql: String)] = [
-            (
-                .product,
-                """
-                SELECT p.id, i.locale, i.name,
-                  p.registration_number, p.formulation, p.category,
-                  (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
-                     JOIN substance_i18n si ON si.substance_id = pi.substance_id AND si.locale = i.locale
-                     WHERE pi.product_id = p.id),
-                  (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
-                FROM products p JOIN product_i18n i ON i.product_id = p.id
-                ORDER BY p.id, i.locale
-                """
-            ),
-            (
-                .substance,
-                """
-                SELECT s.id, i.locale, i.name,
-                  s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
-                FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
-                ORDER BY s.id, i.locale
-                """
-            ),
-            (
-                .culture,
-                """
-                SELECT c.id, i.locale, i.name, c.latin_name, i.description
-                FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
-                ORDER BY c.id, i.locale
-                """
-            ),
-            (
-                .pest,
-                """
-                SELECT p.id, i.locale, i.name, p.latin_name, i.description
-                FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
-                ORDER BY p.id, i.locale
-                """
-            ),
-            (
-                .news,
-                """
-                SELECT n.id, i.locale, i.title, i.summary, i.body_html
-                FROM news n JOIN news_i18n i ON i.news_id = n.id
-                ORDER BY n.id, i.locale
-                """
-            ),
-        ]
-        for source in sources {
-            let rows = try Row.fetchAll(db, sql: source.sql)
-            for row in rows {
-                let id: String = row[0]
-                let locale: String = row[1]
-                let title: String = row[2] ?? ""
-                var body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
-                if source.kind == .news { body = Self.plainText(fromHTML: body) }
-                try db.insert("INSERT INTO search_index(kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?)") { binder in
-                    binder.add(source.kind.rawValue)
-                    binder.add(id)
-                    binder.add(locale)
-                    binder.add(SearchQuery.fold(title))
-                    binder.add(SearchQuery.fold(body))
-                }
+    /// The queries whose rows make up the search index, in the order a fresh build writes them:
+    /// each yields id, locale, title, then the columns that make up the body, in a stable order.
+    static let textSources: [(kind: EntityKind, sql: String)] = [
+        (
+            .product,
+            """
+            SELECT p.id, i.locale, i.name,
+              p.registration_number, p.formulation, p.category,
+              (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
+                 JOIN substance_i18n si ON si.substance_id = pi.substance_id AND si.locale = i.locale
+                 WHERE pi.product_id = p.id),
+              (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
+            FROM products p JOIN product_i18n i ON i.product_id = p.id
+            ORDER BY p.id, i.locale
+            """
+        ),
+        (
+            .substance,
+            """
+            SELECT s.id, i.locale, i.name,
+              s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
+            FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
+            ORDER BY s.id, i.locale
+            """
+        ),
+        (
+            .culture,
+            """
+            SELECT c.id, i.locale, i.name, c.latin_name, i.description
+            FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
+            ORDER BY c.id, i.locale
+            """
+        ),
+        (
+            .pest,
+            """
+            SELECT p.id, i.locale, i.name, p.latin_name, i.description
+            FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
+            ORDER BY p.id, i.locale
+            """
+        ),
+        (
+            .news,
+            """
+            SELECT n.id, i.locale, i.title, i.summary, i.body_html
+            FROM news n JOIN news_i18n i ON i.news_id = n.id
+            ORDER BY n.id, i.locale
+            """
+        ),
+    ]
+
+    /// Which entity and locale a row of the search index is for.
+    struct TextKey: Hashable {
+        var kind: String
+        var id: String
+        var locale: String
+    }
+
+    /// One row of the search index before folding: what the catalog's tables say.
+    struct TextRow: Equatable {
+        var key: TextKey
+        var title: String
+        /// The body's columns joined by spaces (HTML still in for news).
+        var body: String
+    }
+
+    /// The search index's rows as read from the tables, unfolded, in the order of a fresh build
+    /// (the row at offset n gets rowid n + 1).
+    func textRows(_ db: Database) throws -> [TextRow] {
+        var rows: [TextRow] = []
+        for source in Self.textSources {
+            let cursor = try Row.fetchCursor(db, sql: source.sql)
+            while let row = try cursor.next() {
+                let body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
+                rows.append(
+                    TextRow(key: TextKey(kind: source.kind.rawValue, id: row[0], locale: row[1]), title: row[2] ?? "", body: body)
+                )
             }
         }
+        return rows
+    }
+
+    /// Folds a row's texts and writes it (at `rowid` when given, else at the next one).
+    private func insert(_ row: TextRow, rowid: Int64?, _ db: Database) throws {
+        let body = row.key.kind == EntityKind.news.rawValue ? Self.plainText(fromHTML: row.body) : row.body
+        try db.insert("INSERT INTO search_index(rowid, kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?, ?)") {
+            binder in
+            binder.add(rowid.map { Int($0) })
+            binder.add(row.key.kind)
+            binder.add(row.key.id)
+            binder.add(row.key.locale)
+            binder.add(SearchQuery.fold(row.title))
+            binder.add(SearchQuery.fold(body))
+        }
+    }
+
+    func indexTexts(_ db: Database) throws {
+        for row in try textRows(db) { try insert(row, rowid: nil, db) }
         try db.execute(sql: "INSERT INTO search_index(search_index) VALUES ('optimize')")
+    }
+
+    /// Brings a carried search index up to date with the tables after they changed in place:
+    /// rewrites only the rows whose texts (`previous`, the unfolded rows the index was built
+    /// from) or whose position in a fresh build changed, so that the index ends with the rows
+    /// and rowids a fresh build would write. Returns the rows of the index and how many of them
+    /// it wrote or removed, or nil without touching the index when more than `share` of the
+    /// rows would change (a fresh build is then cheaper).
+    func refreshTexts(_ db: Database, previous: [TextRow], share: Double) throws -> (rows: Int, changed: Int)? {
+        let rows = try textRows(db)
+        var before: [TextKey: TextRow] = [:]
+        before.reserveCapacity(previous.count)
+        for row in previous { before[row.key] = row }
+        var carried: [Int64: TextKey] = [:]
+        carried.reserveCapacity(rows.count)
+        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, kind, entity_id, locale FROM search_index")
+        while let row = try cursor.next() {
+            carried[row[0]] = TextKey(kind: row[1], id: row[2], locale: row[3])
+        }
+        let stale = rows.indices.filter { offset in
+            let row = rows[offset]
+            return carried[Int64(offset + 1)] != row.key || before[row.key] != row
+        }
+        let surplus = carried.keys.filter { $0 < 1 || $0 > Int64(rows.count) }
+        guard Double(stale.count + surplus.count) <= Double(max(rows.count, carried.count)) * share else { return nil }
+        for rowid in surplus + stale.map({ Int64($0 + 1) }) where carried[rowid] != nil {
+            try db.execute(sql: "DELETE FROM search_index WHERE rowid = ?", arguments: [rowid])
+        }
+        for offset in stale { try insert(rows[offset], rowid: Int64(offset + 1), db) }
+        return (rows.count, stale.count + surplus.count)
     }
 
     /// Text of an HTML fragment, good enough for indexing: tags dropped, a few entities decoded.
@@ -169,7 +229,70 @@ public enum SearchQuery {
     }
 }
 
+/// What `CatalogStore.refreshSearchIndex(at:previous:)` did.
+public struct SearchIndexRefresh: Sendable, Hashable {
+    /// Rows of the index after the refresh.
+    public var rows: Int
+    /// Rows written or removed; the others were carried as they were. All of them when rebuilt.
+    public var changed: Int
+    /// Whether the index was rebuilt from scratch rather than carried.
+    public var rebuilt: Bool
+}
+
 extension CatalogStore {
+    /// Above this share of changed index rows, `refreshSearchIndex` rebuilds the whole index:
+    /// a rewritten row costs a delete and an insert, a rebuilt one an insert.
+    public static let searchIndexRebuildShare = 0.5
+
+    /// Brings the search index of the catalog at `path` up to date after its tables were changed
+    /// in place (a delta applied to a copy of the catalog at `previous`, whose index the copy
+    /// carries): only the rows of entities whose indexed texts changed, or whose position in a
+    /// fresh build moved, are folded and written again; the rest stay. The index ends with the
+    /// rows and rowids a fresh build would write, which the content hash checks. Rebuilds the
+    /// whole index instead when more than `searchIndexRebuildShare` of its rows would change
+    /// or `previous` cannot be read.
+    ///
+    /// For a file not yet in use: it is written without syncing (the caller fsyncs it before
+    /// installing it; a crash leaves a scratch file that is thrown away).
+    ///
+    /// - Throws: `CatalogError` when a file cannot be opened or written.
+    public static func refreshSearchIndex(at path: String, previous: String) throws -> SearchIndexRefresh {
+        let builder = SearchIndexBuilder()
+        let before: [SearchIndexBuilder.TextRow]?
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: previous, configuration: configuration)
+            defer { try? queue.close() }
+            before = try queue.read { try builder.textRows($0) }
+        } catch {
+            before = nil
+        }
+        do {
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+                try db.execute(sql: "PRAGMA journal_mode = MEMORY")
+            }
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            var refresh = SearchIndexRefresh(rows: 0, changed: 0, rebuilt: false)
+            try queue.inTransaction { db in
+                if let before, let carried = try builder.refreshTexts(db, previous: before, share: searchIndexRebuildShare) {
+                    refresh = SearchIndexRefresh(rows: carried.rows, changed: carried.changed, rebuilt: false)
+                    return .commit
+                }
+                try rebuildSearchIndex(db)
+                let rows = try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index") ?? 0
+                refresh = SearchIndexRefresh(rows: rows, changed: rows, rebuilt: true)
+                return .commit
+            }
+            return refresh
+        } catch let error as DatabaseError {
+            throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
     /// Rebuilds the full-text search index of the catalog file at `path` from its tables, in
     /// one transaction: the index a fresh build would write (same rows, same rowids), for a
     /// catalog whose tables were changed in place (a delta update). The index is a virtual
@@ -181,19 +304,23 @@ extension CatalogStore {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             try queue.inTransaction { db in
-                // Dropping and re-creating is much faster than deleting every row (each delete
-                // updates the index), and numbers the rows from 1 again as a fresh build does.
-                guard
-                    let sql = try String.fetchOne(
-                        db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'search_index'")
-                else { return .commit }
-                try db.execute(sql: "DROP TABLE search_index")
-                try db.execute(sql: sql)
-                try SearchIndexBuilder().indexTexts(db)
+                try rebuildSearchIndex(db)
                 return .commit
             }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }
+    }
+
+    /// Drops and re-creates the search index and fills it from the tables. Dropping is much
+    /// faster than deleting every row (each delete updates the index), and numbers the rows
+    /// from 1 again as a fresh build does.
+    private static func rebuildSearchIndex(_ db: Database) throws {
+        guard
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'search_index'")
+        else { return }
+        try db.execute(sql: "DROP TABLE search_index")
+        try db.execute(sql: sql)
+        try SearchIndexBuilder().indexTexts(db)
     }
 }

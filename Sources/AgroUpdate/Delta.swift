@@ -27,7 +27,8 @@ public struct DeltaHeader: Sendable, Hashable, Codable {
 
 /// A delta between two catalog versions: the uncompressed file is `AGRODELTA1\n`, the header
 /// as canonical JSON and a newline, then an SQLite changeset (session extension) of every
-/// ordinary table. The search index is not in it: it is rebuilt after applying.
+/// ordinary table. The search index is not in it: the client brings the copy's index up to date
+/// after applying (`CatalogStore.refreshSearchIndex`).
 public enum DeltaFile {
     static let magic = Data("AGRODELTA1\n".utf8)
     /// The longest header a reader accepts.
@@ -69,7 +70,8 @@ public enum DeltaFile {
     }
 
     /// Applies changesets in order to the catalog file at `path`, in one transaction: a
-    /// conflict or a malformed changeset leaves the file as it was.
+    /// conflict or a malformed changeset leaves the file as it was. The file is written without
+    /// syncing: apply to a copy not yet in use, and fsync it once checked.
     ///
     /// - Throws: `UpdateError.deltaFailed` saying what went wrong.
     public static func apply(_ changesets: [Data], to path: String) throws {

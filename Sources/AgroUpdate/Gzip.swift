@@ -6,14 +6,15 @@ import Foundation
 ///
 /// gzip rather than xz: zlib is on every system, inflating runs at several hundred MB/s (the
 /// update must stay close to a plain download), and any static server or CDN knows the type.
-/// SQLite files compress to about a third either way.
-package enum Gzip {
+/// SQLite files compress to about a third either way. `compress` is public for publishing
+/// tools and the benchmarks package (which sizes a delta the publisher left out).
+public enum Gzip {
     /// Compresses the file at `source` into `destination` (gzip, level 9), streaming.
     ///
     /// - Returns: the digests of the input and of the written output, hashed as the bytes
     ///   pass, so a publisher need not read either file again.
     @discardableResult
-    package static func compress(file source: String, to destination: String) throws
+    public static func compress(file source: String, to destination: String) throws
         -> (uncompressed: Manifest.Digest, compressed: Manifest.Digest)
     {
         guard let input = FileHandle(forReadingAtPath: source) else {

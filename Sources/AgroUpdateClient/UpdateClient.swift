@@ -69,7 +69,7 @@ public enum UpdateOutcome: Sendable, Hashable {
 ///
 /// When the manifest offers deltas from the installed version costing fewer bytes than the
 /// catalog, the client downloads those instead, applies them to a copy in one transaction,
-/// rebuilds the search index and checks the copy's content hash against the manifest; any
+/// updates the search index rows they touch and checks the copy's content hash against the manifest; any
 /// failure on that path falls back to the full download (`UpdateProgress.fallingBack`).
 public struct UpdateClient: Sendable {
     /// Server, trusted keys, limits.
@@ -261,8 +261,9 @@ public struct UpdateClient: Sendable {
     }
 
     /// Downloads the deltas of the check's chain, checks each against the manifest, applies them
-    /// to a copy of the catalog in use (one transaction), rebuilds the search index and checks the
-    /// result's content hash and metadata. Returns the checked, fsynced copy and its sha256.
+    /// to a copy of the catalog in use (one transaction), brings the copy's search index up to
+    /// date (`CatalogStore.refreshSearchIndex`) and checks the result's content hash and
+    /// metadata. Returns the checked, fsynced copy and its sha256.
     private func applyDeltas(
         _ check: UpdateCheck, progress: @escaping @Sendable (UpdateProgress) -> Void
     ) async throws -> (path: String, sha256: String, info: CatalogInfo) {
@@ -308,23 +309,36 @@ public struct UpdateClient: Sendable {
         let incoming = store.incomingPath()
         do {
             let active = check.active
-            let copied = try FileSystem.digest(of: active.path, copyingTo: incoming)
-            if active.source == .installed, URL(fileURLWithPath: active.path).lastPathComponent != copied.sha256 + ".sqlite" {
+            try FileSystem.copy(active.path, to: incoming)
+            // The installed file is checked against its name on a second thread while the copy
+            // is changed; each join below comes before any throw, so that no thread still reads
+            // the copy when a failure removes it.
+            let installed =
+                active.source == .installed
+                ? WorkerThread(name: "agro.update.installed") { try FileSystem.digest(of: active.path) } : nil
+            let applied = Result {
+                try DeltaFile.apply(changesets, to: incoming)
+                _ = try CatalogStore.refreshSearchIndex(at: incoming, previous: active.path)
+            }
+            if let installed, URL(fileURLWithPath: active.path).lastPathComponent != (try installed.join().sha256) + ".sqlite" {
                 throw UpdateError.deltaFailed("the installed catalog no longer matches its recorded hash")
             }
-            try DeltaFile.apply(changesets, to: incoming)
-            try CatalogStore.rebuildSearchIndex(at: incoming)
+            try applied.get()
             progress(.verifying)
-            let contentHash = try ContentHash.of(catalog: incoming)
-            guard contentHash == manifest.contentHash else {
+            // Three independent reads of the finished copy, side by side: its content hash, its
+            // file sha256 (its installed name) and SQLite's integrity check.
+            let hashing = WorkerThread(name: "agro.update.content") { try ContentHash.of(catalog: incoming) }
+            let digesting = WorkerThread(name: "agro.update.sha256") { try FileSystem.digest(of: incoming) }
+            let checked = Result { try checkCatalog(incoming, against: manifest) }
+            let contentHash = Result { try hashing.join() }, digest = Result { try digesting.join() }
+            guard try contentHash.get() == manifest.contentHash else {
                 throw UpdateError.deltaFailed(
-                    "the catalog built from the deltas has content hash \(contentHash.prefix(16))…, the manifest says "
+                    "the catalog built from the deltas has content hash \(try contentHash.get().prefix(16))…, the manifest says "
                         + "\((manifest.contentHash ?? "none").prefix(16))…")
             }
-            let info = try checkCatalog(incoming, against: manifest)
-            let digest = try FileSystem.digest(of: incoming)
+            let info = try checked.get()
             try FileSystem.fsync(file: incoming)
-            return (incoming, digest.sha256, info)
+            return (incoming, try digest.get().sha256, info)
         } catch {
             try? FileManager.default.removeItem(atPath: incoming)
             throw error

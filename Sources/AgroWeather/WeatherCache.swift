@@ -35,23 +35,23 @@ public struct WeatherCache: Sendable {
 
     /// The file name for one request, e.g. "forecast_51.51_-0.13_metric_ru.json".
     public static func fileName(
-        endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?
+        endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?
     ) -> String {
         func rounded(_ value: Double) -> String {
             let text = String(format: "%.2f", value)
             return text == "-0.00" ? "0.00" : text
         }
         // lang comes from the user: keep only characters that are safe in a file name.
-        let language = (lang ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        let locale = (locale ?? "").filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
         return "\(endpoint.rawValue)_\(rounded(point.latitude))_\(rounded(point.longitude))_\(units.rawValue)_"
-            + "\(language.isEmpty ? "default" : language).json"
+            + "\(locale.isEmpty ? "default" : locale).json"
     }
 
     /// The cached answer, fresh or not; nil when there is none or it cannot be read.
     public func read<Value: Codable & Sendable>(
-        _ type: Value.Type, endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?
+        _ type: Value.Type, endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?
     ) -> Entry<Value>? {
-        let file = directory.appendingPathComponent(Self.fileName(endpoint: endpoint, at: point, units: units, lang: lang))
+        let file = directory.appendingPathComponent(Self.fileName(endpoint: endpoint, at: point, units: units, locale: locale))
         guard let data = try? Data(contentsOf: file),
             let envelope = try? JSONDecoder().decode(Envelope<Value>.self, from: data)
         else { return nil }
@@ -65,10 +65,10 @@ public struct WeatherCache: Sendable {
     /// - Throws: file-system errors (the caller may ignore them: a cache that cannot be written
     ///   only costs a request next time).
     public func write<Value: Codable & Sendable>(
-        _ value: Value, endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?
+        _ value: Value, endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?
     ) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let file = directory.appendingPathComponent(Self.fileName(endpoint: endpoint, at: point, units: units, lang: lang))
+        let file = directory.appendingPathComponent(Self.fileName(endpoint: endpoint, at: point, units: units, locale: locale))
         let envelope = Envelope(fetchedAt: now().timeIntervalSince1970, answer: value)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -132,37 +132,38 @@ public struct CachedWeatherService: WeatherService {
     }
 
     /// Current weather with its provenance.
-    public func currentAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<
+    public func currentAnswer(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> WeatherAnswer<
         CurrentWeather
     > {
-        try await answer(.current, at: point, units: units, lang: lang) {
-            try await upstream.current(at: point, units: units, lang: lang)
+        try await answer(.current, at: point, units: units, locale: locale) {
+            try await upstream.current(at: point, units: units, locale: locale)
         }
     }
 
     /// Forecast with its provenance.
-    public func forecastAnswer(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> WeatherAnswer<Forecast>
-    {
-        try await answer(.forecast, at: point, units: units, lang: lang) {
-            try await upstream.forecast(at: point, units: units, lang: lang)
+    public func forecastAnswer(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> WeatherAnswer<
+        Forecast
+    > {
+        try await answer(.forecast, at: point, units: units, locale: locale) {
+            try await upstream.forecast(at: point, units: units, locale: locale)
         }
     }
 
     /// The current weather at `point`, cached or fetched (see the type's policy).
-    public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
-        try await currentAnswer(at: point, units: units, lang: lang).value
+    public func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather {
+        try await currentAnswer(at: point, units: units, locale: locale).value
     }
 
     /// The 5-day forecast at `point`, cached or fetched (see the type's policy).
-    public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
-        try await forecastAnswer(at: point, units: units, lang: lang).value
+    public func forecast(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Forecast {
+        try await forecastAnswer(at: point, units: units, locale: locale).value
     }
 
     private func answer<Value: Codable & Sendable>(
-        _ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?,
+        _ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?,
         fetch: () async throws -> Value
     ) async throws -> WeatherAnswer<Value> {
-        let cached = cache.read(Value.self, endpoint: endpoint, at: point, units: units, lang: lang)
+        let cached = cache.read(Value.self, endpoint: endpoint, at: point, units: units, locale: locale)
         if offline {
             guard let cached else {
                 throw WeatherError.nothingCached(place: String(format: "%.2f,%.2f", point.latitude, point.longitude))
@@ -174,7 +175,7 @@ public struct CachedWeatherService: WeatherService {
         }
         do {
             let value = try await fetch()
-            try? cache.write(value, endpoint: endpoint, at: point, units: units, lang: lang)
+            try? cache.write(value, endpoint: endpoint, at: point, units: units, locale: locale)
             return WeatherAnswer(value: value, source: .network)
         } catch let error as WeatherError where error.isTransient {
             guard let cached else { throw error }

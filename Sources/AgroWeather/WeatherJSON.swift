@@ -8,8 +8,8 @@ public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
     public var point: Coordinates
     /// Metric, imperial or standard, as requested.
     public var units: WeatherUnits
-    /// The language asked of OpenWeatherMap for its descriptions, if any.
-    public var lang: String?
+    /// The language asked of OpenWeatherMap for its descriptions, if any (JSON key `lang`).
+    public var locale: String?
     /// "network" or "cache".
     public var source: String
     /// Age of a cached answer, seconds; nil for a fresh fetch.
@@ -27,12 +27,12 @@ public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
 
     /// The document for `answer` at `point`, with the nearest region and representative when known.
     public init(
-        point: Coordinates, units: WeatherUnits, lang: String?, answer: WeatherAnswer<Value>,
+        point: Coordinates, units: WeatherUnits, locale: String?, answer: WeatherAnswer<Value>,
         region: RegionDistance? = nil, representative: RepresentativeDistance? = nil, spray: SprayReport? = nil
     ) {
         self.point = point
         self.units = units
-        self.lang = lang
+        self.locale = locale
         switch answer.source {
         case .network:
             source = "network"
@@ -46,6 +46,13 @@ public struct WeatherOutput<Value: Encodable & Sendable>: Encodable, Sendable {
         self.representative = representative
         weather = answer.value
         self.spray = spray
+    }
+
+    // `lang` is the published key; the Swift name is the project's one word for a language code.
+    private enum CodingKeys: String, CodingKey {
+        case point, units
+        case locale = "lang"
+        case source, ageSeconds, warning, region, representative, weather, spray
     }
 }
 

@@ -8,9 +8,9 @@ import Foundation
 public protocol WeatherService: Sendable {
     /// Current conditions at `point` (/data/2.5/weather).
     /// - Parameter lang: language code for condition descriptions ("ru", "fr"), nil for English.
-    func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather
+    func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather
     /// 5-day forecast in 3-hour slots at `point` (/data/2.5/forecast).
-    func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast
+    func forecast(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Forecast
 }
 
 /// Where and how to reach OpenWeatherMap.

@@ -20,19 +20,19 @@ public final class OpenWeatherMapClient: WeatherService {
     }
 
     /// Fetches /data/2.5/weather for `point`.
-    public func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
-        let data = try await fetch(.current, at: point, units: units, lang: lang)
+    public func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather {
+        let data = try await fetch(.current, at: point, units: units, locale: locale)
         return try decode(CurrentWeather.self, from: data)
     }
 
     /// Fetches /data/2.5/forecast (5 days, 3-hour slots) for `point`.
-    public func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
-        let data = try await fetch(.forecast, at: point, units: units, lang: lang)
+    public func forecast(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Forecast {
+        let data = try await fetch(.forecast, at: point, units: units, locale: locale)
         return try decode(Forecast.self, from: data)
     }
 
     /// The request URL with the key in it; never print it, use `displayURL` instead.
-    public func url(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) -> URL {
+    public func url(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?) -> URL {
         // A base URL that URLComponents cannot take (resolve() refuses such) yields an empty path.
         var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false) ?? URLComponents()
         let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
@@ -42,7 +42,7 @@ public final class OpenWeatherMapClient: WeatherService {
             URLQueryItem(name: "lon", value: Self.number(point.longitude)),
             URLQueryItem(name: "units", value: units.rawValue),
         ]
-        if let lang, !lang.isEmpty { items.append(URLQueryItem(name: "lang", value: lang)) }
+        if let locale, !locale.isEmpty { items.append(URLQueryItem(name: "lang", value: locale)) }
         items.append(URLQueryItem(name: "appid", value: configuration.apiKey))
         components.queryItems = items
         // URLComponents leaves "+" alone in queries; a key or lang with "+" must not turn into a space.
@@ -52,13 +52,13 @@ public final class OpenWeatherMapClient: WeatherService {
     }
 
     /// The request URL as it may be shown: the key masked.
-    public func displayURL(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) -> String {
-        redactor.redact(url(for: endpoint, at: point, units: units, lang: lang).absoluteString)
+    public func displayURL(for endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?) -> String {
+        redactor.redact(url(for: endpoint, at: point, units: units, locale: locale).absoluteString)
     }
 
     /// Checked body of one request: HTTP errors and transport failures become `WeatherError`.
-    func fetch(_ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Data {
-        let url = url(for: endpoint, at: point, units: units, lang: lang)
+    func fetch(_ endpoint: WeatherEndpoint, at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Data {
+        let url = url(for: endpoint, at: point, units: units, locale: locale)
         var request = HTTPRequest(
             url: url, maxBodyBytes: Self.maximumAnswerSize, deadline: configuration.timeout, userAgent: "agro (weather)")
         request.setHeader("Accept", "application/json")

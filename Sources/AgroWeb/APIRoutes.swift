@@ -27,7 +27,7 @@ enum APIRoutes {
         let api = router.group("api/v1")
         api.get("catalog") { request, context in
             // Title and attribution in the request's language, as `agro catalog info` prints them.
-            await answer(request, context, app) { _, environment in try app.catalog.catalogInfo(locale: environment.language) }
+            await answer(request, context, app) { _, environment in try app.catalog.catalogInfo(locale: environment.locale) }
         }
         api.get("products") { request, context in
             await answer(request, context, app) { web, environment in
@@ -40,7 +40,7 @@ enum APIRoutes {
                     return AnyEncodable(PageDocument(Page(slicing: letters, try web.page())))
                 }
                 return AnyEncodable(
-                    PageDocument(try app.catalog.products(filter, page: try web.page(), locale: environment.language)))
+                    PageDocument(try app.catalog.products(filter, page: try web.page(), locale: environment.locale)))
             }
         }
         api.get("product/:id") { request, context in
@@ -51,7 +51,7 @@ enum APIRoutes {
         }
         api.get("substances") { request, context in
             await answer(request, context, app) { web, environment in
-                PageDocument(try app.catalog.substances(page: try web.page(), locale: environment.language))
+                PageDocument(try app.catalog.substances(page: try web.page(), locale: environment.locale))
             }
         }
         api.get("substance/:id") { request, context in
@@ -62,7 +62,7 @@ enum APIRoutes {
         }
         api.get("cultures") { request, context in
             await answer(request, context, app) { web, environment in
-                let nodes = try app.catalog.cultures(locale: environment.language)
+                let nodes = try app.catalog.cultures(locale: environment.locale)
                 return PageDocument(Page(slicing: CatalogDocuments.cultureList(nodes), try web.page()))
             }
         }
@@ -76,7 +76,7 @@ enum APIRoutes {
             await answer(request, context, app) { web, environment in
                 let filter = try CatalogDocuments.pestFilter(
                     culture: web.query("culture"), kind: web.query("kind"), catalog: app.catalog, environment: environment)
-                return PageDocument(try app.catalog.pests(filter, page: try web.page(), locale: environment.language))
+                return PageDocument(try app.catalog.pests(filter, page: try web.page(), locale: environment.locale))
             }
         }
         api.get("pest/:id") { request, context in
@@ -99,7 +99,7 @@ enum APIRoutes {
                     pest: web.query("pest"), culture: web.query("culture"),
                     stage: try web.integer("stage", minimum: 0, maximum: 99), substance: web.query("substance"),
                     group: web.query("group"), sort: web.query("sort"), catalog: app.catalog, environment: environment)
-                return PageDocument(try app.catalog.compareUses(query, page: try web.page(), locale: environment.language))
+                return PageDocument(try app.catalog.compareUses(query, page: try web.page(), locale: environment.locale))
             }
         }
         api.get("search") { request, context in
@@ -113,12 +113,12 @@ enum APIRoutes {
                     return [kind]
                 }
                 return PageDocument(
-                    try app.catalog.search(text, kinds: kinds, page: try web.page(), locale: environment.language))
+                    try app.catalog.search(text, kinds: kinds, page: try web.page(), locale: environment.locale))
             }
         }
         api.get("regions") { request, context in
             await answer(request, context, app) { web, environment in
-                PageDocument(Page(slicing: try app.catalog.regions(locale: environment.language), try web.page()))
+                PageDocument(Page(slicing: try app.catalog.regions(locale: environment.locale), try web.page()))
             }
         }
         api.get("contacts/:region") { request, context in
@@ -149,7 +149,7 @@ enum APIRoutes {
         }
         api.get("weather") { request, context in
             let web = WebRequest(request: request, app: app)
-            let environment = app.environment(language: web.language(cookies: false))
+            let environment = app.environment(locale: web.locale(cookies: false))
             do {
                 return json(try await weather(web, environment, app))
             } catch {
@@ -178,7 +178,7 @@ enum APIRoutes {
             }
             return kind
         }
-        let summaries = try app.catalog.news(kind: kind, page: .all, locale: environment.language).items
+        let summaries = try app.catalog.news(kind: kind, page: .all, locale: environment.locale).items
         let entries = kind == .article ? [] : ((try? app.feeds()) ?? [])
         return NewsListItem.merged(catalog: summaries, feeds: entries)
     }
@@ -187,7 +187,7 @@ enum APIRoutes {
     /// made safe for a browser (`HTMLSanitizer`).
     static func newsItem(id: String, _ environment: AgroPresentation.Environment, _ app: WebApp) throws -> NewsItemDocument {
         var item: NewsItem
-        if let found = try app.catalog.newsItem(id: id, locale: environment.language) {
+        if let found = try app.catalog.newsItem(id: id, locale: environment.locale) {
             item = found
         } else if let entry = try app.feedItem(id) {
             item = entry.newsItem()
@@ -229,9 +229,9 @@ enum APIRoutes {
         _ body: @escaping @Sendable (WebRequest, AgroPresentation.Environment) throws -> T
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
-        let environment = app.environment(language: web.language(cookies: false))
+        let environment = app.environment(locale: web.locale(cookies: false))
         // No key (a SHA-256 of the query) when nothing is kept.
-        let key = cached && app.cache.isOn ? ResponseCache.key(language: environment.language, request: request) : nil
+        let key = cached && app.cache.isOn ? ResponseCache.key(locale: environment.locale, request: request) : nil
         if let key, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
             Result { try AgroPresentation.Environment.json(try body(web, environment)) }
@@ -273,7 +273,7 @@ enum APIRoutes {
         _ context: BasicRequestContext, _ name: String, _ kind: EntityKind, _ app: WebApp,
         _ environment: AgroPresentation.Environment
     ) throws -> EntityID {
-        try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.language).id
+        try app.catalog.resolve(try parameter(context, name), kind: kind, locale: environment.locale).id
     }
 }
 

@@ -10,7 +10,7 @@ extension APIRoutes {
         // The plan is the body: JSON, or CSV (Content-Type text/csv, or a text not starting with `{`).
         api.post("plan/check") { request, _ in
             let web = WebRequest(request: request, app: app)
-            let environment = app.environment(language: web.language(cookies: false))
+            let environment = app.environment(locale: web.locale(cookies: false))
             let body: Data
             do {
                 body = Data(try await request.body.collect(upTo: CatalogDocuments.maximumPlanBytes).readableBytesView)

@@ -21,8 +21,8 @@ enum OfflineRoutes {
         router.get("offline/:lang") { request, context in
             // The language switch's lang= wins over the path, as on every page.
             let asked = LocaleChain.normalize(request.uri.queryParameters.get("lang") ?? context.parameters.get("lang") ?? "en")
-            let language = WebApp.interfaceLanguages.contains(asked) ? asked : "en"
-            let page = Pages.PageContext(request: request, app: app, language: language)
+            let locale = WebApp.interfaceLocales.contains(asked) ? asked : "en"
+            let page = Pages.PageContext(request: request, app: app, locale: locale)
             return Pages.respond(page, Pages.Rendered(template: "offline", title: page.t("web.offlineTitle"), values: [:]))
         }
     }
@@ -43,8 +43,8 @@ enum OfflineRoutes {
         }
         add(app.catalog.info.identity)
         add(String(app.catalog.info.version))
-        for language in WebApp.interfaceLanguages {
-            let page = Pages.PageContext(request: request, app: app, language: language)
+        for locale in WebApp.interfaceLocales {
+            let page = Pages.PageContext(request: request, app: app, locale: locale)
             for (key, value) in Pages.strings(page).sorted(by: { $0.key < $1.key }) {
                 add(key)
                 add(value)
@@ -55,10 +55,10 @@ enum OfflineRoutes {
 }
 
 extension Pages.PageContext {
-    /// A page in `language` whatever the request asks (the offline pages, one per language).
-    init(request: Request, app: WebApp, language: String) {
+    /// A page in `locale` whatever the request asks (the offline pages, one per language).
+    init(request: Request, app: WebApp, locale: String) {
         web = WebRequest(request: request, app: app)
         self.app = app
-        environment = app.environment(language: language)
+        environment = app.environment(locale: locale)
     }
 }

@@ -66,10 +66,10 @@ enum Pages {
         init(request: Request, app: WebApp) {
             web = WebRequest(request: request, app: app)
             self.app = app
-            environment = app.environment(language: web.language(cookies: true))
+            environment = app.environment(locale: web.locale(cookies: true))
         }
 
-        var language: String { environment.language }
+        var locale: String { environment.locale }
         var catalog: LiveCatalog { app.catalog }
         func t(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
             environment.strings(key, arguments: arguments)
@@ -117,28 +117,28 @@ enum Pages {
         var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
         let strings = Self.strings(page)
         values["t"] = strings
-        values["lang"] = page.language
+        values["lang"] = page.locale
         let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
         let path = page.web.request.uri.path
         let query = page.web.query(leaving: ["lang"])
-        let languages = WebApp.interfaceLanguages.map { code -> [String: Any] in
+        let locales = WebApp.interfaceLocales.map { code -> [String: Any] in
             [
-                "code": code, "name": Self.languageNames[code] ?? code, "selected": code == page.language,
+                "code": code, "name": Self.localeNames[code] ?? code, "selected": code == page.locale,
                 "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&"),
             ]
         }
         let layout: [String: Any] = [
-            "t": strings, "lang": page.language, "title": rendered.title, "body": body, "languages": languages,
+            "t": strings, "lang": page.locale, "title": rendered.title, "body": body, "languages": locales,
             // In the page's language: `info` holds the title in the catalog's default locale.
             "catalogTitle":
-                (try? page.app.fragments.value(.catalogTitle(locale: page.language), in: page.catalog) {
-                    try $0.catalogInfo(locale: page.language).title
+                (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
+                    try $0.catalogInfo(locale: page.locale).title
                 }) ?? page.catalog.info.title,
         ]
         let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
-        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.language]
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
         // The switch's choice is remembered for the next pages (a preference, not a session).
-        if let asked = page.web.query("lang"), WebApp.interfaceLanguages.contains(LocaleChain.normalize(asked)) {
+        if let asked = page.web.query("lang"), WebApp.interfaceLocales.contains(LocaleChain.normalize(asked)) {
             headers[.setCookie] = "agro_lang=\(LocaleChain.normalize(asked)); Path=/; Max-Age=31536000; SameSite=Lax"
         }
         return Response(status: rendered.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
@@ -156,7 +156,7 @@ enum Pages {
         }
     }
 
-    static let languageNames = ["en": "English", "ru": "Русский", "kk": "Қазақша"]
+    static let localeNames = ["en": "English", "ru": "Русский", "kk": "Қазақша"]
 
     /// The interface strings the templates use (`{{t.search}}` for `web.search`).
     static let keys = [
@@ -168,7 +168,7 @@ enum Pages {
         "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
         "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind",
-        "cityKind",
+        "cityKind", "expiredOn", "dateNumeric", "noSprayWindow",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
@@ -214,12 +214,14 @@ enum Pages {
         var values: [String: Any] = [:]
         if let text = page.web.query("q") {
             values["q"] = text
-            let result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.language)
+            let result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.locale)
             let expiries = try self.expiries(result.items.filter { $0.kind == .product }.map(\.id), page)
             values["hits"] = result.items.map { hit -> [String: Any] in
                 var detail = hit.detail ?? ""
                 if hit.kind == .product, let category = ProductCategory(rawValue: detail) {
                     detail = page.environment.name(of: category)
+                } else if hit.kind == .news {
+                    detail = date(String(detail.prefix(10)), page)
                 }
                 return [
                     "href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind),
@@ -228,6 +230,7 @@ enum Pages {
                 ]
             }
             values["empty"] = result.total == 0
+            values["total"] = result.total
             values["pages"] = pagination(result, page, path: "/")
         }
         return Rendered(template: "search", title: page.t("web.search"), values: values)
@@ -242,7 +245,7 @@ enum Pages {
         var withoutLetter = filter
         withoutLetter.letter = nil
         let letters = try CatalogDocuments.letters(withoutLetter, catalog: page.catalog, environment: page.environment)
-        let result = try page.catalog.products(filter, page: try web.page(), locale: page.language)
+        let result = try page.catalog.products(filter, page: try web.page(), locale: page.locale)
         let others = web.query(leaving: ["letter", "page", "lang"])
         let values: [String: Any] = [
             "cultures": try culturePicker(page, selected: filter.culture),
@@ -267,7 +270,7 @@ enum Pages {
     }
 
     static func product(_ page: PageContext, id text: String) throws -> Rendered {
-        let id = try page.catalog.resolve(text, kind: .product, locale: page.language).id
+        let id = try page.catalog.resolve(text, kind: .product, locale: page.locale).id
         let document = try CatalogDocuments.product(id: id, catalog: page.catalog, environment: page.environment)
         let product = document.product, environment = page.environment
         let expired = expiredMark(product.registrationExpiry, page)
@@ -278,14 +281,14 @@ enum Pages {
         if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
         if let number = product.registrationNumber { facts.append(["label": page.t("field.registration"), "value": number]) }
         if let expiry = product.registrationExpiry {
-            facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? expiry : expired])
+            facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? date(expiry, page) : expired])
         }
         // A withdrawn registration (the Swiss register's): sale and use until these days.
         if product.origin != .registered {
             facts.append(["label": page.t("origin.\(product.origin.rawValue)"), "value": product.originalProduct?.name ?? ""])
         }
-        if let date = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date]) }
-        if let date = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date]) }
+        if let day = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date(day, page)]) }
+        if let day = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date(day, page)]) }
         var groups: [(String, [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
@@ -309,7 +312,7 @@ enum Pages {
         // the card links to itself with them rather than computing them for every reader.
         let showAlternatives = page.web.flag("alternatives")
         let alternatives =
-            showAlternatives ? try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.language) : []
+            showAlternatives ? try page.catalog.alternatives(to: id, culture: nil, pest: nil, locale: page.locale) : []
         let values: [String: Any] = [
             "id": product.id, "name": product.name, "facts": facts, "expired": expired,
             "ingredients": product.ingredients.map { ingredient -> [String: String] in
@@ -346,8 +349,8 @@ enum Pages {
     }
 
     static func cultures(_ page: PageContext) throws -> Rendered {
-        let rows = CatalogDocuments.cultureTree(try page.catalog.cultures(locale: page.language))
-        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.language).map(\.id))
+        let rows = CatalogDocuments.cultureTree(try page.catalog.cultures(locale: page.locale))
+        let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.locale).map(\.id))
         var schemes: [EntityID: String] = [:]
         for id in Set(rows.map(\.id)) { schemes[id] = try schemeLink(id, withSchemes: withSchemes, page) }
         let values: [String: Any] = [
@@ -359,14 +362,14 @@ enum Pages {
     }
 
     static func pest(_ page: PageContext, id text: String) throws -> Rendered {
-        let id = try page.catalog.resolve(text, kind: .pest, locale: page.language).id
+        let id = try page.catalog.resolve(text, kind: .pest, locale: page.locale).id
         let culture = try page.environment.resolve(page.web.query("culture"), .culture, in: page.catalog)
         let document = try CatalogDocuments.pest(id: id, cultureID: culture, catalog: page.catalog, environment: page.environment)
         let pest = document.pest
         let expiries = try self.expiries(document.uses.map(\.product.id), page)
         // The cultures its uses name, to compare the uses on one of them.
         var cultures: [EntityRef] = []
-        for use in try page.catalog.uses(UseFilter(pest: id), locale: page.language) {
+        for use in try page.catalog.uses(UseFilter(pest: id), locale: page.locale) {
             for culture in use.cultures where !cultures.contains(where: { $0.id == culture.id }) { cultures.append(culture) }
         }
         let values: [String: Any] = [
@@ -419,13 +422,13 @@ enum Pages {
     }
 
     static func regions(_ page: PageContext) throws -> Rendered {
-        let regions = try page.catalog.regions(locale: page.language)
+        let regions = try page.catalog.regions(locale: page.locale)
         var values: [String: Any] = ["map": RegionMap(regions: regions).values]
         values["regions"] = regions.enumerated().map { index, region -> [String: Any] in
             ["name": region.name, "href": href(.region, region.id), "number": index + 1, "city": region.kind == .city]
         }
         if let asked = page.web.query("region") {
-            let id = try page.catalog.resolve(asked, kind: .region, locale: page.language).id
+            let id = try page.catalog.resolve(asked, kind: .region, locale: page.locale).id
             let contacts = try CatalogDocuments.contacts(regionID: id, catalog: page.catalog, environment: page.environment)
             values["contacts"] =
                 [
@@ -461,7 +464,9 @@ enum Pages {
         let items = try APIRoutes.news(page.web, page.environment, page.app)
         let result = Page(slicing: items, try page.web.page())
         let values: [String: Any] = [
-            "items": result.items.map { ["href": href(.news, $0.id), "name": $0.name, "date": String($0.date.prefix(10))] },
+            "items": result.items.map {
+                ["href": href(.news, $0.id), "name": $0.name, "date": date(String($0.date.prefix(10)), page)]
+            },
             "empty": result.total == 0, "pages": pagination(result, page, path: "/news"),
         ]
         return Rendered(template: "news", title: page.t("web.news"), values: values)
@@ -470,7 +475,7 @@ enum Pages {
     static func newsItem(_ page: PageContext, id: String) throws -> Rendered {
         let document = try APIRoutes.newsItem(id: id, page.environment, page.app)
         let values: [String: Any] = [
-            "title": document.item.title, "date": String(document.item.date.prefix(10)),
+            "title": document.item.title, "date": date(String(document.item.date.prefix(10)), page),
             // Sanitized by HTMLSanitizer: the one value a template writes unescaped.
             "safeHTML": document.item.bodyHTML,
             "source": document.item.source.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? "",

@@ -64,14 +64,14 @@ struct LimitedWeatherService: WeatherService {
     let limiter: RateLimiter
     let client: String
 
-    func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather {
+    func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather {
         try admit()
-        return try await upstream.current(at: point, units: units, lang: lang)
+        return try await upstream.current(at: point, units: units, locale: locale)
     }
 
-    func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast {
+    func forecast(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Forecast {
         try admit()
-        return try await upstream.forecast(at: point, units: units, lang: lang)
+        return try await upstream.forecast(at: point, units: units, locale: locale)
     }
 
     private func admit() throws {

@@ -6,7 +6,7 @@ import Hummingbird
 /// Answers of the JSON API kept in memory, per catalog: the catalog is read-only, so the same
 /// request in the same language gets the same bytes until the catalog is swapped, which empties
 /// the cache (entries are keyed by the catalog object in use). Bounded by bytes, keys included:
-/// a key is the SHA-256 of the normalized request (`key(language:request:)`), 32 bytes however
+/// a key is the SHA-256 of the normalized request (`key(locale:request:)`), 32 bytes however
 /// long the query, and each entry counts its answer, its key and its bookkeeping; when full it
 /// starts over. Only successful catalog answers are kept: not the weather, not the news (their
 /// sources change without the catalog), not errors.
@@ -37,9 +37,9 @@ final class ResponseCache: @unchecked Sendable {
     /// The key of a request: its language (already one the server offers), its path and its
     /// query parameters in their order, decoded, without `lang` and without empty values (which
     /// count as absent): so `?a=1&lang=xx&b=` and `?a=1` in English are one entry.
-    static func key(language: String, request: Request) -> Key {
+    static func key(locale: String, request: Request) -> Key {
         var hasher = SHA256()
-        hasher.update(data: Data(language.utf8))
+        hasher.update(data: Data(locale.utf8))
         hasher.update(data: [0])
         hasher.update(data: Data(request.uri.path.utf8))
         // Decoded as the routes decode them (`WebRequest.parameters`), so two queries the

@@ -8,7 +8,7 @@ import Foundation
 /// tap, a `<details>`, so without JavaScript too), and the nearest representative to call.
 extension Pages {
     static func weather(_ page: PageContext) async throws -> Rendered {
-        let regions = try page.catalog.regions(locale: page.language)
+        let regions = try page.catalog.regions(locale: page.locale)
         let asked = page.web.query("region")
         var values: [String: Any] = [
             "at": page.web.query("at") ?? "", "spray": page.web.flag("spray") || page.web.query("at") == nil && asked == nil,
@@ -58,7 +58,7 @@ extension Pages {
         let zone = TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!
         func formatter(_ format: String) -> DateFormatter {
             let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: page.language)
+            formatter.locale = Locale(identifier: page.locale)
             formatter.timeZone = zone
             formatter.dateFormat = format
             return formatter

@@ -95,13 +95,13 @@ package final class WebApp: Sendable {
     }
 
     /// The languages the interface offers (Localizable/ has them all).
-    package static let interfaceLanguages = ["en", "ru", "kk"]
+    package static let interfaceLocales = ["en", "ru", "kk"]
 
-    /// The environment for a request in `language`: same settings, that language's strings,
+    /// The environment for a request in `locale`: same settings, that language's strings,
     /// the day the request comes in.
-    package func environment(language: String) -> AgroPresentation.Environment {
+    package func environment(locale: String) -> AgroPresentation.Environment {
         AgroPresentation.Environment(
-            environment, language: language, strings: localizers.localizer(for: language),
+            environment, locale: locale, strings: localizers.localizer(for: locale),
             today: AgroPresentation.Environment.isoDate(Date()))
     }
 
@@ -109,13 +109,13 @@ package final class WebApp: Sendable {
     /// counts for pages, not under `/api/`): for the answers no page or document words.
     func strings(for request: Request) -> Localizer {
         let cookies = !request.uri.path.hasPrefix("/api/")
-        return localizers.localizer(for: WebRequest(request: request, app: self).language(cookies: cookies))
+        return localizers.localizer(for: WebRequest(request: request, app: self).locale(cookies: cookies))
     }
 
     /// The languages a request may ask for: the interface's and the catalog's.
-    package var languages: [String] {
+    package var locales: [String] {
         var seen = Set<String>()
-        return (Self.interfaceLanguages + catalog.info.locales.locales).filter { seen.insert($0).inserted }
+        return (Self.interfaceLocales + catalog.info.locales.locales).filter { seen.insert($0).inserted }
     }
 }
 
@@ -147,12 +147,12 @@ final class LocalizerCache: @unchecked Sendable {
 
     init(directory: URL?) { self.directory = directory }
 
-    func localizer(for language: String) -> Localizer {
+    func localizer(for locale: String) -> Localizer {
         lock.withLock {
-            if let known = localizers[language] { return known }
-            let made = Localizer(language: language, directory: directory)
+            if let known = localizers[locale] { return known }
+            let made = Localizer(locale: locale, directory: directory)
             // Languages come from requests: keep the table small whatever clients send.
-            if localizers.count < 64 { localizers[language] = made }
+            if localizers.count < 64 { localizers[locale] = made }
             return made
         }
     }

@@ -249,7 +249,7 @@ struct FairnessMiddleware: RouterMiddleware {
         let path = request.uri.path
         if path.hasPrefix("/static/") || path == "/healthz" || path == "/api/v1/openapi.json" { return true }
         guard path.hasPrefix("/api/v1/"), app.cache.isOn else { return false }
-        let language = WebRequest(request: request, app: app).language(cookies: false)
-        return app.cache.cached(ResponseCache.key(language: language, request: request), catalog: app.catalog) != nil
+        let locale = WebRequest(request: request, app: app).locale(cookies: false)
+        return app.cache.cached(ResponseCache.key(locale: locale, request: request), catalog: app.catalog) != nil
     }
 }

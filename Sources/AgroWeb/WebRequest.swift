@@ -92,16 +92,16 @@ struct WebRequest: Sendable {
 
     /// The language: `lang=`, else (pages only) the `agro_lang` cookie the switch sets, else
     /// the first of `Accept-Language` that the interface or the catalog has, else English.
-    func language(cookies: Bool) -> String {
-        let known = Set(app.languages)
+    func locale(cookies: Bool) -> String {
+        let known = Set(app.locales)
         // Only a language the server offers: anything else would be written into headers and
         // pages and make cache entries and weather calls of its own.
-        if let lang = query("lang"), let code = Self.offered(lang, known) { return code }
+        if let locale = query("lang"), let code = Self.offered(locale, known) { return code }
         if cookies, let cookie = request.cookies["agro_lang"]?.value, known.contains(LocaleChain.normalize(cookie)) {
             return LocaleChain.normalize(cookie)
         }
         if let header = request.headers[.acceptLanguage] {
-            for tag in Self.acceptedLanguages(header).prefix(16) {
+            for tag in Self.acceptedLocales(header).prefix(16) {
                 if let code = Self.offered(tag, known) { return code }
             }
         }
@@ -119,7 +119,7 @@ struct WebRequest: Sendable {
 
     /// The tags of an Accept-Language header, most wanted first (RFC 9110 weights; a tag
     /// with q=0 is refused).
-    static func acceptedLanguages(_ header: String) -> [String] {
+    static func acceptedLocales(_ header: String) -> [String] {
         var tags: [(tag: String, weight: Double, index: Int)] = []
         for (index, part) in header.split(separator: ",").enumerated() {
             let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -213,6 +213,21 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertTrue(agroLang.stdout.hasPrefix("Название"), agroLang.stdout)
     }
 
+    /// README "Files": `config.json` may set `lang`; the flag and `AGRO_LANG` take precedence.
+    func testTheConfigFileSetsTheLanguage() throws {
+        let runner = CLIRunner()
+        let directory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"]))
+            .appendingPathComponent("agro")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(#"{"lang": "ru"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
+        let configured = try runner.run(["products", "--per-page", "2"])
+        XCTAssertTrue(configured.stdout.hasPrefix("Название"), configured.stdout)
+        let flagWins = try runner.run(["products", "--per-page", "2", "--lang", "en"])
+        XCTAssertTrue(flagWins.stdout.hasPrefix("Name"), flagWins.stdout)
+        let environmentWins = try runner.run(["products", "--per-page", "2"], extraEnvironment: ["AGRO_LANG": "kk"])
+        XCTAssertTrue(environmentWins.stdout.hasPrefix("Атауы"), environmentWins.stdout)
+    }
+
     func testSchemeTimelineAndStageFilter() throws {
         let schemes = try Self.entries("schemes.json")
         let scheme = try XCTUnwrap(schemes.first { $0["culture"] as? String == "winter-wheat" } ?? schemes.first)

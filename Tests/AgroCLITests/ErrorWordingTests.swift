@@ -155,6 +155,7 @@ final class ErrorWordingTests: XCTestCase {
             ),
         ]
         return libraries + ErrorWordingTests.requestErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
+            + ErrorWordingTests.usageErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
     }()
 
     /// One value of every case of `RequestError`: all are bad usage.
@@ -167,28 +168,40 @@ final class ErrorWordingTests: XCTestCase {
         .fileTooLarge(path: "/plan.json", mebibytes: 4),
     ]
 
-    private func report(_ error: any UserFacingError, language: String) -> ErrorReport? {
-        let strings = Localizer(language: language, directory: Self.localizable)
+    /// One value of every kind of `UsageError` (a command line the parser refuses): all are bad usage.
+    private static let usageErrors: [UsageError] = [
+        .unknownOption("--bogus", suggestion: nil), .unknownOption("--pag", suggestion: "--page"), .unknownCommand("prodcts"),
+        .unexpectedArguments(["a", "b"]), .missingArgument("<product>"), .missingValue(option: "--lang"),
+        .invalidValue(option: "--per-page", value: "x", valid: []),
+        .invalidValue(option: "--format", value: "xml", valid: ["table", "json", "csv"]),
+        .takesNoValue(option: "--all", value: "yes"), .givenTwice("--all"), .missingSubcommand,
+        .outOfRange(option: "--port", value: "99999", minimum: 0, maximum: 65535),
+        .belowMinimum(option: "--width", value: "3", minimum: 10),
+        .secondsOutOfRange(option: "--header-timeout", value: "0", maximum: 3600), .unreadable,
+    ].map { UsageError($0, command: "agro products") }
+
+    private func report(_ error: any UserFacingError, locale: String) -> ErrorReport? {
+        let strings = Localizer(locale: locale, directory: Self.localizable)
         return wordings.lazy.compactMap { $0.report(error, strings: strings) }.first
     }
 
     func testEveryCaseHasItsDocumentedStatus() {
         for (error, status) in rows {
-            XCTAssertEqual(report(error, language: "en")?.status.rawValue, status, "\(error)")
+            XCTAssertEqual(report(error, locale: "en")?.status.rawValue, status, "\(error)")
         }
     }
 
     func testEnglishWordingIsTheLibrarysMessage() {
         for (error, _) in rows {
-            XCTAssertEqual(report(error, language: "en")?.message, error.message, "\(error)")
+            XCTAssertEqual(report(error, locale: "en")?.message, error.message, "\(error)")
         }
     }
 
     /// Russian has a string of its own for every error key English has, and every message
     /// comes out with its placeholders filled.
     func testRussianWordingIsComplete() throws {
-        func table(_ language: String) throws -> [String: String] {
-            let data = try Data(contentsOf: Self.localizable.appendingPathComponent("\(language).json"))
+        func table(_ locale: String) throws -> [String: String] {
+            let data = try Data(contentsOf: Self.localizable.appendingPathComponent("\(locale).json"))
             return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
         }
         let english = try table("en"), russian = try table("ru")
@@ -201,7 +214,7 @@ final class ErrorWordingTests: XCTestCase {
         }
         var worded = 0
         for (error, _) in rows {
-            guard let message = report(error, language: "ru")?.message else { return XCTFail("\(error)") }
+            guard let message = report(error, locale: "ru")?.message else { return XCTFail("\(error)") }
             XCTAssertNil(message.range(of: #"\{\d\}"#, options: .regularExpression), message)
             XCTAssertFalse(message.hasPrefix("error."), message)
             if message != error.message { worded += 1 }
@@ -213,8 +226,8 @@ final class ErrorWordingTests: XCTestCase {
     /// A request's error names its parameters as the front that received it spells them (a
     /// flag on the command line, a query parameter on the web), in the request's language.
     func testRequestErrorsNameTheParametersAsTheFrontSpellsThem() throws {
-        let english = Localizer(language: "en", directory: Self.localizable)
-        let russian = Localizer(language: "ru", directory: Self.localizable)
+        let english = Localizer(locale: "en", directory: Self.localizable)
+        let russian = Localizer(locale: "ru", directory: Self.localizable)
         let letter = RequestError.notALetter("ab")
         let wording = CatalogErrorWording()
         XCTAssertEqual(
@@ -243,7 +256,7 @@ final class ErrorWordingTests: XCTestCase {
     }
 
     func testKazakhHasItsOwnWording() {
-        let message = report(UpdateError.noPreviousCatalog, language: "kk")?.message
+        let message = report(UpdateError.noPreviousCatalog, locale: "kk")?.message
         XCTAssertEqual(message, "қайтатын алдыңғы каталог жоқ")
     }
 

@@ -10,8 +10,8 @@ final class FindingWordingTests: XCTestCase {
     private static let localizable = CLIRunner.root.appendingPathComponent("Localizable")
     let cli = CLIRunner()
 
-    private func table(_ language: String) throws -> [String: String] {
-        let data = try Data(contentsOf: Self.localizable.appendingPathComponent("\(language).json"))
+    private func table(_ locale: String) throws -> [String: String] {
+        let data = try Data(contentsOf: Self.localizable.appendingPathComponent("\(locale).json"))
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
     }
 
@@ -53,9 +53,9 @@ final class FindingWordingTests: XCTestCase {
     }()
 
     func testEnglishWordingIsTheLibrarysMessageAndRussianIsItsOwn() throws {
-        let english = FindingWording(strings: Localizer(language: "en", directory: Self.localizable))
-        let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
-        let kazakh = FindingWording(strings: Localizer(language: "kk", directory: Self.localizable))
+        let english = FindingWording(strings: Localizer(locale: "en", directory: Self.localizable))
+        let russian = FindingWording(strings: Localizer(locale: "ru", directory: Self.localizable))
+        let kazakh = FindingWording(strings: Localizer(locale: "kk", directory: Self.localizable))
         for kind in kinds {
             XCTAssertEqual(english.text(kind), kind.message)
             let text = russian.text(kind)
@@ -73,8 +73,8 @@ final class FindingWordingTests: XCTestCase {
     }
 
     func testSourcesInEnglishAreTheLibrarysAndInRussianTheirOwn() throws {
-        let english = FindingWording(strings: Localizer(language: "en", directory: Self.localizable))
-        let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
+        let english = FindingWording(strings: Localizer(locale: "en", directory: Self.localizable))
+        let russian = FindingWording(strings: Localizer(locale: "ru", directory: Self.localizable))
         let sources: [PlanFindingSource] = [
             .uses([
                 PlanUseSource(use: "u-1", product: "Alpha", registration: "KZ-1"),
@@ -115,7 +115,7 @@ final class FindingWordingTests: XCTestCase {
 
     func testRussianNumbersAndPluralForms() throws {
         let ru = try table("ru")
-        let russian = FindingWording(strings: Localizer(language: "ru", directory: Self.localizable))
+        let russian = FindingWording(strings: Localizer(locale: "ru", directory: Self.localizable))
         // 1.25 l/ha against 0.5-0.75 l/ha: decimal comma, en dash, unit from ru.json.
         let unit = try XCTUnwrap(ru["unit.l/ha"])
         XCTAssertEqual(

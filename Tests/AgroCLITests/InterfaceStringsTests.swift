@@ -24,13 +24,13 @@ final class InterfaceStringsTests: XCTestCase {
     /// localizer's defaults (a point, a hyphen).
     private static let beyondEnglish: Set<String> = ["number.decimal", "number.range"]
 
-    private func table(_ language: String, in directory: URL = localizable) throws -> [String: String] {
-        let data = try Data(contentsOf: directory.appendingPathComponent("\(language).json"))
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String], "\(language).json")
+    private func table(_ locale: String, in directory: URL = localizable) throws -> [String: String] {
+        let data = try Data(contentsOf: directory.appendingPathComponent("\(locale).json"))
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String], "\(locale).json")
     }
 
     /// The languages with a strings file: every `Localizable/*.json` but `fallbacks.json`.
-    private func languages() throws -> [String] {
+    private func locales() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: Self.localizable.path)
             .filter { $0.hasSuffix(".json") && $0 != "fallbacks.json" }
             .map { String($0.dropLast(".json".count)) }
@@ -79,8 +79,8 @@ final class InterfaceStringsTests: XCTestCase {
     }
 
     func testTheThreeLanguagesHaveStringsFiles() throws {
-        let found = try languages()
-        for language in ["en", "ru", "kk"] { XCTAssertTrue(found.contains(language), "no Localizable/\(language).json") }
+        let found = try locales()
+        for locale in ["en", "ru", "kk"] { XCTAssertTrue(found.contains(locale), "no Localizable/\(locale).json") }
     }
 
     /// A language lacking a key English has shows that string in another language (or the key).
@@ -88,13 +88,13 @@ final class InterfaceStringsTests: XCTestCase {
         let english = try table("en")
         XCTAssertGreaterThan(english.count, 400)
         let plurals = pluralKeys(english)
-        for language in try languages() where language != "en" {
-            let strings = try table(language)
+        for locale in try locales() where locale != "en" {
+            let strings = try table(locale)
             for key in english.keys.sorted() {
                 // Counted strings are checked form by form below: a language need not have
                 // English's forms, it needs its own.
                 if let dot = key.lastIndex(of: "."), plurals.contains(String(key[..<dot])) { continue }
-                XCTAssertNotNil(strings[key], "\(language).json lacks \"\(key)\" (en: \"\(english[key]!)\")")
+                XCTAssertNotNil(strings[key], "\(locale).json lacks \"\(key)\" (en: \"\(english[key]!)\")")
             }
         }
     }
@@ -104,20 +104,20 @@ final class InterfaceStringsTests: XCTestCase {
         let plurals = pluralKeys(english)
         // The localizer's counted strings: use.days, finding.days, plan.violations and more.
         XCTAssertGreaterThan(plurals.count, 10)
-        for language in try languages() {
+        for locale in try locales() {
             let categories = try XCTUnwrap(
-                Self.pluralCategories[language],
-                "no CLDR plural categories for \(language) in this test: add them")
-            let strings = try table(language)
+                Self.pluralCategories[locale],
+                "no CLDR plural categories for \(locale) in this test: add them")
+            let strings = try table(locale)
             for key in plurals.sorted() {
                 for category in categories.sorted() {
-                    XCTAssertNotNil(strings[key + "." + category], "\(language).json lacks the form \"\(key).\(category)\"")
+                    XCTAssertNotNil(strings[key + "." + category], "\(locale).json lacks the form \"\(key).\(category)\"")
                 }
                 // A form the language's rule never picks is dead text (e.g. "few" in Kazakh).
                 for category in ["zero", "one", "two", "few", "many", "other"] where !categories.contains(category) {
                     XCTAssertNil(
                         strings[key + "." + category],
-                        "\(language).json has \"\(key).\(category)\", a form \(language) does not use")
+                        "\(locale).json has \"\(key).\(category)\", a form \(locale) does not use")
                 }
             }
         }
@@ -128,8 +128,8 @@ final class InterfaceStringsTests: XCTestCase {
     func testPlaceholdersMatchEnglish() throws {
         let english = try table("en")
         let plurals = pluralKeys(english)
-        for language in try languages() where language != "en" {
-            for (key, text) in try table(language) {
+        for locale in try locales() where locale != "en" {
+            for (key, text) in try table(locale) {
                 let base = key.lastIndex(of: ".").map { String(key[..<$0]) } ?? key
                 let expected: Set<String>
                 if plurals.contains(base) {
@@ -139,25 +139,25 @@ final class InterfaceStringsTests: XCTestCase {
                     let found = placeholders(text)
                     let allowed = key.hasSuffix(".one") ? [expected, expected.subtracting(["{0}"])] : [expected]
                     XCTAssertTrue(
-                        allowed.contains(found), "\(language).json \"\(key)\": \(found.sorted()) but en has \(expected.sorted())")
+                        allowed.contains(found), "\(locale).json \"\(key)\": \(found.sorted()) but en has \(expected.sorted())")
                     continue
                 }
                 guard let englishText = english[key] else {
-                    XCTAssertTrue(Self.beyondEnglish.contains(key), "\(language).json has \"\(key)\", which en.json lacks")
+                    XCTAssertTrue(Self.beyondEnglish.contains(key), "\(locale).json has \"\(key)\", which en.json lacks")
                     continue
                 }
                 expected = placeholders(englishText)
-                XCTAssertEqual(placeholders(text), expected, "\(language).json \"\(key)\"")
+                XCTAssertEqual(placeholders(text), expected, "\(locale).json \"\(key)\"")
             }
         }
     }
 
     /// Russian and Kazakh write a decimal comma and an en dash (`0,75–1 л/га`).
     func testRussianAndKazakhNumberSeparators() throws {
-        for language in ["ru", "kk"] {
-            let strings = try table(language)
-            XCTAssertEqual(strings["number.decimal"], ",", language)
-            XCTAssertEqual(strings["number.range"], "\u{2013}", language)
+        for locale in ["ru", "kk"] {
+            let strings = try table(locale)
+            XCTAssertEqual(strings["number.decimal"], ",", locale)
+            XCTAssertEqual(strings["number.range"], "\u{2013}", locale)
         }
     }
 
@@ -170,7 +170,7 @@ final class InterfaceStringsTests: XCTestCase {
         let shared: Set<String> = [
             "акарицид", "адъювант", "десикант", "фунгицид", "гербицид", "инсектицид", "моллюскицид",
             "нематицид", "родентицид", "моллюск", "нематода", "препарат", "компания", "каталог", "файл",
-            "сайт", "телефон", "температура", "темп", "гпа", "мин", "фаза", "бак",
+            "сайт", "телефон", "температура", "темп", "гпа", "мин", "фаза", "бак", "команда",
         ]
         var own = 0
         for (key, text) in kazakh {
@@ -201,7 +201,7 @@ final class InterfaceStringsTests: XCTestCase {
             ])
         try write("kk.json", ["a": "Ә {0}"])
         try write("fallbacks.json", ["kk": ["ru", "en"]])
-        let strings = Localizer(language: "kk", directory: directory)
+        let strings = Localizer(locale: "kk", directory: directory)
         XCTAssertEqual(strings.chain, ["kk", "ru", "en"])
         XCTAssertEqual(strings("a", "x"), "Ә x")
         XCTAssertEqual(strings("b"), "Б")

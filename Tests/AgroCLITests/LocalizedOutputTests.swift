@@ -15,16 +15,16 @@ final class LocalizedOutputTests: XCTestCase {
             (0, .many), (1, .one), (2, .few), (4, .few), (5, .many), (11, .many), (12, .many), (14, .many),
             (21, .one), (22, .few), (25, .many), (101, .one), (111, .many), (112, .many), (1_000_001, .one),
         ]
-        for (count, category) in russian { XCTAssertEqual(PluralCategory(count, language: "ru"), category, "ru \(count)") }
+        for (count, category) in russian { XCTAssertEqual(PluralCategory(count, locale: "ru"), category, "ru \(count)") }
         for (count, category) in [(0, PluralCategory.other), (1, .one), (2, .other), (21, .other)] {
-            XCTAssertEqual(PluralCategory(count, language: "kk"), category, "kk \(count)")
-            XCTAssertEqual(PluralCategory(count, language: "en-GB"), category, "en \(count)")
+            XCTAssertEqual(PluralCategory(count, locale: "kk"), category, "kk \(count)")
+            XCTAssertEqual(PluralCategory(count, locale: "en-GB"), category, "en \(count)")
         }
     }
 
     /// Card text with line breaks and runs of spaces made single spaces: wrapping depends on the width.
-    func card(_ product: String, _ lang: String) throws -> String {
-        let result = try cli.run(["product", product, "--lang", lang])
+    func card(_ product: String, _ locale: String) throws -> String {
+        let result = try cli.run(["product", product, "--lang", locale])
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
     }

@@ -11,7 +11,7 @@ final class LocalizerTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         try JSONSerialization.data(withJSONObject: table).write(to: directory.appendingPathComponent("en.json"))
-        return Localizer(language: "en", directory: directory)
+        return Localizer(locale: "en", directory: directory)
     }
 
     func testAnArgumentHoldingAPlaceholderIsNotSubstitutedAgain() throws {

@@ -16,18 +16,18 @@ final class QAFindingsTests: XCTestCase {
             "ru": ["spring-wheat": "Пшеница яровая", "winter-wheat": "Пшеница озимая"],
             "kk": ["spring-wheat": "Жаздық бидай", "winter-wheat": "Күздік бидай"],
         ]
-        for (language, members) in expected {
-            let document = try cli.json(["--lang", language, "culture", "wheat"])
-            let culture = try XCTUnwrap(document["culture"] as? [String: Any], language)
-            let children = try XCTUnwrap(culture["children"] as? [[String: Any]], language)
+        for (locale, members) in expected {
+            let document = try cli.json(["--lang", locale, "culture", "wheat"])
+            let culture = try XCTUnwrap(document["culture"] as? [String: Any], locale)
+            let children = try XCTUnwrap(culture["children"] as? [[String: Any]], locale)
             var found: [String: String] = [:]
             for child in children { found[child["id"] as? String ?? ""] = child["name"] as? String }
-            XCTAssertEqual(found, members, language)
+            XCTAssertEqual(found, members, locale)
             // And the card a person reads.
-            let card = try cli.run(["--lang", language, "culture", "wheat"])
+            let card = try cli.run(["--lang", locale, "culture", "wheat"])
             XCTAssertEqual(card.status, 0, card.stderr)
             for name in members.values {
-                XCTAssertTrue(card.stdout.contains(name), "\(language): \(name) missing from\n\(card.stdout)")
+                XCTAssertTrue(card.stdout.contains(name), "\(locale): \(name) missing from\n\(card.stdout)")
             }
         }
     }
@@ -65,16 +65,16 @@ final class QAFindingsTests: XCTestCase {
             "ru": ["10,5 га, 150 л/га, бак 2000 л", "Одна полная заправка — 13,333 га", "31,5 л", "Глифосат: 11340 г"],
             "en": ["10.5 ha at 150 l/ha with a 2000 l tank", "One full load covers 13.333 ha", "31.5 l", "Glyphosate: 11340 g"],
         ]
-        for (language, texts) in expected {
-            let result = try cli.run(["--lang", language] + arguments)
+        for (locale, texts) in expected {
+            let result = try cli.run(["--lang", locale] + arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
             for text in texts {
-                XCTAssertTrue(result.stdout.contains(text), "\(language): \"\(text)\" missing from\n\(result.stdout)")
+                XCTAssertTrue(result.stdout.contains(text), "\(locale): \"\(text)\" missing from\n\(result.stdout)")
             }
-            if language != "en" {
-                XCTAssertNil(result.stdout.range(of: #"\d\.\d"#, options: .regularExpression), "\(language):\n\(result.stdout)")
+            if locale != "en" {
+                XCTAssertNil(result.stdout.range(of: #"\d\.\d"#, options: .regularExpression), "\(locale):\n\(result.stdout)")
                 XCTAssertNil(
-                    result.stdout.range(of: #"\d (l|g)\b"#, options: .regularExpression), "\(language):\n\(result.stdout)")
+                    result.stdout.range(of: #"\d (l|g)\b"#, options: .regularExpression), "\(locale):\n\(result.stdout)")
             }
         }
     }

@@ -5,8 +5,8 @@ import XCTest
 /// Localizable, numbers with the language's decimal separator; English word for word as the
 /// library writes it.
 final class WeatherWordingTests: WeatherCLITestCase {
-    private func table(_ language: String) throws -> [String: String] {
-        let data = try Data(contentsOf: CLIRunner.root.appendingPathComponent("Localizable/\(language).json"))
+    private func table(_ locale: String) throws -> [String: String] {
+        let data = try Data(contentsOf: CLIRunner.root.appendingPathComponent("Localizable/\(locale).json"))
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String])
     }
 

@@ -177,9 +177,9 @@ enum RegisterChecks {
                     XCTAssertTrue(use.applicationArea?.contains(name) == true, "\(use.id): \(name)")
                 }
                 if let days = Int(indication.waitingPeriod) {
-                    XCTAssertTrue(use.preHarvestIntervalDays == days || use.preHarvestIntervalDays == days * 7, use.id)
+                    XCTAssertTrue(use.phiDays == days || use.phiDays == days * 7, use.id)
                 } else {
-                    XCTAssertNil(use.preHarvestIntervalDays, use.id)
+                    XCTAssertNil(use.phiDays, use.id)
                 }
             }
             let card = try XCTUnwrap(try r.catalog.product(id: product.catalogID, locale: "de"))
@@ -207,7 +207,7 @@ enum RegisterChecks {
         let beetle = try XCTUnwrap(ref.key(in: "Pest", named: "Kartoffelkäfer"))
         let hits = try r.catalog.search("Kartoffelkafer", kinds: [.pest], page: .all, locale: "de")
         XCTAssertTrue(hits.items.contains { $0.id == beetle })
-        let potatoes = try XCTUnwrap(ref.key(in: "Culture", named: "pommes de terre", language: "fr"))
+        let potatoes = try XCTUnwrap(ref.key(in: "Culture", named: "pommes de terre", locale: "fr"))
         let french = try r.catalog.search("pomme de terre", kinds: [.culture], page: .all, locale: "fr")
         XCTAssertTrue(french.items.contains { $0.id == potatoes })
     }

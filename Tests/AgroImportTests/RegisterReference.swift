@@ -106,10 +106,10 @@ final class RegisterReference {
                 tables[table, default: []].append(key)
             }
         case "Description":
-            if let table, let detailKey, let language = attributes["language"] {
+            if let table, let detailKey, let locale = attributes["language"] {
                 let value = (attributes["value"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                if !value.isEmpty, names[table]?[detailKey]?[language] == nil {
-                    names[table, default: [:]][detailKey, default: [:]][language] = value
+                if !value.isEmpty, names[table]?[detailKey]?[locale] == nil {
+                    names[table, default: [:]][detailKey, default: [:]][locale] = value
                 }
             }
         case "Parent":
@@ -191,9 +191,9 @@ final class RegisterReference {
             }.map(\.catalogID))
     }
 
-    /// The key of the row of `table` whose name in `language` is `name`.
-    func key(in table: String, named name: String, language: String = "de") -> String? {
-        names[table]?.first { $0.value[language] == name }?.key
+    /// The key of the row of `table` whose name in `locale` is `name`.
+    func key(in table: String, named name: String, locale: String = "de") -> String? {
+        names[table]?.first { $0.value[locale] == name }?.key
     }
 
     /// The XML bytes of a register file: plain, inside a zip, or xz-compressed.

@@ -61,7 +61,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testRequestCarriesPointUnitsLangAndKey() async throws {
         let client = try serve(try fixture("current_weather_moscow_lang_ru_metric_clear_no_gust.json"))
-        _ = try await client.current(at: Coordinates(latitude: 55.75, longitude: 37.62), units: .metric, lang: "ru")
+        _ = try await client.current(at: Coordinates(latitude: 55.75, longitude: 37.62), units: .metric, locale: "ru")
         let request = try XCTUnwrap(server?.requests.first)
         XCTAssertEqual(request.method, "GET")
         XCTAssertEqual(request.path, "/data/2.5/weather")
@@ -74,7 +74,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testForecastRequestPathAndImperialUnits() async throws {
         let client = try serve(try fixture("forecast_5day_3h_london_full_list_rain.json"))
-        _ = try await client.forecast(at: london, units: .imperial, lang: nil)
+        _ = try await client.forecast(at: london, units: .imperial, locale: nil)
         let request = try XCTUnwrap(server?.requests.first)
         XCTAssertEqual(request.path, "/data/2.5/forecast")
         XCTAssertEqual(request.query["units"], "imperial")
@@ -85,10 +85,10 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let configuration = OpenWeatherMapConfiguration(
             baseURL: URL(string: "http://proxy.example:8080/owm/")!, apiKey: Self.key)
         let client = OpenWeatherMapClient(configuration: configuration)
-        let url = client.url(for: .forecast, at: london, units: .metric, lang: "fr")
+        let url = client.url(for: .forecast, at: london, units: .metric, locale: "fr")
         XCTAssertEqual(url.path, "/owm/data/2.5/forecast")
         XCTAssertEqual(url.host, "proxy.example")
-        let shown = client.displayURL(for: .forecast, at: london, units: .metric, lang: "fr")
+        let shown = client.displayURL(for: .forecast, at: london, units: .metric, locale: "fr")
         XCTAssertFalse(shown.contains(Self.key))
         XCTAssertTrue(shown.contains("appid=***"), shown)
     }
@@ -100,7 +100,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
         let weather = try await client.current(
-            at: Coordinates(latitude: 14.5995, longitude: 120.9842), units: .metric, lang: "en")
+            at: Coordinates(latitude: 14.5995, longitude: 120.9842), units: .metric, locale: "en")
         XCTAssertEqual(weather.main?.temp, number(dig(json, "main", "temp")))
         XCTAssertEqual(weather.main?.feelsLike, number(dig(json, "main", "feels_like")))
         XCTAssertEqual(weather.main?.tempMin, number(dig(json, "main", "temp_min")))
@@ -127,7 +127,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let name = "current_weather_snow_negative_no_visibility_curacautin_metric.json"
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
-        let weather = try await client.current(at: Coordinates(latitude: -38.4, longitude: -71.58), units: .metric, lang: "en")
+        let weather = try await client.current(at: Coordinates(latitude: -38.4, longitude: -71.58), units: .metric, locale: "en")
         let temp = try XCTUnwrap(weather.main?.temp)
         XCTAssertLessThan(temp, 0)
         XCTAssertEqual(temp, number(dig(json, "main", "temp")))
@@ -142,7 +142,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
     func testCurrentWithCyrillicNameAndNoGust() async throws {
         let name = "current_weather_moscow_lang_ru_metric_clear_no_gust.json"
         let client = try serve(try fixture(name))
-        let weather = try await client.current(at: Coordinates(latitude: 55.75, longitude: 37.62), units: .metric, lang: "ru")
+        let weather = try await client.current(at: Coordinates(latitude: 55.75, longitude: 37.62), units: .metric, locale: "ru")
         XCTAssertEqual(weather.name, "Москва")
         XCTAssertEqual(weather.condition?.description, "ясно")
         XCTAssertNil(weather.wind?.gust)
@@ -155,7 +155,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let name = "current_weather_london_lang_ru_cyrillic_name_rain.json"
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
-        let weather = try await client.current(at: london, units: .standard, lang: "ru")
+        let weather = try await client.current(at: london, units: .standard, locale: "ru")
         XCTAssertEqual(weather.name, "Лондон")
         XCTAssertEqual(weather.condition?.description, "небольшой дождь")
         XCTAssertEqual(weather.rain?.oneHour, number(dig(json, "rain", "1h")))
@@ -163,7 +163,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testCurrentWithoutWindDirection() async throws {
         let client = try serve(try fixture("current_weather_new_york_q_state_country.json"))
-        let weather = try await client.current(at: Coordinates(latitude: 40.71, longitude: -74.01), units: .standard, lang: nil)
+        let weather = try await client.current(at: Coordinates(latitude: 40.71, longitude: -74.01), units: .standard, locale: nil)
         XCTAssertNil(weather.wind?.deg)
         XCTAssertNotNil(weather.wind?.speed)
         XCTAssertEqual(weather.timezone, -14400)
@@ -171,7 +171,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testLegacyAnswerWithoutFeelsLikeOrTimezone() async throws {
         let client = try serve(try fixture("current_weather_london_2013_legacy_pyowm.json"))
-        let weather = try await client.current(at: london, units: .standard, lang: nil)
+        let weather = try await client.current(at: london, units: .standard, locale: nil)
         XCTAssertNil(weather.main?.feelsLike)
         XCTAssertNil(weather.timezone)
         XCTAssertNil(weather.visibility)
@@ -180,7 +180,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testMalformedWeatherEntryIsToleratedNotFatal() async throws {
         let client = try serve(try fixture("current_weather_malformed_weather_entry_pyowm.json"))
-        let weather = try await client.current(at: london, units: .standard, lang: nil)
+        let weather = try await client.current(at: london, units: .standard, locale: nil)
         XCTAssertEqual(weather.weather?.count, 1)
         XCTAssertNil(weather.condition, "an entry without id, group or description is no condition")
         XCTAssertNotNil(weather.main?.temp)
@@ -193,7 +193,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let json = try Fixtures.object(name)
         let list = try XCTUnwrap(json["list"] as? [[String: Any]])
         let client = try serve(try fixture(name))
-        let forecast = try await client.forecast(at: Coordinates(latitude: -38.4, longitude: -71.58), units: .metric, lang: "en")
+        let forecast = try await client.forecast(
+            at: Coordinates(latitude: -38.4, longitude: -71.58), units: .metric, locale: "en")
         XCTAssertEqual(forecast.list.count, 40)
         XCTAssertEqual(forecast.list.count, list.count)
         XCTAssertEqual(forecast.city?.name, dig(json, "city", "name") as? String)
@@ -224,7 +225,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let json = try Fixtures.object(name)
         let client = try serve(try fixture(name))
         let forecast = try await client.forecast(
-            at: Coordinates(latitude: -82.713066, longitude: 3.877213), units: .standard, lang: nil)
+            at: Coordinates(latitude: -82.713066, longitude: 3.877213), units: .standard, locale: nil)
         XCTAssertEqual(forecast.city?.name, "")
         XCTAssertEqual(forecast.list.count, (json["list"] as? [Any])?.count)
         XCTAssertEqual(forecast.list.first?.main?.temp, number(dig(json, "list", 0, "main", "temp")))
@@ -234,7 +235,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testInvalidKeyIs401KeyRejected() async throws {
         let client = try serve(try fixture("error_401_invalid_api_key.json", status: 401))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .keyRejected(serverMessage)? = error else { return XCTFail("got \(String(describing: error))") }
         let expected = try Fixtures.object("error_401_invalid_api_key.json")["message"] as? String
         XCTAssertEqual(serverMessage, expected)
@@ -242,7 +243,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testNotFoundIs404() async throws {
         let client = try serve(try fixture("error_404_legacy_not_found_city_pyowm.json", status: 404))
-        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, locale: nil) }
         guard case let .notFound(serverMessage)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(serverMessage, "Error: Not found city")
     }
@@ -250,13 +251,13 @@ final class OpenWeatherMapClientTests: XCTestCase {
     func testErrorBodyWithStatus200IsStillAnError() async throws {
         // Some proxies and old endpoints answer 200 with {"cod":"404",...}.
         let client = try serve(try fixture("error_404_legacy_not_found_city_pyowm.json", status: 200))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case .notFound? = error else { return XCTFail("got \(String(describing: error))") }
     }
 
     func testRateLimitedWithRetryAfterSeconds() async throws {
         let client = try serve(try fixture("error_429_rate_limited_pyowm.json", status: 429, headers: [("Retry-After", "120")]))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .rateLimited(retryAfter, serverMessage)? = error else {
             return XCTFail("got \(String(describing: error))")
         }
@@ -268,7 +269,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
     func testRateLimitedWithoutRetryAfter() async throws {
         let client = try serve(
             LoopbackResponse(status: 429, json: #"{"cod":429, "message": "Your account is temporary blocked"}"#))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .rateLimited(retryAfter, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertNil(retryAfter)
         XCTAssertTrue(error?.message.contains("try again later") ?? false)
@@ -284,13 +285,13 @@ final class OpenWeatherMapClientTests: XCTestCase {
     func testServerErrorIs5xx() async throws {
         let client = try serve(
             LoopbackResponse(status: 500, headers: [("Content-Type", "text/html")], body: Data("<html>oops</html>".utf8)))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         XCTAssertEqual(error, .serverError(status: 500))
     }
 
     func testOther4xxIsRequestRefused() async throws {
         let client = try serve(try fixture("error_400_onecall_timemachine_out_of_range.json", status: 400))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case .requestRefused(400, _)? = error else { return XCTFail("got \(String(describing: error))") }
     }
 
@@ -298,7 +299,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let body = try Fixtures.data("current_weather_london_q_rain1h_kelvin.json")
         let client = try serve({ _ in LoopbackResponse(status: 200, body: body, delay: 5) }, timeout: 1)
         let started = Date()
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         let elapsed = Date().timeIntervalSince(started)
         guard case .timeout(let seconds, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(seconds, 1)
@@ -312,7 +313,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let client = try serve({ _ in LoopbackResponse(status: 200, body: body, delay: 3) }, timeout: 0.3)
         XCTAssertEqual(client.configuration.timeout, 0.3)
         let started = Date()
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case .timeout(let seconds, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(seconds, 0.3)
         XCTAssertLessThan(Date().timeIntervalSince(started), 2)
@@ -324,7 +325,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
             defer { server.stop() }
             let client = OpenWeatherMapClient(
                 configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
-            let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+            let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
             XCTAssertEqual(
                 error, .malformedAnswer(detail: "the answer is larger than \(OpenWeatherMapClient.maximumAnswerSize) bytes"))
         }
@@ -336,7 +337,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         defer { server.stop() }
         let client = OpenWeatherMapClient(
             configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
-        let weather = try await client.current(at: london, units: .metric, lang: nil)
+        let weather = try await client.current(at: london, units: .metric, locale: nil)
         XCTAssertFalse(WeatherText.current(weather, units: .metric).isEmpty)
     }
 
@@ -346,7 +347,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let url = closed.baseURL
         closed.stop()
         let client = OpenWeatherMapClient(configuration: OpenWeatherMapConfiguration(baseURL: url, apiKey: Self.key, timeout: 5))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .noNetwork(reason, shown)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertEqual(reason, "connection refused")
         XCTAssertTrue(shown.hasPrefix("http://127.0.0.1:"), shown)
@@ -357,7 +358,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let body = try Fixtures.data("forecast_5day_3h_london_full_list_rain.json")
         // A complete HTTP answer whose JSON stops half-way.
         let client = try serve(LoopbackResponse(status: 200, body: body.prefix(body.count / 2)))
-        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, locale: nil) }
         guard case .malformedAnswer? = error else { return XCTFail("got \(String(describing: error))") }
     }
 
@@ -365,7 +366,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let body = try Fixtures.data("forecast_5day_3h_london_full_list_rain.json")
         // Content-Length announces the whole body but the server hangs up half-way.
         let client = try serve(LoopbackResponse(status: 200, body: body, truncateBodyAt: body.count / 2))
-        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.forecast(at: self.london, units: .metric, locale: nil) }
         // libcurl reports a short body as a transfer failure: a network failure, not bad JSON.
         guard case let .noNetwork(reason, _)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("broke off"), reason)
@@ -373,13 +374,13 @@ final class OpenWeatherMapClientTests: XCTestCase {
 
     func testNonJSONBodyIsMalformed() async throws {
         let client = try serve(LoopbackResponse(status: 200, headers: [], body: Data("<html>captive portal</html>".utf8)))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case .malformedAnswer? = error else { return XCTFail("got \(String(describing: error))") }
     }
 
     func testWrongTypeIsMalformedWithPath() async throws {
         let client = try serve(LoopbackResponse(status: 200, json: #"{"main":{"temp":"warm"},"cod":200}"#))
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .malformedAnswer(detail)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(detail.contains("main.temp"), detail)
     }
@@ -389,7 +390,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
         let client = try serve { request in
             LoopbackResponse(status: 401, json: #"{"cod":401,"message":"bad key for \#(request.target)"}"#)
         }
-        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, lang: nil) }
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
         guard case let .keyRejected(serverMessage)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(serverMessage?.contains("appid=***") ?? false, serverMessage ?? "")
     }

@@ -78,11 +78,11 @@ final class WeatherCacheTests: XCTestCase {
     func testFreshAnswerIsServedWithoutARequest() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        let first = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let first = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         XCTAssertEqual(first.source, .network)
         XCTAssertEqual(requestCount, 1)
         clock.advance(9 * 60 + 59)
-        let second = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let second = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         XCTAssertEqual(second.source, .cache(age: 599))
         XCTAssertNil(second.warning)
         XCTAssertEqual(second.value, first.value)
@@ -92,9 +92,9 @@ final class WeatherCacheTests: XCTestCase {
     func testStaleAnswerIsFetchedAgain() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        _ = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        _ = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         clock.advance(600)
-        let again = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let again = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         XCTAssertEqual(again.source, .network)
         XCTAssertEqual(requestCount, 2, "10 minutes old is stale")
     }
@@ -102,15 +102,15 @@ final class WeatherCacheTests: XCTestCase {
     func testCacheIsPerUnitsLangEndpointAndRoundedPlace() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        _ = try await service.currentAnswer(at: point, units: .metric, lang: "en")
-        _ = try await service.currentAnswer(at: point, units: .imperial, lang: "en")
-        _ = try await service.currentAnswer(at: point, units: .metric, lang: "ru")
+        _ = try await service.currentAnswer(at: point, units: .metric, locale: "en")
+        _ = try await service.currentAnswer(at: point, units: .imperial, locale: "en")
+        _ = try await service.currentAnswer(at: point, units: .metric, locale: "ru")
         XCTAssertEqual(requestCount, 3)
         // 14.5995 and 14.6014 both round to 14.60; 120.9842 and 120.9811 to 120.98: same file.
-        _ = try await service.currentAnswer(at: Coordinates(latitude: 14.6014, longitude: 120.9811), units: .metric, lang: "en")
+        _ = try await service.currentAnswer(at: Coordinates(latitude: 14.6014, longitude: 120.9811), units: .metric, locale: "en")
         XCTAssertEqual(requestCount, 3)
         try serveFixture("forecast_5day_3h_london_full_list_rain.json")
-        _ = try await service.forecastAnswer(at: point, units: .metric, lang: "en")
+        _ = try await service.forecastAnswer(at: point, units: .metric, locale: "en")
         XCTAssertEqual(requestCount, 4, "forecast and current are cached apart")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         XCTAssertEqual(
@@ -128,10 +128,10 @@ final class WeatherCacheTests: XCTestCase {
     func testNetworkFailureFallsBackToTheCachedAnswerWithAWarning() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        let fetched = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let fetched = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         clock.advance(3600 + 5 * 60)
         server?.stop()  // the network is gone
-        let fallback = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let fallback = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         XCTAssertEqual(fallback.value, fetched.value)
         XCTAssertEqual(fallback.source, .cache(age: 3900))
         let warning = try XCTUnwrap(fallback.warning)
@@ -143,14 +143,14 @@ final class WeatherCacheTests: XCTestCase {
     func testServerErrorFallsBackButKeyRejectedDoesNot() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        _ = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        _ = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         clock.advance(700)
         mode.response = LoopbackResponse(status: 503, body: Data())
-        let fallback = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+        let fallback = try await service.currentAnswer(at: point, units: .metric, locale: "en")
         XCTAssertTrue(fallback.warning?.contains("HTTP 503") ?? false, fallback.warning ?? "no warning")
         mode.response = LoopbackResponse(status: 401, body: try Fixtures.data("error_401_invalid_api_key.json"))
         do {
-            _ = try await service.currentAnswer(at: point, units: .metric, lang: "en")
+            _ = try await service.currentAnswer(at: point, units: .metric, locale: "en")
             XCTFail("a rejected key must be reported, not hidden behind the cache")
         } catch let error as WeatherError {
             guard case .keyRejected = error else { return XCTFail("\(error)") }
@@ -161,7 +161,7 @@ final class WeatherCacheTests: XCTestCase {
         mode.response = LoopbackResponse(status: 502, body: Data())
         let service = try service()
         do {
-            _ = try await service.forecastAnswer(at: point, units: .metric, lang: nil)
+            _ = try await service.forecastAnswer(at: point, units: .metric, locale: nil)
             XCTFail("expected an error")
         } catch let error as WeatherError {
             XCTAssertEqual(error, .serverError(status: 502))
@@ -170,9 +170,9 @@ final class WeatherCacheTests: XCTestCase {
 
     func testOfflineShowsTheLastAnswerWithItsAgeAndNoRequest() async throws {
         try serveFixture("forecast_5day_3h_london_full_list_rain.json")
-        let fetched = try await service().forecastAnswer(at: point, units: .metric, lang: nil)
+        let fetched = try await service().forecastAnswer(at: point, units: .metric, locale: nil)
         clock.advance(2 * 86400)
-        let offline = try await service(offline: true).forecastAnswer(at: point, units: .metric, lang: nil)
+        let offline = try await service(offline: true).forecastAnswer(at: point, units: .metric, locale: nil)
         XCTAssertEqual(offline.source, .cache(age: 172_800))
         XCTAssertEqual(offline.value, fetched.value)
         XCTAssertEqual(requestCount, 1, "offline never asks the server")
@@ -181,7 +181,7 @@ final class WeatherCacheTests: XCTestCase {
     func testOfflineWithNothingCached() async throws {
         let service = try service(offline: true)
         do {
-            _ = try await service.currentAnswer(at: point, units: .metric, lang: nil)
+            _ = try await service.currentAnswer(at: point, units: .metric, locale: nil)
             XCTFail("expected an error")
         } catch let error as WeatherError {
             guard case .nothingCached = error else { return XCTFail("\(error)") }
@@ -195,8 +195,8 @@ final class WeatherCacheTests: XCTestCase {
         let name = "current_weather_london_lang_ru_cyrillic_name_rain.json"
         let json = try Fixtures.object(name)
         try serveFixture(name)
-        _ = try await service().currentAnswer(at: point, units: .standard, lang: "ru")
-        let cached = try await service(offline: true).currentAnswer(at: point, units: .standard, lang: "ru").value
+        _ = try await service().currentAnswer(at: point, units: .standard, locale: "ru")
+        let cached = try await service(offline: true).currentAnswer(at: point, units: .standard, locale: "ru").value
         XCTAssertEqual(cached.name, json["name"] as? String)
         XCTAssertEqual(cached.main?.feelsLike, number(dig(json, "main", "feels_like")))
         XCTAssertEqual(cached.rain?.oneHour, number(dig(json, "rain", "1h")))
@@ -206,9 +206,9 @@ final class WeatherCacheTests: XCTestCase {
     func testClockSetBackIsNotFreshForever() {
         let clock = TestClock(Date(timeIntervalSince1970: 1_000_000))
         let cache = WeatherCache(directory: directory, now: { clock.now })
-        XCTAssertNoThrow(try cache.write(Clouds(all: 5), endpoint: .current, at: point, units: .metric, lang: nil))
+        XCTAssertNoThrow(try cache.write(Clouds(all: 5), endpoint: .current, at: point, units: .metric, locale: nil))
         clock.advance(-3600)
-        let entry = cache.read(Clouds.self, endpoint: .current, at: point, units: .metric, lang: nil)
+        let entry = cache.read(Clouds.self, endpoint: .current, at: point, units: .metric, locale: nil)
         XCTAssertEqual(entry?.age, 0)
         XCTAssertEqual(entry?.value, Clouds(all: 5))
     }
@@ -226,11 +226,11 @@ extension WeatherCacheTests {
         let name = "forecast_5day_3h_london_full_list_rain.json"
         try serveFixture(name)
         let service = try service()
-        let fetched = try await service.forecastAnswer(at: point, units: .metric, lang: nil)
+        let fetched = try await service.forecastAnswer(at: point, units: .metric, locale: nil)
         clock.advance(601)
         let body = try Fixtures.data(name)
         mode.response = LoopbackResponse(status: 200, body: body.prefix(100))
-        let fallback = try await service.forecastAnswer(at: point, units: .metric, lang: nil)
+        let fallback = try await service.forecastAnswer(at: point, units: .metric, locale: nil)
         XCTAssertEqual(fallback.value, fetched.value)
         XCTAssertTrue(fallback.warning?.contains("not the expected JSON") ?? false, fallback.warning ?? "no warning")
         XCTAssertEqual(requestCount, 2)
@@ -239,11 +239,11 @@ extension WeatherCacheTests {
     func testRateLimitFallsBackToTheCache() async throws {
         try serveFixture("current_weather_rain_gust_manila_metric.json")
         let service = try service()
-        _ = try await service.currentAnswer(at: point, units: .metric, lang: nil)
+        _ = try await service.currentAnswer(at: point, units: .metric, locale: nil)
         clock.advance(900)
         mode.response = LoopbackResponse(
             status: 429, headers: [("Retry-After", "30")], body: try Fixtures.data("error_429_rate_limited_pyowm.json"))
-        let fallback = try await service.currentAnswer(at: point, units: .metric, lang: nil)
+        let fallback = try await service.currentAnswer(at: point, units: .metric, locale: nil)
         XCTAssertEqual(fallback.source, .cache(age: 900))
         XCTAssertTrue(fallback.warning?.contains("try again in 30 s") ?? false, fallback.warning ?? "no warning")
     }

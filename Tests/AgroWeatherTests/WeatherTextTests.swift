@@ -181,7 +181,7 @@ final class WeatherTextTests: XCTestCase {
         let point = Coordinates(latitude: 51.5073, longitude: -0.1277)
         let spray = SprayAdvisor.report(forecast: fl, units: .standard)
         let output = WeatherOutput(
-            point: point, units: .standard, lang: nil, answer: WeatherAnswer(value: fl, source: .cache(age: 120), warning: "w"),
+            point: point, units: .standard, locale: nil, answer: WeatherAnswer(value: fl, source: .cache(age: 120), warning: "w"),
             spray: spray)
         let decoded = try XCTUnwrap(JSONSerialization.jsonObject(with: WeatherJSON.encode(output)) as? [String: Any])
         XCTAssertEqual(decoded["source"] as? String, "cache")

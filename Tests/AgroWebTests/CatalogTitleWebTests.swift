@@ -13,11 +13,11 @@ final class CatalogTitleWebTests: XCTestCase {
             "kk": "Демо Агро Қазақстан — өсімдіктерді қорғау құралдарының демонстрациялық анықтамалығы",
             "en": "Demo Agro Kazakhstan — demo crop-protection reference catalog",
         ]
-        for (language, title) in titles {
-            let page = try server.get("/?lang=\(language)")
+        for (locale, title) in titles {
+            let page = try server.get("/?lang=\(locale)")
             XCTAssertEqual(page.status, 200)
-            XCTAssertTrue(page.body.contains("<footer><small>\(title)</small></footer>"), "\(language): \(page.body.suffix(400))")
-            XCTAssertFalse(page.body.contains("демонстрационный справочник"), language)
+            XCTAssertTrue(page.body.contains("<footer><small>\(title)</small></footer>"), "\(locale): \(page.body.suffix(400))")
+            XCTAssertFalse(page.body.contains("демонстрационный справочник"), locale)
         }
     }
 }

@@ -22,8 +22,8 @@ final class KazakhPagesTests: XCTestCase {
         super.tearDown()
     }
 
-    private func table(_ language: String) throws -> [String: String] {
-        let file = WebProcess.root.appendingPathComponent("Localizable/\(language).json")
+    private func table(_ locale: String) throws -> [String: String] {
+        let file = WebProcess.root.appendingPathComponent("Localizable/\(locale).json")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: String])
     }
 

@@ -111,7 +111,7 @@ final class WebHostileTests: XCTestCase {
         let padding = String(repeating: "y", count: 1000)
         for index in 0..<3_000 {
             let request = Self.request("/api/v1/regions?q\(index)=\(padding)")
-            let key = ResponseCache.key(language: "en", request: request)
+            let key = ResponseCache.key(locale: "en", request: request)
             XCTAssertNil(cache.cached(key, catalog: catalog))
             cache.keep("{}", for: key, catalog: catalog)
             if index % 100 == 0 { XCTAssertLessThanOrEqual(cache.size, 256 << 10) }
@@ -119,11 +119,11 @@ final class WebHostileTests: XCTestCase {
         XCTAssertLessThanOrEqual(cache.size, 256 << 10)
         XCTAssertGreaterThan(cache.size, 0)
         // lang and empty parameters are no part of the key; order of the others is.
-        let plain = ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&culture=b"))
+        let plain = ResponseCache.key(locale: "en", request: Self.request("/api/v1/products?pest=a&culture=b"))
         XCTAssertEqual(
-            plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?pest=a&lang=zz&culture=b&page=")))
-        XCTAssertNotEqual(plain, ResponseCache.key(language: "ru", request: Self.request("/api/v1/products?pest=a&culture=b")))
-        XCTAssertNotEqual(plain, ResponseCache.key(language: "en", request: Self.request("/api/v1/products?culture=b&pest=a")))
+            plain, ResponseCache.key(locale: "en", request: Self.request("/api/v1/products?pest=a&lang=zz&culture=b&page=")))
+        XCTAssertNotEqual(plain, ResponseCache.key(locale: "ru", request: Self.request("/api/v1/products?pest=a&culture=b")))
+        XCTAssertNotEqual(plain, ResponseCache.key(locale: "en", request: Self.request("/api/v1/products?culture=b&pest=a")))
     }
 
     func testAnUnknownLanguageIsNeitherEchoedNorKept() throws {

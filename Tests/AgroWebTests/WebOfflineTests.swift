@@ -21,10 +21,10 @@ final class WebOfflineTests: XCTestCase {
     }
 
     /// An interface string read from Localizable/, not through the program.
-    func string(_ language: String, _ key: String) throws -> String {
-        let url = WebProcess.root.appendingPathComponent("Localizable/\(language).json")
+    func string(_ locale: String, _ key: String) throws -> String {
+        let url = WebProcess.root.appendingPathComponent("Localizable/\(locale).json")
         let table = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: String])
-        return try XCTUnwrap(table[key], "\(language).json has \(key)")
+        return try XCTUnwrap(table[key], "\(locale).json has \(key)")
     }
 
     func testServiceWorkerIsServedFromTheRootWithItsShell() throws {
@@ -47,18 +47,18 @@ final class WebOfflineTests: XCTestCase {
         for file in files {
             XCTAssertEqual(try server.get(file).status, 200, file)
         }
-        for language in ["en", "ru", "kk"] {
-            XCTAssertTrue(worker.body.contains("\"\(language)\""), "the offline page in \(language) is precached")
+        for locale in ["en", "ru", "kk"] {
+            XCTAssertTrue(worker.body.contains("\"\(locale)\""), "the offline page in \(locale) is precached")
         }
     }
 
     func testOfflinePageInEachLanguage() throws {
-        for language in ["en", "ru", "kk"] {
-            let page = try server.get("/offline/\(language)")
+        for locale in ["en", "ru", "kk"] {
+            let page = try server.get("/offline/\(locale)")
             XCTAssertEqual(page.status, 200)
-            XCTAssertTrue(page.body.contains("<html lang=\"\(language)\">"), language)
-            XCTAssertTrue(page.body.contains("<h1>\(try string(language, "web.offlineTitle"))</h1>"), language)
-            XCTAssertTrue(page.body.contains(try string(language, "web.offlineText")), language)
+            XCTAssertTrue(page.body.contains("<html lang=\"\(locale)\">"), locale)
+            XCTAssertTrue(page.body.contains("<h1>\(try string(locale, "web.offlineTitle"))</h1>"), locale)
+            XCTAssertTrue(page.body.contains(try string(locale, "web.offlineText")), locale)
             XCTAssertNil(page.headers["set-cookie"], "precaching the offline pages leaves the language choice alone")
         }
         XCTAssertTrue(try server.get("/offline/xx").body.contains("<html lang=\"en\">"), "an unknown language gives English")

@@ -42,7 +42,7 @@ enum UpdateBenchmark {
         }
         var clock = ContinuousClock.now
         try TestCatalogs.make(at: big, version: 2, products: 2200, padding: 1000)
-        let size = FileSystem.size(big) ?? 0
+        let size = UpdateBenchmark.fileSize(big) ?? 0
         print(String(format: "catalog: %.1f MB, built in %@", Double(size) / 1e6, "\(ContinuousClock.now - clock)"))
         let bundled = root + "/bundled-1.sqlite"
         try TestCatalogs.make(at: bundled, version: 1, products: 10)
@@ -219,6 +219,11 @@ enum UpdateBenchmark {
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { fatalError("failed: \(command)") }
+    }
+
+    /// A file's size in bytes, nil when it cannot be read.
+    static func fileSize(_ path: String) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value
     }
 
     static func median(_ values: [Double]) -> Double { percentile(values.sorted(), 0.5) }

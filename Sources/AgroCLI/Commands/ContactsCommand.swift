@@ -8,7 +8,7 @@ import Foundation
 /// representative by distance from a point.
 struct ContactsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "contacts",
+        commandName: "contacts", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show the representatives and distributors of a region, or the representatives nearest a point.",
         discussion: """
             Give a region, or --near LAT,LON (decimal degrees) for every representative sorted by distance.             A representative's place is their own location when the catalog has one, else their region's centre.
@@ -30,7 +30,7 @@ struct ContactsCommand: ParsableCommand {
         switch (region, near) {
         case let (region?, nil):
             let catalog = try environment.openCatalog()
-            let id = try catalog.resolve(region, kind: .region, locale: environment.language).id
+            let id = try catalog.resolve(region, kind: .region, locale: environment.locale).id
             try Self.show(regionID: id, catalog: catalog, environment: environment)
         case let (nil, near?):
             // Coordinates first: bad input is reported before the catalog is opened.

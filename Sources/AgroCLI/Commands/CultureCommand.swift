@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct CultureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "culture",
+        commandName: "culture", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
 
     @OptionGroup var global: GlobalOptions
@@ -15,7 +15,7 @@ struct CultureCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let id = try catalog.resolve(culture, kind: .culture, locale: environment.language).id
+        let id = try catalog.resolve(culture, kind: .culture, locale: environment.locale).id
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct CulturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cultures", abstract: "List cultures as a tree of groups and members.")
+        commandName: "cultures", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List cultures as a tree of groups and members.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
@@ -13,7 +14,7 @@ struct CulturesCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let nodes = try catalog.cultures(locale: environment.language)
+        let nodes = try catalog.cultures(locale: environment.locale)
         let rows = environment.format == .table ? CatalogDocuments.cultureTree(nodes) : CatalogDocuments.cultureList(nodes)
         let s = environment.strings
         try ListPresenter(

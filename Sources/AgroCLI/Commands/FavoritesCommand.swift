@@ -6,7 +6,7 @@ import Foundation
 
 struct FavoritesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "favorites",
+        commandName: "favorites", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Keep a list of favorite products, cultures, pests and substances.",
         discussion: "Favorites are kept apart from the catalog, by id, and survive every catalog update.",
         subcommands: [Add.self, Remove.self, List.self],
@@ -20,11 +20,11 @@ struct FavoritesCommand: ParsableCommand {
     static func resolve(_ text: String, kind: EntityKind?, catalog: some Catalog, environment: Environment) throws -> (
         EntityKind, NameMatch
     ) {
-        if let kind { return (kind, try catalog.resolve(text, kind: kind, locale: environment.language)) }
+        if let kind { return (kind, try catalog.resolve(text, kind: kind, locale: environment.locale)) }
         var firstError: (any Error)?
         for kind in kinds {
             do {
-                return (kind, try catalog.resolve(text, kind: kind, locale: environment.language))
+                return (kind, try catalog.resolve(text, kind: kind, locale: environment.locale))
             } catch let error as CatalogError {
                 if case .unknownName = error { firstError = firstError ?? error; continue }
                 throw error
@@ -94,7 +94,7 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let environment = try Environment(global)
             let catalog = try environment.openCatalog()
-            let locale = environment.language
+            let locale = environment.locale
             let items = try environment.openUserStore().favorites().map { favorite -> Item in
                 let name: String?
                 switch favorite.kind {

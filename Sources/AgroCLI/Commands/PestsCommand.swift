@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct PestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pests", abstract: "List pests: weeds, diseases, insects, ...")
+        commandName: "pests", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List pests: weeds, diseases, insects, ...")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
@@ -26,7 +27,7 @@ struct PestsCommand: ParsableCommand {
                 Column(header: s("column.kind")) { environment.name(of: $0.kind) },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.pests(filter, page: $0, locale: environment.language) },
+            load: { try catalog.pests(filter, page: $0, locale: environment.locale) },
             open: { try PestCommand.show(id: $0.id, cultureID: filter.culture, catalog: catalog, environment: environment) }
         ).show(pages)
     }

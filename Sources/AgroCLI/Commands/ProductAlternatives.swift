@@ -5,7 +5,7 @@ import Foundation
 /// `agro product ID --alternatives`: what else is registered for the same uses.
 enum ProductAlternatives {
     static func show(id: EntityID, culture: EntityID?, pest: EntityID?, catalog: some Catalog, environment: Environment) throws {
-        let locale = environment.language
+        let locale = environment.locale
         guard let product = try catalog.product(id: id, locale: locale) else {
             throw CatalogError.notFound(kind: .product, id: id)
         }

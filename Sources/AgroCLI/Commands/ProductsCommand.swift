@@ -6,7 +6,7 @@ import Foundation
 
 struct ProductsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "products",
+        commandName: "products", _superCommandName: CatalogCommands.superCommandName,
         abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
         discussion: """
             Each filter takes an id or a name in any catalog language, case-insensitive. A culture also \
@@ -35,7 +35,7 @@ struct ProductsCommand: ParsableCommand {
         let filter = try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
             catalog: catalog, environment: environment)
-        let locale = environment.language
+        let locale = environment.locale
         if letters {
             let found = try CatalogDocuments.letters(filter, catalog: catalog, environment: environment)
             try ListPresenter(

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "regions", abstract: "List regions and cities with their centres.")
+        commandName: "regions", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List regions and cities with their centres.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
@@ -13,7 +14,7 @@ struct RegionsCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let regions = try catalog.regions(locale: environment.language)
+        let regions = try catalog.regions(locale: environment.locale)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

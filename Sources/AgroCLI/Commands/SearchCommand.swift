@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search",
+        commandName: "search", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Search products, substances, cultures, pests and news.",
         discussion: """
             Words match by prefix, case- and diacritic-insensitive, in every catalog language. Quotes, \
@@ -37,7 +37,7 @@ struct SearchCommand: ParsableCommand {
                 },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.language) },
+            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) },
             open: { hit in try Self.open(hit, catalog: catalog, environment: environment) }
         ).show(pages)
     }

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct SubstanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "substance", abstract: "Show an active substance and the products that contain it.")
+        commandName: "substance", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "Show an active substance and the products that contain it.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -14,7 +15,7 @@ struct SubstanceCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         let catalog = try environment.openCatalog()
-        let id = try catalog.resolve(substance, kind: .substance, locale: environment.language).id
+        let id = try catalog.resolve(substance, kind: .substance, locale: environment.locale).id
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 

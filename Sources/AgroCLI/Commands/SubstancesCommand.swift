@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct SubstancesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "substances", abstract: "List active substances with their mode-of-action groups.")
+        commandName: "substances", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List active substances with their mode-of-action groups.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
@@ -21,7 +22,7 @@ struct SubstancesCommand: ParsableCommand {
                 Column(header: s("column.moa")) { $0.modeOfAction?.label ?? "" },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.substances(page: $0, locale: environment.language) },
+            load: { try catalog.substances(page: $0, locale: environment.locale) },
             open: { try SubstanceCommand.show(id: $0.id, catalog: catalog, environment: environment) }
         ).show(pages)
     }

@@ -6,7 +6,7 @@ import Foundation
 
 struct UsesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "uses",
+        commandName: "uses", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Compare the registered uses against a pest on a culture, side by side.",
         discussion: """
             One row per product and use: registration, active ingredients with their mode-of-action \
@@ -34,7 +34,7 @@ struct UsesCommand: ParsableCommand {
         let query = try CatalogDocuments.useQuery(
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
             catalog: catalog, environment: environment)
-        let locale = environment.language
+        let locale = environment.locale
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.compareUses(query, page: $0, locale: locale) },

@@ -10,12 +10,12 @@ package extension Environment {
     {
         let paths = Paths(environment: processEnvironment)
         let configuration = try Configuration.load(from: paths.configFile)
-        var language = options.resolvedLanguage(environment: processEnvironment)
-        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.lang {
-            language = LocaleChain.normalize(configured)
+        var locale = options.resolvedLocale(environment: processEnvironment)
+        if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.locale {
+            locale = LocaleChain.normalize(configured)
         }
         self.init(
-            paths: paths, configuration: configuration, language: language, format: options.format, output: .standardOutput,
+            paths: paths, configuration: configuration, locale: locale, format: options.format, output: .standardOutput,
             catalogPath: options.catalog ?? configuration.catalog, processEnvironment: processEnvironment,
             today: Environment.isoDate(now))
     }

@@ -28,7 +28,8 @@ int agro_delta_diff(const char *from_path, const char *to_path, void **changeset
 
 /// Applies `count` changesets in order to the database at `path`, inside one transaction: any
 /// conflict (a row changed, missing or already there) or malformed changeset rolls the whole
-/// transaction back. `*error` as for agro_delta_diff.
+/// transaction back. The file is written without syncing: apply to a copy not yet in use and
+/// fsync it afterwards. `*error` as for agro_delta_diff.
 int agro_delta_apply(const char *path, const void *const *changesets, const int *sizes, int count, char **error);
 
 /// Receives the canonical content stream in pieces.

@@ -47,7 +47,7 @@ struct NewsListCommand: ParsableCommand {
         // Feed entries by id, newest of a repeated id (the list is newest first): opening one
         // from the pager needs no second reading of the feeds.
         var feedItems: [String: FeedItem] = [:]
-        let summaries = try catalog.news(kind: kind, page: .all, locale: environment.language).items
+        let summaries = try catalog.news(kind: kind, page: .all, locale: environment.locale).items
         var entries: [FeedItem] = []
         if kind != .article {
             let cached = try environment.feeds.cachedItems()
@@ -98,7 +98,7 @@ struct NewsShowCommand: ParsableCommand {
         feedItem: (String) throws -> FeedItem? = { _ in nil }
     ) throws {
         let item: NewsItem
-        if let found = try catalog.newsItem(id: id, locale: environment.language) {
+        if let found = try catalog.newsItem(id: id, locale: environment.locale) {
             item = found
         } else if let entry = try feedItem(id) ?? environment.feeds.item(id: id) {
             item = entry.newsItem()

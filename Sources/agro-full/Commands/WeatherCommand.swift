@@ -145,8 +145,8 @@ struct WeatherCommand: AsyncParsableCommand {
 private struct UnavailableWeatherService: WeatherService {
     let error: WeatherError
 
-    func current(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> CurrentWeather { throw error }
-    func forecast(at point: Coordinates, units: WeatherUnits, lang: String?) async throws -> Forecast { throw error }
+    func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather { throw error }
+    func forecast(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> Forecast { throw error }
 }
 
 extension WeatherUnitsChoice: ExpressibleByArgument {}

@@ -5,10 +5,10 @@ package extension Environment {
     /// for each request from the one environment it started with, so a request's language
     /// never leaks into another's. `strings` should be kept per language by the caller: a
     /// `Localizer` reads its files once; `today` is the request's day (a server outlives days).
-    init(_ base: Environment, language: String, strings: Localizer, today: String) {
+    init(_ base: Environment, locale: String, strings: Localizer, today: String) {
         paths = base.paths
         configuration = base.configuration
-        self.language = language
+        self.locale = locale
         self.strings = strings
         format = .json
         output = base.output
