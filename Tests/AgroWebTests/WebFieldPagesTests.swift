@@ -342,9 +342,11 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             html.components(separatedBy: "id=\"result\"").last?.components(separatedBy: "</section>").first ?? "")
         // The loads counted as Russian counts them, as `agro tank` words them.
         for expected in [
-            "20000 л", "7 заправок: 6 полных по 3000 л и последняя 2000 л", "15 га", "11,25 л", "7,5 л", "75 л", "18750 г",
+            "20 000 л", "7 заправок: 6 полных по 3000 л и последняя 2000 л", "15 га", "11,25 л", "7,5 л", "75 л", "18 750 г",
         ] {
             XCTAssertTrue(result.contains(expected), "\(expected) in \(result)")
         }
+        // Thousands grouped as Russian writes them, with a no-break space that never wraps.
+        XCTAssertTrue(html.contains("20\u{00A0}000 л") && html.contains("18\u{00A0}750 г"), html)
     }
 }
