@@ -214,6 +214,28 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
     }
 
+    /// The pest card's culture picker asks ("choose a culture", in the page's language) instead of
+    /// starting on the first culture; the uses page answers once one is chosen.
+    func testPestCardAsksForACulture() throws {
+        let choose = ["en": "— choose a culture —", "ru": "— выберите культуру —", "kk": "— дақылды таңдаңыз —"]
+        let wheat = ["en": "Winter wheat", "ru": "Пшеница озимая", "kk": "Күздік бидай"]
+        for (locale, prompt) in choose {
+            let html = try page("/pest/zymoseptoria-tritici?lang=\(locale)")
+            let picker = try XCTUnwrap(
+                html.components(separatedBy: "<select name=\"culture\" required>").dropFirst().first?
+                    .components(separatedBy: "</select>").first, html)
+            XCTAssertTrue(picker.hasPrefix("<option value=\"\">\(prompt)</option><option value=\""), picker)
+            XCTAssertFalse(picker.contains(" selected"), picker)
+            XCTAssertTrue(picker.contains("<option value=\"winter-wheat\">\(wheat[locale] ?? "?")</option>"), picker)
+
+            // What the form sends once winter wheat is chosen: the uses on it, the choice kept.
+            let uses = try page("/uses?pest=zymoseptoria-tritici&culture=winter-wheat&lang=\(locale)")
+            XCTAssertTrue(uses.contains("<option value=\"winter-wheat\" selected>\(wheat[locale] ?? "?")</option>"), locale)
+            XCTAssertTrue(Self.text(uses).contains("Propiconazole 250 g/L EC") || locale != "en", locale)
+            XCTAssertTrue(Self.text(uses).contains("Пропиконазол 250 г/л КЭ") || locale == "en", locale)
+        }
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
