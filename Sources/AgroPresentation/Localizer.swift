@@ -31,10 +31,13 @@ package final class Localizer: @unchecked Sendable {
     package var chain: [String] { load().chain }
 
     /// Whether `Localizable/` has strings in this language (or its base language, `ru` for
-    /// `ru-kz`); when not, every string comes from a fallback, English at the end.
+    /// `ru-kz`); when not, every string comes from a fallback, English at the end. Looks for
+    /// the files without reading them, so asking costs a query nothing it would not spend.
     package var hasOwnStrings: Bool {
-        let own = [locale, String(locale.prefix { $0 != "-" })]
-        return load().codes.contains { own.contains($0) }
+        guard let directory else { return false }
+        return [locale, String(locale.prefix { $0 != "-" })].contains {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0).json").path)
+        }
     }
 
     /// The string for `key`, with `{0}`, `{1}`, ... replaced by `arguments`.
