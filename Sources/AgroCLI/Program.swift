@@ -8,9 +8,8 @@ import Foundation
 /// stderr and a documented exit status, never a stack trace.
 package enum Program {
     /// Runs `command` and exits with its status. `wordings` give library errors their status
-    /// and message; `usageError` reports what swift-argument-parser reports (validation errors,
-    /// help, exit codes thrown by the command), for instance through the root command's
-    /// `exit(withError:)`.
+    /// and message; `usageError` reports what swift-argument-parser reports (help, exit codes
+    /// thrown by the command), for instance through `refuse(_:arguments:root:wordings:)`.
     package static func run(
         _ command: any ParsableCommand, wordings: [any ErrorWording] = [CatalogErrorWording()],
         usageError: @Sendable (any Error) -> Never
@@ -90,9 +89,10 @@ package enum Program {
             "agro: " + TerminalText.oneLine(environment.strings("language.unknown", String(environment.locale.prefix(40)))))
     }
 
-    /// Ends a command line of `root` that could not be parsed: help and version as the parser
-    /// prints them, every refusal as one line in the interface language (its `--lang` read from
-    /// `arguments` themselves, else the environment and config.json) and bad usage's status.
+    /// Ends a command line of `root` that could not be parsed, in the interface language (its
+    /// `--lang` read from `arguments` themselves, else the environment and config.json): help as
+    /// a `HelpPage` (English: the parser's own page), every refusal as one line and bad usage's
+    /// status; the version, and an exit code a command threw, as the parser ends them.
     package static func refuse(
         _ error: any Error, arguments: [String], root: any ParsableCommand.Type, wordings: [any ErrorWording]
     ) -> Never {

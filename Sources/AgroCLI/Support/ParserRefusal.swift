@@ -14,9 +14,9 @@ import ArgumentParser
 package enum ParserRefusal {
     /// The error to word for `error`, thrown while parsing a command line of `root`: the typed
     /// error a command's own `validate()` threw, or a `UsageError`. Nil when `error` is no
-    /// failure (help, version): the parser prints those.
+    /// failure (help, version) or an exit code a command chose: the parser ends those.
     package static func userError(_ error: any Error, root: any ParsableCommand.Type) -> (any UserFacingError)? {
-        if root.exitCode(for: error) == .success { return nil }
+        if error is ExitCode || root.exitCode(for: error) == .success { return nil }
         if let error = error as? any UserFacingError { return error }
         let mirror = Mirror(reflecting: error)
         let stack = mirror.descendant("commandStack") as? [any ParsableCommand.Type] ?? [root]
