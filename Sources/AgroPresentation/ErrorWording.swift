@@ -89,13 +89,15 @@ package struct CatalogErrorWording: ErrorWording {
     }
 
     static func text(_ kind: TankError.Kind, _ s: Localizer) -> String {
+        // The values echo what was typed after an option: the language's decimal sign, no grouping.
+        let typed = { (value: Double) in s.decimal(value.plainText) }
         switch kind {
-        case let .notPositive(option, value): return s("error.TankError.notPositive", option, s.number(value))
+        case let .notPositive(option, value): return s("error.TankError.notPositive", option, typed(value))
         case .noProduct: return s("error.TankError.noProduct")
         case let .tooManyLoads(area, water, tank):
             return s(
-                "error.TankError.tooManyLoads", s.number(area), s.number(water), s.number(TankPlan.maximumLoads), s.number(tank))
-        case let .doseNotPositive(product, dose): return s("error.TankError.doseNotPositive", product, s.number(dose))
+                "error.TankError.tooManyLoads", typed(area), typed(water), typed(TankPlan.maximumLoads), typed(tank))
+        case let .doseNotPositive(product, dose): return s("error.TankError.doseNotPositive", product, typed(dose))
         case let .notPerHectare(unit): return s("error.TankError.notPerHectare", unit)
         case .doseCountMismatch: return s("error.TankError.doseCountMismatch")
         case .unitCountMismatch: return s("error.TankError.unitCountMismatch")

@@ -30,11 +30,36 @@ package enum PluralCategory: String, CaseIterable, Sendable {
 }
 
 extension Localizer {
-    /// `value` as the interface language writes numbers: no trailing zeros ("250", "0.75"),
-    /// the decimal separator from the strings file (`number.decimal`: "," in Russian and
-    /// Kazakh, "." otherwise), no grouping, so ids and years read as written.
+    /// `value` as the interface language writes numbers for a person: no trailing zeros
+    /// ("250", "0.75"), the decimal separator from the strings file (`number.decimal`: "," in
+    /// Russian and Kazakh, "." otherwise) and thousands grouped with `number.group` ("24 000"
+    /// with a no-break space in Russian and Kazakh, "24,000" in English). Machine output (JSON,
+    /// CSV) never comes through here.
     package func number(_ value: Double) -> String {
-        decimal(value.plainText)
+        grouped(decimal(value.plainText))
+    }
+
+    /// `text` (digits, then maybe a decimal separator and a fraction) with its whole part in
+    /// groups of three from five digits on ("24 000", "3000"): four-digit numbers stay whole,
+    /// as SI (ISO 80000-1) allows and Russian typography prints them, so a tank of "3000 л"
+    /// reads as the label prints it. (CLDR, as Foundation's NumberFormatter writes ru, kk and
+    /// en, would group "3 000" too: minimum grouping digits 1.) A language without
+    /// `number.group` is left ungrouped.
+    private func grouped(_ text: String) -> String {
+        let separator = self("number.group")
+        guard separator != "number.group", !separator.isEmpty else { return text }
+        let sign = text.hasPrefix("-") ? "-" : ""
+        let unsigned = text.dropFirst(sign.count)
+        let whole = unsigned.prefix { $0.isASCII && $0.isNumber }
+        guard whole.count >= 5 else { return text }
+        var groups: [Substring] = []
+        var end = whole.endIndex
+        while end > whole.startIndex {
+            let start = whole.index(end, offsetBy: -3, limitedBy: whole.startIndex) ?? whole.startIndex
+            groups.insert(whole[start..<end], at: 0)
+            end = start
+        }
+        return sign + groups.joined(separator: separator) + unsigned.dropFirst(whole.count)
     }
 
     /// A number already written with a decimal point ("12.5", from `String(format:)`), with

@@ -230,14 +230,15 @@ enum APIRoutes {
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(locale: web.locale(cookies: false))
-        let key = ResponseCache.key(locale: environment.locale, request: request)
-        if cached, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
+        // No key (a SHA-256 of the query) when nothing is kept.
+        let key = cached && app.cache.isOn ? ResponseCache.key(locale: environment.locale, request: request) : nil
+        if let key, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
             Result { try AgroPresentation.Environment.json(try body(web, environment)) }
         }
         switch outcome {
         case let .success(text):
-            if cached { app.cache.keep(text, for: key, catalog: app.catalog) }
+            if let key { app.cache.keep(text, for: key, catalog: app.catalog) }
             return json(text)
         case let .failure(error):
             return failure(error, app: app, environment: environment)

@@ -53,6 +53,9 @@ final class ResponseCache: @unchecked Sendable {
         return Key(hasher.finalize())
     }
 
+    /// Whether answers are kept at all (`--cache-mb 0`: not), so that callers need not make a key.
+    var isOn: Bool { limit > 0 }
+
     /// Bytes held now (answers, keys and bookkeeping).
     var size: Int { lock.withLock { bytes } }
 

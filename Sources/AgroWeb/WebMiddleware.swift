@@ -248,7 +248,7 @@ struct FairnessMiddleware: RouterMiddleware {
     private func isCheap(_ request: Request) -> Bool {
         let path = request.uri.path
         if path.hasPrefix("/static/") || path == "/healthz" || path == "/api/v1/openapi.json" { return true }
-        guard path.hasPrefix("/api/v1/") else { return false }
+        guard path.hasPrefix("/api/v1/"), app.cache.isOn else { return false }
         let locale = WebRequest(request: request, app: app).locale(cookies: false)
         return app.cache.cached(ResponseCache.key(locale: locale, request: request), catalog: app.catalog) != nil
     }

@@ -30,6 +30,10 @@ final class WorkPool: @unchecked Sendable {
         if #available(macOS 15.0, *) { executor = DispatchTaskExecutor() } else { executor = nil }
     }
 
+    /// Whether the current task runs in a worker of a pool (on its threads, off Swift's
+    /// cooperative pool): `BlockingWork` then runs its work where it is, without a thread hop.
+    @TaskLocal static var inWorker = false
+
     /// Requests running and waiting now.
     var load: (running: Int, waiting: Int) { lock.withLock { (running, waiting.count) } }
 
@@ -42,7 +46,9 @@ final class WorkPool: @unchecked Sendable {
             DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)
         ) {
             if #available(macOS 15.0, *), let executor = executor as? DispatchTaskExecutor {
-                return try await withTaskExecutorPreference(executor) { try await body() }
+                return try await Self.$inWorker.withValue(true) {
+                    try await withTaskExecutorPreference(executor) { try await body() }
+                }
             }
             return try await body()
         }

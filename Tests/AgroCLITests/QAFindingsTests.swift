@@ -56,14 +56,14 @@ final class QAFindingsTests: XCTestCase {
     /// with the decimal separator of the language (number.decimal) and units in its letters.
     func testTankWritesNumbersAndUnitsAsTheLanguageDoes() throws {
         // 10.5 ha × 150 l/ha = 1575 l, one 2000 l tank covers 2000 / 150 = 13.333 ha;
-        // 3 l/ha × 10.5 ha = 31.5 l; glyphosate 360 g/l × 31.5 l = 11340 g.
+        // 3 l/ha × 10.5 ha = 31.5 l; glyphosate 360 g/l × 31.5 l = 11340 g, grouped from five digits.
         let arguments = [
             "tank", "--product", "glyphosate-360-sl", "--dose", "3", "--area", "10.5", "--water", "150", "--tank", "2000",
         ]
         let expected = [
-            "kk": ["10,5 га, 150 л/га, бак 2000 л", "Бір толық бак — 13,333 га", "31,5 л", "Глифосат: 11340 г"],
-            "ru": ["10,5 га, 150 л/га, бак 2000 л", "Одна полная заправка — 13,333 га", "31,5 л", "Глифосат: 11340 г"],
-            "en": ["10.5 ha at 150 l/ha with a 2000 l tank", "One full load covers 13.333 ha", "31.5 l", "Glyphosate: 11340 g"],
+            "kk": ["10,5 га, 150 л/га, бак 2000 л", "Бір толық бак — 13,333 га", "31,5 л", "Глифосат: 11\u{00A0}340 г"],
+            "ru": ["10,5 га, 150 л/га, бак 2000 л", "Одна полная заправка — 13,333 га", "31,5 л", "Глифосат: 11\u{00A0}340 г"],
+            "en": ["10.5 ha at 150 l/ha with a 2000 l tank", "One full load covers 13.333 ha", "31.5 l", "Glyphosate: 11,340 g"],
         ]
         for (locale, texts) in expected {
             let result = try cli.run(["--lang", locale] + arguments)

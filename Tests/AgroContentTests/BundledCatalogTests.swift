@@ -108,6 +108,26 @@ final class BundledCatalogTests: XCTestCase {
         }
     }
 
+    /// A pest's Kazakh name does not borrow a word of its Russian name (дурнишник, ежовник,
+    /// пьявица, кузька were): only the loanwords of Latin genus and disease names that Kazakh
+    /// agronomic texts print as Russian does (glossary.md, "pest names kept as loans").
+    func testKazakhPestNamesUseNoRussianWords() throws {
+        let sharedLoanwords: Set = [
+            "альтернариоз", "амброзия", "гельминтоспориоз", "кохия", "латук", "пиренофороз", "стагоноспороз",
+            "фомопсис",
+        ]
+        func words(_ text: String) -> Set<String> {
+            Set(text.lowercased().split { !$0.isLetter }.map(String.init))
+        }
+        let names = try localizedTexts("pests.json").filter { $0.path.hasSuffix(".name") }
+        XCTAssertGreaterThan(names.count, 90)
+        for (path, text) in names {
+            let kk = try XCTUnwrap(text["kk"], path)
+            let ru = try XCTUnwrap(text["ru"], path)
+            XCTAssertEqual(words(kk).intersection(words(ru)).subtracting(sharedLoanwords), [], "\(path): \(kk)")
+        }
+    }
+
     /// Every localized text of a content file (an object whose keys are all locales of the
     /// catalog and whose values are all strings), with where it is: `file id.key.key[i]`.
     func localizedTexts(_ file: String) throws -> [(path: String, text: [String: String])] {

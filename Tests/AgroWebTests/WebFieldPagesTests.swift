@@ -214,6 +214,28 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
     }
 
+    /// The pest card's culture picker asks ("choose a culture", in the page's language) instead of
+    /// starting on the first culture; the uses page answers once one is chosen.
+    func testPestCardAsksForACulture() throws {
+        let choose = ["en": "— choose a culture —", "ru": "— выберите культуру —", "kk": "— дақылды таңдаңыз —"]
+        let wheat = ["en": "Winter wheat", "ru": "Пшеница озимая", "kk": "Күздік бидай"]
+        for (locale, prompt) in choose {
+            let html = try page("/pest/zymoseptoria-tritici?lang=\(locale)")
+            let picker = try XCTUnwrap(
+                html.components(separatedBy: "<select name=\"culture\" required>").dropFirst().first?
+                    .components(separatedBy: "</select>").first, html)
+            XCTAssertTrue(picker.hasPrefix("<option value=\"\">\(prompt)</option><option value=\""), picker)
+            XCTAssertFalse(picker.contains(" selected"), picker)
+            XCTAssertTrue(picker.contains("<option value=\"winter-wheat\">\(wheat[locale] ?? "?")</option>"), picker)
+
+            // What the form sends once winter wheat is chosen: the uses on it, the choice kept.
+            let uses = try page("/uses?pest=zymoseptoria-tritici&culture=winter-wheat&lang=\(locale)")
+            XCTAssertTrue(uses.contains("<option value=\"winter-wheat\" selected>\(wheat[locale] ?? "?")</option>"), locale)
+            XCTAssertTrue(Self.text(uses).contains("Propiconazole 250 g/L EC") || locale != "en", locale)
+            XCTAssertTrue(Self.text(uses).contains("Пропиконазол 250 г/л КЭ") || locale == "en", locale)
+        }
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
@@ -342,9 +364,11 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             html.components(separatedBy: "id=\"result\"").last?.components(separatedBy: "</section>").first ?? "")
         // The loads counted as Russian counts them, as `agro tank` words them.
         for expected in [
-            "20000 л", "7 заправок: 6 полных по 3000 л и последняя 2000 л", "15 га", "11,25 л", "7,5 л", "75 л", "18750 г",
+            "20 000 л", "7 заправок: 6 полных по 3000 л и последняя 2000 л", "15 га", "11,25 л", "7,5 л", "75 л", "18 750 г",
         ] {
             XCTAssertTrue(result.contains(expected), "\(expected) in \(result)")
         }
+        // Thousands grouped as Russian writes them, with a no-break space that never wraps.
+        XCTAssertTrue(html.contains("20\u{00A0}000 л") && html.contains("18\u{00A0}750 г"), html)
     }
 }
