@@ -212,3 +212,31 @@ let package = Package(
             dependencies: ["AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
     ]
 )
+
+// The same manifest seen from `Query/` (`Query/Package.swift` and `Query/Sources` are symbolic
+// links to this file and `Sources/`) declares only `agro`, the targets it depends on and their
+// packages (GRDB and swift-argument-parser). `scripts/agro` builds a catalog query there: a fresh
+// clone's first answer does not wait for SwiftPM to resolve, check out and load the 27 other
+// packages of the web stack, and the query build has its own `Query/.build` and
+// `Query/Package.resolved`. Computed from the targets above, so the two graphs cannot drift apart.
+if Context.packageDirectory.hasSuffix("/Query") {
+    let targetsByName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed: Set<String> = [], packages: Set<String> = [], pending = ["agro"]
+    while let name = pending.popLast() {
+        guard let target = targetsByName[name], needed.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            case .productItem(_, let package?, _, _): packages.insert(package.lowercased())
+            default: break
+            }
+        }
+    }
+    package.products = package.products.filter { $0.name == "agro" }
+    package.targets = package.targets.filter { needed.contains($0.name) }
+    package.dependencies = package.dependencies.filter { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        let name = location.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        return packages.contains(name.hasSuffix(".git") ? String(name.dropLast(4)) : name)
+    }
+}

@@ -6,7 +6,9 @@
 #     time, page faults, context switches (RUNS runs each, default 50);
 #   - strace -c: the system calls of one run;
 #   - LD_DEBUG=statistics: the dynamic loader's relocations and time;
-#   - perf record over RUNS runs: where the CPU time goes, by library and by function.
+#   - perf record over RUNS runs: where the CPU time goes, by library and by function;
+#   - callgrind: instructions of one run of each, which load from other processes does not change
+#     (on a copy without debug information: valgrind cannot read the Swift binary's).
 #
 #   Benchmarks/startup/profile.sh [--agro PATH] [--runs N]
 #
@@ -24,7 +26,8 @@ while [ $# -gt 0 ]; do
     *) echo "usage: $0 [--agro PATH] [--runs N]" >&2; exit 64 ;;
   esac
 done
-command -v perf >/dev/null && command -v strace >/dev/null || scripts/install-deps linux-perf strace
+command -v perf >/dev/null && command -v strace >/dev/null && command -v valgrind >/dev/null ||
+  scripts/install-deps linux-perf strace valgrind
 if [ -z "$agro" ]; then
   swift build --package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
     --product agro >&2
@@ -55,6 +58,17 @@ echo "== LD_DEBUG=statistics, agro"
 LD_DEBUG=statistics LD_DEBUG_OUTPUT="$scratch/ld" "${query[@]}" >/dev/null
 cat "$scratch"/ld.* | sed 's/^ *[0-9]*: *//' | grep -E "relocation|time needed|objects"
 
+echo "== callgrind: instructions of one run"
+cp "$agro" "$scratch/agro" && strip --strip-debug "$scratch/agro"
+stripped=("$scratch/agro" "${query[@]:1}")
+for label in agro sqlite3; do
+  if [ "$label" = agro ]; then command=("${stripped[@]}"); else command=("${reference[@]}"); fi
+  valgrind --tool=callgrind --callgrind-out-file="$scratch/callgrind.$label" "${command[@]}" 2>&1 >/dev/null |
+    grep -o "refs: .*" | sed "s/^/$label /"
+done
+echo "== callgrind, agro: instructions by function, inclusive (top 25)"
+callgrind_annotate --inclusive=yes "$scratch/callgrind.agro" 2>/dev/null | grep -E "^ *[0-9]" | head -25 | cut -c1-150 || true
+
 echo "== perf record, agro ($runs runs): CPU time by library"
 perf record -q -F 20000 -g -o "$scratch/perf.data" -- \
   bash -c 'for _ in $(seq "$0"); do "$@" >/dev/null; done' "$runs" "${query[@]}" 2>/dev/null
@@ -62,3 +76,4 @@ perf report -i "$scratch/perf.data" --comm "$(basename "$agro" | cut -c1-15)" --
 echo "== by function (top 30)"
 perf report -i "$scratch/perf.data" --comm "$(basename "$agro" | cut -c1-15)" --no-children --sort dso,symbol --stdio -g none 2>/dev/null |
   grep -E "^ +[0-9]" | head -30 | cut -c1-150
+

@@ -15,6 +15,14 @@ package enum CatalogCommands {
         ]
     }
 
+    /// The super-command name every query command declares (`agro`). swift-argument-parser
+    /// checks a root command's arguments for `--generate-completion-script` by parsing them twice
+    /// more, as two commands of its own, unless the root names a super-command: parsing a query
+    /// with its own type as the root (`parse`), that check cost a fifth of agro's start-up
+    /// (Benchmarks/README.md, issue 20). Completion scripts come from agro-full's whole tree,
+    /// whose root does not name one.
+    package static let superCommandName = "agro"
+
     /// The command line parsed as a catalog query, by that command's type alone; nil when it
     /// is not one (help, --version, a usage error, another command).
     ///

@@ -8,14 +8,14 @@ import Foundation
 /// stderr and a documented exit status, never a stack trace.
 package enum Program {
     /// Runs `command` and exits with its status. `wordings` give library errors their status
-    /// and message; `usageError` reports what swift-argument-parser reports (validation errors,
-    /// help, exit codes thrown by the command), for instance through the root command's
-    /// `exit(withError:)`.
+    /// and message; `usageError` reports what swift-argument-parser reports (help, exit codes
+    /// thrown by the command), for instance through `refuse(_:arguments:root:wordings:)`.
     package static func run(
         _ command: any ParsableCommand, wordings: [any ErrorWording] = [CatalogErrorWording()],
         usageError: @Sendable (any Error) -> Never
     ) -> Never {
         var command = command
+        warnIfTheLanguageIsUnknown(command)
         do {
             try command.run()
         } catch {
@@ -30,6 +30,7 @@ package enum Program {
         usageError: @Sendable (any Error) -> Never
     ) async -> Never {
         var command = command
+        warnIfTheLanguageIsUnknown(command)
         do {
             try await command.run()
         } catch {
@@ -66,12 +67,58 @@ package enum Program {
         }
     }
 
+    /// The global options of `command`, nil for a command without them.
+    private static func globalOptions(of command: any ParsableCommand) -> GlobalOptions? {
+        Mirror(reflecting: command).children.lazy.compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }
+            .first
+    }
+
+    /// One line on stderr, in the language the interface falls back to, when the language
+    /// chosen for agro (`--lang`, `AGRO_LANG`, `lang` in config.json) has no interface strings;
+    /// the command then runs as usual. The system's `LANG` says nothing about agro, so a
+    /// language chosen only there falls back without a word.
+    private static func warnIfTheLanguageIsUnknown(_ command: any ParsableCommand) {
+        guard let global = globalOptions(of: command) else { return }
+        let process = ProcessInfo.processInfo.environment
+        guard let environment = try? Environment(global, processEnvironment: process), !environment.locale.isEmpty
+        else { return }
+        let chosen =
+            !(global.lang ?? "").isEmpty || !(process["AGRO_LANG"] ?? "").isEmpty || environment.configuration.locale != nil
+        guard chosen, !environment.strings.hasOwnStrings else { return }
+        Terminal.standardError.line(
+            "agro: " + TerminalText.oneLine(environment.strings("language.unknown", String(environment.locale.prefix(40)))))
+    }
+
+    /// Ends a command line of `root` that could not be parsed, in the interface language (its
+    /// `--lang` read from `arguments` themselves, else the environment and config.json): help as
+    /// a `HelpPage` (English: the parser's own page), every refusal as one line and bad usage's
+    /// status; the version, and an exit code a command threw, as the parser ends them.
+    package static func refuse(
+        _ error: any Error, arguments: [String], root: any ParsableCommand.Type, wordings: [any ErrorWording]
+    ) -> Never {
+        let strings = interfaceStrings(for: GlobalOptions.scanning(arguments))
+        // Help in the interface language; English keeps the parser's own (with each command's discussion).
+        if !strings.locale.hasPrefix("en"), let path = HelpRequest.path(error, root: root),
+            let page = HelpRequest.page(path, root: root)
+        {
+            Terminal.standardOutput.write(page.lines(strings).joined(separator: "\n") + "\n")
+            Foundation.exit(ExitStatus.success.rawValue)
+        }
+        guard let userError = ParserRefusal.userError(error, root: root) else { root.exit(withError: error) }
+        for wording in wordings {
+            if let report = wording.report(userError, strings: strings) { fail(report.message, report.status) }
+        }
+        fail(userError.message, .usage)
+    }
+
     /// The interface strings in the language the command ran in: its global options, else
     /// the environment (as `Environment` chooses it).
     private static func interfaceStrings(for command: any ParsableCommand) -> Localizer {
-        let global =
-            Mirror(reflecting: command).children.lazy
-            .compactMap { ($0.value as? OptionGroup<GlobalOptions>)?.wrappedValue }.first ?? GlobalOptions()
+        interfaceStrings(for: globalOptions(of: command) ?? GlobalOptions.scanning([]))
+    }
+
+    /// The interface strings in the language of `global`, else of the environment.
+    private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)

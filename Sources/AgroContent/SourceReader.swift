@@ -282,7 +282,7 @@ final class SourceReader {
             id: id, productID: e.string("product", required: true) ?? "", cultureIDs: e.strings("cultures", required: true),
             pests: targets, dose: Dose(from: dose?.from, to: dose?.to, unit: e.string("unit", required: true)),
             water: Dose(from: water?.from, to: water?.to, unit: water == nil ? nil : "l/ha"),
-            preHarvestIntervalDays: e.integer("phi"), maxApplications: e.integer("maxApplications"),
+            phiDays: e.integer("phi"), maxApplications: e.integer("maxApplications"),
             intervalDays: e.integer("interval"), bbch: e.bbch("bbch"), applicationArea: e.text("area"),
             notes: e.text("notes"), obligationIDs: obligationTexts(e))
     }

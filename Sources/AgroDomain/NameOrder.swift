@@ -5,7 +5,8 @@ import Foundation
 /// Cyrillic letters follow the Kazakh alphabet (А Ә Б В Г Ғ Д Е Ё Ж З И Й К Қ Л М Н Ң О Ө П
 /// Р С Т У Ұ Ү Ф Х Һ Ц Ч Ш Щ Ъ Ы І Ь Э Ю Я), which is the Russian alphabet with the Kazakh
 /// letters put in their places: Russian names keep their order, and Kazakh names no longer
-/// put Қ, Ә, Ұ… after Я as code-point order does. Other characters keep code-point order.
+/// put Қ, Ә, Ұ… after Я as code-point order does; Ё counts as Е unless the names differ in
+/// nothing else. Other characters keep code-point order.
 ///
 /// ```swift
 /// NameOrder.compare("Құс таспа", "Кене") == .orderedDescending   // К before Қ
@@ -30,20 +31,36 @@ public enum NameOrder {
         letterWeights[scalar.value] ?? (UInt64(scalar.value) << 8)
     }
 
-    /// Orders `a` and `b` alphabetically; names equal letter for letter (differing only in the
-    /// case of Cyrillic letters) fall back to code-point order, so only equal strings compare equal.
+    /// Ё and ё weigh as Е and е at first: Russian dictionaries (and Kazakh ones, where Ё only
+    /// writes Russian loanwords) file "Ёж" among the Е words, before "Ель", not after every Е word.
+    static func primaryWeight(_ scalar: Unicode.Scalar) -> UInt64 {
+        switch scalar.value {
+        case 0x0401: return weight("Е")
+        case 0x0451: return weight("е")
+        default: return weight(scalar)
+        }
+    }
+
+    /// Orders `a` and `b` alphabetically, Ё as Е; names equal so compare with Ё after Е, then
+    /// (differing only in the case of Cyrillic letters) in code-point order, so only equal
+    /// strings compare equal.
     public static func compare(_ a: String, _ b: String) -> ComparisonResult {
+        if let order = scan(a, b, primary: true) ?? scan(a, b, primary: false) { return order }
+        return a == b
+            ? .orderedSame
+            : (a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? .orderedAscending : .orderedDescending)
+    }
+
+    /// The order of the first letters that weigh differently, or nil when none do.
+    static func scan(_ a: String, _ b: String, primary: Bool) -> ComparisonResult? {
         var left = a.unicodeScalars.makeIterator(), right = b.unicodeScalars.makeIterator()
         while true {
             switch (left.next(), right.next()) {
-            case (nil, nil):
-                return a == b
-                    ? .orderedSame
-                    : (a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? .orderedAscending : .orderedDescending)
+            case (nil, nil): return nil
             case (nil, _): return .orderedAscending
             case (_, nil): return .orderedDescending
             case let (l?, r?):
-                let wl = weight(l), wr = weight(r)
+                let wl = primary ? primaryWeight(l) : weight(l), wr = primary ? primaryWeight(r) : weight(r)
                 if wl != wr { return wl < wr ? .orderedAscending : .orderedDescending }
             }
         }

@@ -442,7 +442,7 @@ struct RegisterMapper {
                 if let whole = Int(exactly: days.rounded()),
                     case let (value, false) = whole.multipliedReportingOverflow(by: weeks ? 7 : 1)
                 {
-                    use.preHarvestIntervalDays = value
+                    use.phiDays = value
                 } else {
                     log.add("unparsable number", "\(useLabel): waitingPeriod=\"\(indication.waitingPeriod)\"")
                 }

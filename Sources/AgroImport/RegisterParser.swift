@@ -11,7 +11,7 @@ struct RegisterParser {
 
     /// A metadata key as written, upper-cased: the 2026 file writes some GUID references in
     /// lower case while the rows they refer to are in upper case, and GUIDs ignore case.
-    /// `XMLStreamReader` applies it to the key attributes (`XMLName.isKey`) as it reads them.
+    /// `XMLNodeStream` applies it to the key attributes (`XMLName.isKey`) as it reads them.
     static func key(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "" }
         var trimmed = text.trimmedASCIIWhitespace
@@ -19,7 +19,7 @@ struct RegisterParser {
         return hasLowercase ? trimmed.uppercased() : trimmed
     }
 
-    func parse(_ reader: XMLStreamReader) throws -> RegisterDocument {
+    func parse(_ reader: XMLNodeStream) throws -> RegisterDocument {
         var document = RegisterDocument()
         var sawRoot = false
         var table: String?

@@ -71,8 +71,14 @@ public struct SRPPPImporter: Sendable {
         let mapped = try { () throws -> RegisterMapper.Output in
             // The parsed document lives only until it is mapped, so it is freed while the
             // writer goes on.
-            let reader = try XMLStreamReader(fileDescriptor: input.fileDescriptor, documentName: input.documentName)
-            let document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
+            let reader = XMLNodeStream(
+                fileDescriptor: input.fileDescriptor, documentName: input.documentName, path: inputPath)
+            let document: RegisterDocument
+            do {
+                // The reading thread ends before the input is finished or closed.
+                defer { reader.stop() }
+                document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
+            }
             try input.finish()
             progress?(.writing(records: 0))
             writing = WorkerThread(name: "agro.import.writer") {
@@ -134,7 +140,9 @@ public struct SRPPPImporter: Sendable {
                 }
             }
             progress?(.finishing)
-            try writer.finish()
+            // Not compacted: the import's time and peak memory count more than a tenth of
+            // the file's size (`CatalogWriter.finish(compacting:)`).
+            try writer.finish(compacting: false)
         } catch {
             records.cancel()
             writer.discard()

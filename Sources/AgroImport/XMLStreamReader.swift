@@ -89,44 +89,56 @@ final class XMLStreamReader {
         }
     }
 
-    /// Local name of the current element.
-    var name: String {
-        guard let name = xmlTextReaderConstLocalName(reader) else { return "" }
-        return String(cString: name)
-    }
-
-    /// Whether the current element is written `<x/>`: it then has no end node.
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
-
-    /// Text of the current text node.
-    var value: String {
-        guard let value = xmlTextReaderConstValue(reader) else { return "" }
-        return String(cString: value)
-    }
-
-    /// Local name of the current element or attribute, as one of the names the parser knows.
+    /// Local name of the current element, as one of the names the parser knows.
     var knownName: XMLName {
         guard let pointer = xmlTextReaderConstLocalName(reader) else { return .other }
         return names.name(of: pointer)
     }
 
-    /// Reads the attributes of the current element the parser knows into `attributes` (which
-    /// is cleared first); the reader stays on the element. Only known attributes become
-    /// strings; key attributes come normalized by `RegisterParser.key`.
-    func readAttributes(into attributes: inout XMLAttributes) {
-        attributes.clear()
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            guard let pointer = xmlTextReaderConstLocalName(reader) else { continue }
-            let name = names.name(of: pointer)
-            guard name != .other, attributes[name] == nil, let value = xmlTextReaderConstValue(reader) else { continue }
-            attributes.set(name, name.isKey ? keys.key(for: value) : String(cString: value))
+    /// Copies what the parser needs of the current node to the end of `batch`: elements with
+    /// their known attributes' bytes (and their own name's bytes when `withName`), end tags of
+    /// known elements, and texts. Returns false for the nodes the parser ignores, which are
+    /// left out.
+    func append(to batch: inout XMLNodeBatch, withName: Bool) -> Bool {
+        let start = Int32(batch.bytes.count), attributeStart = Int32(batch.attributes.count)
+        var node = XMLNodeBatch.Node(
+            kind: kind, name: .other, isEmpty: false, line: 0, attributeStart: attributeStart,
+            attributeEnd: attributeStart, textStart: start, textEnd: start)
+        switch node.kind {
+        case .element:
+            node.name = knownName
+            node.isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+            // The parser asks for the line of these only (for its messages).
+            if node.name == .product || node.name == .parallelimport || node.name == .indication { node.line = line }
+            if withName, let name = xmlTextReaderConstLocalName(reader) { batch.append(name) }
+            node.textEnd = Int32(batch.bytes.count)
+            // The attributes of an element the parser does not know are never read.
+            if node.name != .other, xmlTextReaderHasAttributes(reader) == 1 {
+                while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+                    guard let pointer = xmlTextReaderConstLocalName(reader) else { continue }
+                    let name = names.name(of: pointer)
+                    guard name != .other, let value = xmlTextReaderConstValue(reader) else { continue }
+                    let valueStart = Int32(batch.bytes.count)
+                    batch.append(value)
+                    batch.attributes.append(.init(name: name, start: valueStart, end: Int32(batch.bytes.count)))
+                }
+                xmlTextReaderMoveToElement(reader)
+                node.attributeEnd = Int32(batch.attributes.count)
+            }
+        case .endElement:
+            node.name = knownName
+            guard node.name != .other else { return false }
+        case .text:
+            if let value = xmlTextReaderConstValue(reader) { batch.append(value) }
+            node.textEnd = Int32(batch.bytes.count)
+        case .other:
+            return false
         }
-        xmlTextReaderMoveToElement(reader)
+        batch.nodes.append(node)
+        return true
     }
 
     private let names = NameCache()
-    private let keys = KeyCache()
 
     /// Current line, for messages.
     var line: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
@@ -183,7 +195,7 @@ enum XMLName: Int, CaseIterable {
 /// made for that value, which also shares its storage across the document. Holds at most
 /// `capacity / 2` values; further ones are normalized without being kept, so memory stays
 /// bounded whatever the input.
-private final class KeyCache {
+final class KeyCache {
     private struct Entry {
         var hash: UInt64 = 0
         var bytes: UnsafeMutablePointer<UInt8>?
@@ -206,10 +218,9 @@ private final class KeyCache {
         entries.deallocate()
     }
 
-    func key(for value: UnsafePointer<xmlChar>) -> String {
-        let count = strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        for index in 0..<count { hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3 }
+    /// The normalized key of the `count` bytes at `value` (a key attribute's value as written).
+    func key(for value: UnsafePointer<UInt8>, count: Int) -> String {
+        let hash = Self.hash(value, count: count)
         var slot = Int(truncatingIfNeeded: hash) & (Self.capacity - 1)
         while let stored = entries[slot].bytes {
             if entries[slot].hash == hash, entries[slot].count == count, memcmp(stored, value, count) == 0 {
@@ -217,7 +228,7 @@ private final class KeyCache {
             }
             slot = (slot + 1) & (Self.capacity - 1)
         }
-        let key = RegisterParser.key(String(cString: value))
+        let key = RegisterParser.key(String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self))
         // Half full at most, so that probes stay short and always end at an empty slot.
         guard used < Self.capacity / 2 else { return key }
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
@@ -225,6 +236,28 @@ private final class KeyCache {
         entries[slot] = Entry(hash: hash, bytes: copy, count: count, key: key)
         used += 1
         return key
+    }
+
+    /// FNV-1a over 8 bytes at a time (a GUID is 36 bytes: five steps instead of 36), then
+    /// mixed (MurmurHash3's finalizer) so that the low bits, which pick the slot, depend on
+    /// every byte.
+    private static func hash(_ value: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(value)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var index = 0
+        while index + 8 <= count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01b3
+            index += 8
+        }
+        while index < count {
+            hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3
+            index += 1
+        }
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        return hash ^ (hash >> 33)
     }
 }
 

@@ -43,6 +43,7 @@ package struct CatalogErrorWording: ErrorWording {
     package func report(_ error: any Error, strings: Localizer, spelling: ParameterSpelling) -> ErrorReport? {
         switch error {
         case let error as RequestError: return ErrorReport(.usage, error.text(spelling) { strings($0, arguments: $1) })
+        case let error as UsageError: return ErrorReport(.usage, error.text { strings($0, arguments: $1) })
         case let error as SchemeError: return Self.report(error, strings)
         case let error as CatalogError: return Self.report(error, strings)
         case let error as CoordinateError: return Self.report(error, strings)

@@ -30,6 +30,16 @@ package final class Localizer: @unchecked Sendable {
     /// The languages looked at for a string, in order.
     package var chain: [String] { load().chain }
 
+    /// Whether `Localizable/` has strings in this language (or its base language, `ru` for
+    /// `ru-kz`); when not, every string comes from a fallback, English at the end. Looks for
+    /// the files without reading them, so asking costs a query nothing it would not spend.
+    package var hasOwnStrings: Bool {
+        guard let directory else { return false }
+        return [locale, String(locale.prefix { $0 != "-" })].contains {
+            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0).json").path)
+        }
+    }
+
     /// The string for `key`, with `{0}`, `{1}`, ... replaced by `arguments`.
     /// An unknown key reads as itself, so a missing string never hides information.
     package func callAsFunction(_ key: String, _ arguments: any CustomStringConvertible...) -> String {

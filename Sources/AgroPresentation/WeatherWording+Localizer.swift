@@ -6,7 +6,7 @@ extension WeatherWording {
     /// The weather texts in the interface language: phrases from the `weather.` keys of
     /// `Localizable/<lang>.json` (the English file repeats the library's English), numbers with
     /// the language's decimal separator, spray findings worded from their typed rule, verdict,
-    /// value and threshold.
+    /// value and threshold; a cached answer's age in the language's units.
     package static func localized(_ s: Localizer) -> WeatherWording {
         WeatherWording(
             phrase: { key, english in
@@ -15,7 +15,8 @@ extension WeatherWording {
                 return text == full ? english : text
             },
             number: { s.decimal($0) },
-            finding: { finding, report in sprayFinding(finding, rainfastHours: report.rainfastHours, s) })
+            finding: { finding, report in sprayFinding(finding, rainfastHours: report.rainfastHours, s) },
+            age: { WeatherResult.age($0, s) })
     }
 
     /// One spray finding in the interface language; the English strings reproduce

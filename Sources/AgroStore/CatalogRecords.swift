@@ -313,7 +313,7 @@ public enum CatalogRecord {
         /// Spray volume (`water_from`, `water_to`, `water_unit`).
         public var water: Dose
         /// Pre-harvest interval in days (`phi_days`; JSON `phiDays`).
-        public var preHarvestIntervalDays: Int?
+        public var phiDays: Int?
         /// Applications per season at most (`max_applications`).
         public var maxApplications: Int?
         /// Days between two applications at least (`interval_days`; JSON `intervalDays`).
@@ -329,7 +329,7 @@ public enum CatalogRecord {
         /// A use record.
         public init(
             id: EntityID, productID: EntityID, cultureIDs: [EntityID], pests: [Target],
-            dose: Dose, water: Dose = Dose(from: nil, to: nil, unit: nil), preHarvestIntervalDays: Int? = nil,
+            dose: Dose, water: Dose = Dose(from: nil, to: nil, unit: nil), phiDays: Int? = nil,
             maxApplications: Int? = nil, intervalDays: Int? = nil, bbch: BBCHRange? = nil,
             applicationArea: LocalizedText = [:], notes: LocalizedText = [:], obligationIDs: [EntityID] = []
         ) {
@@ -339,7 +339,7 @@ public enum CatalogRecord {
             self.pests = pests
             self.dose = dose
             self.water = water
-            self.preHarvestIntervalDays = preHarvestIntervalDays
+            self.phiDays = phiDays
             self.maxApplications = maxApplications
             self.intervalDays = intervalDays
             self.bbch = bbch

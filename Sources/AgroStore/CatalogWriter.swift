@@ -6,9 +6,10 @@ import GRDB
 /// `finish()` derives the lookup tables and compacts the file.
 ///
 /// The records go into a build file next to the catalog (`<path>.unfinished`), which
-/// `finish()` compacts into `path` with `VACUUM INTO`; a failed build leaves neither file
-/// behind. Writing the same records in the same order gives the same bytes: the file holds no
-/// clock reading other than `CatalogHeader.builtAt`.
+/// `finish()` compacts into `path` with `VACUUM INTO` (or renames to `path`: see
+/// `finish(compacting:)`); a failed build leaves neither file behind. Writing the same
+/// records in the same order gives the same bytes: the file holds no clock reading other than
+/// `CatalogHeader.builtAt`.
 ///
 /// ```swift
 /// let writer = try CatalogWriter(path: "demo.sqlite", header: CatalogHeader(
@@ -271,7 +272,7 @@ public final class CatalogWriter {
                 $0.add(use.water.from)
                 $0.add(use.water.to)
                 $0.add(use.water.unit)
-                $0.add(use.preHarvestIntervalDays)
+                $0.add(use.phiDays)
                 $0.add(use.maxApplications)
                 $0.add(use.intervalDays)
                 $0.add(use.bbch?.from)

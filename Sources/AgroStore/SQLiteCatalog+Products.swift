@@ -266,9 +266,9 @@ extension SQLiteCatalog: ProductsUseCase {
                     product: EntityRef(id: row["product_id"], name: row["product_name"] ?? row["product_id"]),
                     cultures: cultures[id] ?? [], pests: pests[id] ?? [],
                     dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")),
-                    waterVolume: Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit")),
-                    preHarvestIntervalDays: row["phi_days"], maxApplications: row["max_applications"],
-                    applicationIntervalDays: row["interval_days"], bbch: bbch,
+                    water: Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit")),
+                    phiDays: row["phi_days"], maxApplications: row["max_applications"],
+                    intervalDays: row["interval_days"], bbch: bbch,
                     applicationArea: row.text("application_area"), notes: row.text("notes"),
                     obligations: obligations[id] ?? [])
             }

@@ -57,9 +57,9 @@ extension SQLiteCatalog: SeasonPlanUseCase {
                         id: id, product: EntityRef(id: productID, name: row["product_name"] ?? productID),
                         cultures: cultures[id] ?? [], pests: pests[id] ?? [],
                         dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")),
-                        waterVolume: Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit")),
-                        preHarvestIntervalDays: row["phi_days"], maxApplications: row["max_applications"],
-                        applicationIntervalDays: row["interval_days"],
+                        water: Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit")),
+                        phiDays: row["phi_days"], maxApplications: row["max_applications"],
+                        intervalDays: row["interval_days"],
                         bbch: (row["bbch_from"] as Int?).map { BBCHRange(from: $0, to: row["bbch_to"] ?? $0) }))
             }
             return (products, uses)

@@ -7,9 +7,13 @@ public enum TestCatalogs {
     /// Writes a catalog with `products` products whose names carry the version
     /// ("Product 3 v7"), so a query shows which catalog answered it.
     ///
-    /// - Parameter padding: bytes of filler text per product, to make larger files.
+    /// - Parameters:
+    ///   - padding: bytes of filler text per product, to make larger files.
+    ///   - pickers: also a culture and a pest whose names carry the version ("Wheat v7",
+    ///     "Aphid v7"), so the web pages' pickers show which catalog they come from.
     public static func make(
-        at path: String, identity: String = "test.agro", version: Int, products: Int = 20, padding: Int = 0
+        at path: String, identity: String = "test.agro", version: Int, products: Int = 20, padding: Int = 0,
+        pickers: Bool = false
     ) throws {
         let writer = try CatalogWriter(
             path: path,
@@ -29,6 +33,15 @@ public enum TestCatalogs {
                 CatalogRecord.Product(
                     id: "p\(index)", name: ["en": "Product \(index) v\(version)", "ru": "Препарат \(index) v\(version)"],
                     category: .herbicide, registrationNumber: "REG-\(version)-\(index)", sections: sections))
+        }
+        if pickers, products > 0 {
+            try writer.add(CatalogRecord.Culture(id: "wheat", name: ["en": "Wheat v\(version)", "ru": "Пшеница v\(version)"]))
+            try writer.add(
+                CatalogRecord.Pest(id: "aphid", kind: .insect, name: ["en": "Aphid v\(version)", "ru": "Тля v\(version)"]))
+            try writer.add(
+                CatalogRecord.Use(
+                    id: "u0", productID: "p0", cultureIDs: ["wheat"], pests: [CatalogRecord.Target(pestID: "aphid")],
+                    dose: Dose(from: 1, to: nil, unit: "l/ha")))
         }
         try writer.finish()
     }

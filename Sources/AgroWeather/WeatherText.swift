@@ -7,6 +7,15 @@ import Foundation
 public enum WeatherText {
     // MARK: - Current conditions
 
+    /// A condition in the wording's language: the phrase of its OpenWeatherMap code
+    /// ("condition.501"), else the server's own description (OpenWeatherMap speaks no Kazakh,
+    /// so a Kazakh page would otherwise read "moderate rain").
+    static func describe(_ condition: WeatherCondition?, _ w: WeatherWording) -> String? {
+        guard let condition, let text = condition.description ?? condition.main else { return nil }
+        guard let id = condition.id else { return text }
+        return w.phrase("condition.\(id)", text)
+    }
+
     /// Current conditions, the region and the nearest representative, one fact per line.
     /// Absent values are left out, not shown as zero.
     public static func current(
@@ -45,10 +54,8 @@ public enum WeatherText {
                 (title.isEmpty ? "" : ", ") + w("current.observed", "observed {0} {1}", clock.dateTime(date), zoneName(offset))
         }
         if !title.isEmpty { lines.append(title) }
-        if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", formatAge(age))) }
-        if let description = weather.condition?.description ?? weather.condition?.main {
-            lines.append(capitalizedFirst(description))
-        }
+        if case let .cache(age)? = source { lines.append(w("current.cached", "(cached answer, {0} old)", w.age(age))) }
+        if let description = describe(weather.condition, w) { lines.append(capitalizedFirst(description)) }
         var rows: [(String, String)] = []
         let representativeLabel = w("current.representative", "Representative")
         let t = units.temperatureSymbol
@@ -146,7 +153,7 @@ public enum WeatherText {
                 slot.pop.map { whole($0 * 100) } ?? "-",
                 slot.main?.humidity.map(whole) ?? "-",
                 slot.clouds?.all.map(whole) ?? "-",
-                slot.condition?.description ?? "",
+                describe(slot.condition, w) ?? "",
             ]
         }
         header.append(w("table.conditions", "Conditions"))

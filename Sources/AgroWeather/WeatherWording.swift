@@ -13,16 +13,21 @@ public struct WeatherWording: Sendable {
     public var number: @Sendable (_ text: String) -> String
     /// One spray finding as a short phrase; gets the report for its rain-fast period.
     public var finding: @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String
+    /// An age in seconds with its units ("12 min" in English), for a cached answer.
+    public var age: @Sendable (_ seconds: TimeInterval) -> String
 
-    /// A wording from the phrase, number and finding functions of one interface language.
+    /// A wording from the phrase, number, finding and age functions of one interface language
+    /// (the age as `formatAge` writes it unless given).
     public init(
         phrase: @escaping @Sendable (_ key: String, _ english: String) -> String,
         number: @escaping @Sendable (_ text: String) -> String,
-        finding: @escaping @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String
+        finding: @escaping @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String,
+        age: @escaping @Sendable (_ seconds: TimeInterval) -> String = { formatAge($0) }
     ) {
         self.phrase = phrase
         self.number = number
         self.finding = finding
+        self.age = age
     }
 
     /// The library's English, byte for byte as before wording could be chosen.

@@ -3,6 +3,7 @@ import AgroPresentation
 import AgroStore
 import Foundation
 import Hummingbird
+import Mustache
 
 /// The pages an agronomist decides with: a use written out in full, the uses against a pest on
 /// a culture side by side, culture and substance cards, a season plan checked, a tank filled.
@@ -42,14 +43,27 @@ extension Pages {
     /// The expired mark for a registration ending on `expiry`, or "" while it runs.
     static func expiredMark(_ expiry: String?, _ page: PageContext) -> String {
         guard let expiry, expiry < page.environment.today else { return "" }
-        return page.t("web.expiredOn", expiry)
+        return page.t("web.expiredOn", date(expiry, page))
+    }
+
+    /// A calendar date as the page's language writes it (`web.dateNumeric` fills year, month
+    /// and day: "30.06.2025" in Russian and Kazakh, "2025-06-30" in English); the catalog's
+    /// ISO text is left as it is when it is not a plain date.
+    static func date(_ iso: String, _ page: PageContext) -> String {
+        let day = iso.prefix(10)
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], day.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber })
+        else { return iso }
+        return page.t("web.dateNumeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
     }
 
     /// A use's facts, each with its label, in the order the label prints them: dose, water,
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is
-    /// marked `keep` so that the page never breaks it across lines.
+    /// marked `keep` so that the page never breaks it across lines (the applications are words,
+    /// "up to 2 per season", which a narrow screen must be free to wrap).
     static func useFacts(
-        dose: Dose, water: Dose, phi: Int?, applications: Int?, interval: Int?, bbch: BBCHRange?, area: String?,
+        dose: Dose, water: Dose, phiDays: Int?, maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?,
+        applicationArea: String?,
         _ page: PageContext
     ) -> [[String: Any]] {
         let s = page.environment.strings
@@ -59,11 +73,11 @@ extension Pages {
         }
         if !dose.isEmpty { add("web.dose", s.label(dose), keep: true) }
         if !water.isEmpty { add("web.water", s.label(water), keep: true) }
-        if let phi { add("web.phi", s.plural("use.days", phi), keep: true) }
-        if let applications { add("web.applications", s("web.atMost", applications), keep: true) }
-        if let interval { add("web.interval", s.plural("use.days", interval), keep: true) }
+        if let phiDays { add("web.phi", s.plural("use.days", phiDays), keep: true) }
+        if let maxApplications { add("web.applications", s("web.atMost", maxApplications), keep: false) }
+        if let intervalDays { add("web.interval", s.plural("use.days", intervalDays), keep: true) }
         if let bbch { add("web.bbch", stages(bbch, s), keep: true) }
-        if let area { add("web.area", area, keep: false) }
+        if let applicationArea { add("web.area", applicationArea, keep: false) }
         return facts
     }
 
@@ -74,8 +88,8 @@ extension Pages {
     static func useEntry(_ use: Use, _ page: PageContext) -> [String: Any] {
         [
             "facts": useFacts(
-                dose: use.dose, water: use.waterVolume, phi: use.preHarvestIntervalDays, applications: use.maxApplications,
-                interval: use.applicationIntervalDays, bbch: use.bbch, area: use.applicationArea, page),
+                dose: use.dose, water: use.water, phiDays: use.phiDays, maxApplications: use.maxApplications,
+                intervalDays: use.intervalDays, bbch: use.bbch, applicationArea: use.applicationArea, page),
             "cultures": use.cultures.map { ["name": $0.name, "href": href(.culture, $0.id)] },
             "pests": use.pests.map { pest -> [String: String] in
                 let effect = pest.effect == .full ? "" : page.t("effect.\(pest.effect.rawValue)")
@@ -96,19 +110,43 @@ extension Pages {
 
     // MARK: - Pickers
 
-    /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked.
-    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.cultures(locale: page.locale)
-            .sorted { NameOrder.namePrecedes($0.name, $1.name) }
-            .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked:
+    /// a section lambda over the choices kept per catalog and locale (`PageFragments`).
+    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> MustacheLambda {
+        try choices(page, .cultures(locale: page.locale), selected: selected) { catalog in
+            try catalog.cultures(locale: page.locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map {
+                ($0.id, $0.name)
+            }
+        }
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
-    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> [[String: Any]] {
-        try page.catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items.sorted {
-            NameOrder.namePrecedes($0.name, $1.name)
+    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> MustacheLambda {
+        try choices(page, .pests(locale: page.locale, culture: culture), selected: selected) { catalog in
+            try catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items
+                .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
         }
-        .map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
+    }
+
+    /// Every product, in the catalog's order, for a `<datalist>`.
+    static func productChoices(_ page: PageContext) throws -> MustacheLambda {
+        try choices(page, .products(locale: page.locale), selected: nil) { catalog in
+            try catalog.products(ProductFilter(), page: .all, locale: page.locale).items.map { ($0.id, $0.name) }
+        }
+    }
+
+    /// Every pest, in the catalog's order, for a `<datalist>`.
+    static func pestChoices(_ page: PageContext) throws -> MustacheLambda {
+        try choices(page, .allPests(locale: page.locale), selected: nil) { catalog in
+            try catalog.pests(PestFilter(), page: .all, locale: page.locale).items.map { ($0.id, $0.name) }
+        }
+    }
+
+    private static func choices(
+        _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> MustacheLambda {
+        try page.app.fragments.choices(list, in: page.catalog, selected: selected, strings: strings(page), read: read)
     }
 
     /// Where the culture's protection scheme is: its own, else the nearest group's above it;
@@ -262,8 +300,7 @@ extension Pages {
         }
         var values: [String: Any] = [
             "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
+            "productChoices": try productChoices(page),
         ]
         if products.contains(where: { !$0.isEmpty }) {
             let form = try TankForm(web)
@@ -283,17 +320,11 @@ extension Pages {
     }
 
     static func tankResult(_ document: TankDocument, _ page: PageContext) -> [String: Any] {
-        let plan = document.plan, s = page.environment.strings
-        func n(_ value: Double) -> String { s.number((value * 1000).rounded() / 1000) }
+        let plan = document.plan, s = page.environment.strings, summary = s.tankSummary(plan)
+        let n = s.tankNumber
         return [
-            "title": page.t("tank.title", n(plan.area), n(plan.water), n(plan.tank)),
-            "facts": [
-                page.t("tank.totalWater", n(plan.totalWater)),
-                plan.lastLoadWater > 0
-                    ? page.t("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
-                    : page.t("tank.loadsFull", plan.loads, n(plan.tank)),
-                page.t("tank.areaPerLoad", n(plan.areaPerFullLoad)),
-            ],
+            "title": summary.title,
+            "facts": summary.facts,
             "headers": [
                 "product": page.t("column.product"), "perLoad": page.t("tank.perLoad"), "lastLoad": page.t("tank.lastLoad"),
                 "total": page.t("tank.total"),
@@ -324,10 +355,7 @@ extension Pages {
                 ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
             },
             "example": Self.planExample,
-            "productChoices": try page.catalog.products(ProductFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
-            "pestChoices": try page.catalog.pests(PestFilter(), page: .all, locale: page.locale).items
-                .map { ["id": $0.id, "name": $0.name] },
+            "productChoices": try productChoices(page), "pestChoices": try pestChoices(page),
         ]
         guard let form else { return Rendered(template: "plan", title: page.t("web.plan"), values: values) }
         let (data, name) = try form.plan()
@@ -354,14 +382,28 @@ extension Pages {
         }
         var header = page.t("plan.title", document.resolved.culture.name)
         if let area = plan.area { header += " · " + page.t("plan.area", s.number(area)) }
-        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", sowing) }
-        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", harvest) }
+        if let sowing = plan.sowing { header += " · " + page.t("plan.sowing", date(sowing.description, page)) }
+        if let harvest = plan.harvest { header += " · " + page.t("plan.harvest", date(harvest.description, page)) }
+        // An application's products by name in the page's language, as its findings name them
+        // (the plan may give ids); the plan's own words where a product is not in the catalog.
+        var names: [EntityID: String] = [:]
+        for line in document.resolved.lines where names[line.product] == nil {
+            names[line.product] = (try? page.catalog.product(id: line.product, locale: page.locale))?.name
+        }
+        func products(_ number: Int, _ application: SeasonPlan.Application) -> String {
+            let lines = document.resolved.lines.filter { $0.application == number }
+            let named = lines.compactMap { line in
+                names[line.product].map { $0 + " " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) }
+            }
+            return named.isEmpty || named.count < lines.count ? application.products(s) : named.joined(separator: " + ")
+        }
         let warnings = report.findings.filter { $0.severity == .warning }.count
         return [
             "header": header, "passed": report.passed,
             "verdict": report.passed ? page.t("plan.passed", warnings) : page.t("plan.failed", report.violations, warnings),
             "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
-                let when = application.when(stagePrefix: "BBCH\u{00A0}"), products = application.products(s)
+                let when = application.when(stagePrefix: "BBCH\u{00A0}").map { date($0, page) }
+                let products = products(index + 1, application)
                 let own = report.findings.filter { $0.application == index + 1 }
                 return [
                     "number": index + 1, "when": when.joined(separator: " · "), "products": products,

@@ -130,7 +130,10 @@ enum Pages {
         let layout: [String: Any] = [
             "t": strings, "lang": page.locale, "title": rendered.title, "body": body, "languages": locales,
             // In the page's language: `info` holds the title in the catalog's default locale.
-            "catalogTitle": (try? page.catalog.catalogInfo(locale: page.locale).title) ?? page.catalog.info.title,
+            "catalogTitle":
+                (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
+                    try $0.catalogInfo(locale: page.locale).title
+                }) ?? page.catalog.info.title,
         ]
         let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
@@ -165,7 +168,7 @@ enum Pages {
         "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
         "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind",
-        "cityKind",
+        "cityKind", "expiredOn", "dateNumeric", "noSprayWindow",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
@@ -217,6 +220,8 @@ enum Pages {
                 var detail = hit.detail ?? ""
                 if hit.kind == .product, let category = ProductCategory(rawValue: detail) {
                     detail = page.environment.name(of: category)
+                } else if hit.kind == .news {
+                    detail = date(String(detail.prefix(10)), page)
                 }
                 return [
                     "href": href(hit.kind, hit.id), "name": hit.name, "kind": page.environment.name(of: hit.kind),
@@ -225,6 +230,7 @@ enum Pages {
                 ]
             }
             values["empty"] = result.total == 0
+            values["total"] = result.total
             values["pages"] = pagination(result, page, path: "/")
         }
         return Rendered(template: "search", title: page.t("web.search"), values: values)
@@ -275,14 +281,14 @@ enum Pages {
         if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
         if let number = product.registrationNumber { facts.append(["label": page.t("field.registration"), "value": number]) }
         if let expiry = product.registrationExpiry {
-            facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? expiry : expired])
+            facts.append(["label": page.t("field.expires"), "value": expired.isEmpty ? date(expiry, page) : expired])
         }
         // A withdrawn registration (the Swiss register's): sale and use until these days.
         if product.origin != .registered {
             facts.append(["label": page.t("origin.\(product.origin.rawValue)"), "value": product.originalProduct?.name ?? ""])
         }
-        if let date = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date]) }
-        if let date = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date]) }
+        if let day = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date(day, page)]) }
+        if let day = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date(day, page)]) }
         var groups: [(String, [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
@@ -458,7 +464,9 @@ enum Pages {
         let items = try APIRoutes.news(page.web, page.environment, page.app)
         let result = Page(slicing: items, try page.web.page())
         let values: [String: Any] = [
-            "items": result.items.map { ["href": href(.news, $0.id), "name": $0.name, "date": String($0.date.prefix(10))] },
+            "items": result.items.map {
+                ["href": href(.news, $0.id), "name": $0.name, "date": date(String($0.date.prefix(10)), page)]
+            },
             "empty": result.total == 0, "pages": pagination(result, page, path: "/news"),
         ]
         return Rendered(template: "news", title: page.t("web.news"), values: values)
@@ -467,7 +475,7 @@ enum Pages {
     static func newsItem(_ page: PageContext, id: String) throws -> Rendered {
         let document = try APIRoutes.newsItem(id: id, page.environment, page.app)
         let values: [String: Any] = [
-            "title": document.item.title, "date": String(document.item.date.prefix(10)),
+            "title": document.item.title, "date": date(String(document.item.date.prefix(10)), page),
             // Sanitized by HTMLSanitizer: the one value a template writes unescaped.
             "safeHTML": document.item.bodyHTML,
             "source": document.item.source.flatMap { HTMLSanitizer.safeURL($0, base: nil, allowMail: false) } ?? "",

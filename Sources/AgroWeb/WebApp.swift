@@ -35,6 +35,8 @@ package final class WebApp: Sendable {
     private let localizers: LocalizerCache
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
+    /// What pages repeat for the catalog in use and a locale (pickers, the catalog's title).
+    let fragments: PageFragments
     /// What one client and all of them may ask for (README "Security", "The web server").
     package let limits: WebLimits
     /// Where catalog work and rendering run: bounded, with a bounded queue.
@@ -55,6 +57,7 @@ package final class WebApp: Sendable {
     ) async throws {
         self.wordings = wordings
         cache = ResponseCache(limit: cacheBytes)
+        fragments = PageFragments(limit: limits.fragmentBytes)
         self.limits = limits
         pool = WorkPool(workers: limits.workers, queueLimit: limits.queueLimit, queueTimeout: limits.queueTimeout)
         weatherLimiter = RateLimiter(perClient: limits.weatherPerClient, total: limits.weatherTotal)

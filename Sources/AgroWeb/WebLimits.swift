@@ -21,6 +21,8 @@ package struct WebLimits: Sendable {
     package var requestDeadline: Double = 5
     /// Longest request target (path and query), in bytes; longer ones answer 414.
     package var maxTargetLength = 4096
+    /// Bytes of page fragments kept per catalog (pickers, the catalog's title: `PageFragments`).
+    package var fragmentBytes = 16 << 20
     /// Most items one list answer may hold (`perPage`, and `all=true`).
     package var maxPerPage = 500
     /// Highest page number.

@@ -41,20 +41,25 @@ struct AgroFull: AsyncParsableCommand {
         }
         // A catalog query is parsed by its own command type, as `agro` parses it: the same
         // command, without reflecting over the whole tree.
-        if let query = CatalogCommands.parse(Array(CommandLine.arguments.dropFirst())) {
-            Program.run(query, wordings: wordings, usageError: { exit(withError: $0) })
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let usageError: @Sendable (any Error) -> Never = {
+            Program.refuse($0, arguments: arguments, root: AgroFull.self, wordings: wordings)
+        }
+        if let query = CatalogCommands.parse(arguments) {
+            Program.run(query, wordings: wordings, usageError: usageError)
         }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
         } catch {
-            // Help, version and usage errors: swift-argument-parser prints them and picks the status.
-            exit(withError: error)
+            // Help and version as swift-argument-parser prints them; a usage error worded in the
+            // interface language.
+            usageError(error)
         }
         if let command = command as? any AsyncParsableCommand {
-            await Program.run(command, wordings: wordings, usageError: { exit(withError: $0) })
+            await Program.run(command, wordings: wordings, usageError: usageError)
         }
-        Program.run(command, wordings: wordings, usageError: { exit(withError: $0) })
+        Program.run(command, wordings: wordings, usageError: usageError)
     }
 
     /// Status and wording of every library's errors.

@@ -38,6 +38,13 @@ struct CLIRunner {
         ]
     }
 
+    /// Writes `json` as this runner's `config.json` (in its `XDG_CONFIG_HOME`).
+    func writeConfig(_ json: String) throws {
+        let directory = home.appendingPathComponent("config").appendingPathComponent("agro")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: directory.appendingPathComponent("config.json"))
+    }
+
     /// Runs `agro arguments...`; standard input is empty unless given.
     @discardableResult
     func run(

@@ -216,10 +216,7 @@ final class CatalogCommandsTests: XCTestCase {
     /// README "Files": `config.json` may set `lang`; the flag and `AGRO_LANG` take precedence.
     func testTheConfigFileSetsTheLanguage() throws {
         let runner = CLIRunner()
-        let directory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"]))
-            .appendingPathComponent("agro")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(#"{"lang": "ru"}"#.utf8).write(to: directory.appendingPathComponent("config.json"))
+        try runner.writeConfig(#"{"lang": "ru"}"#)
         let configured = try runner.run(["products", "--per-page", "2"])
         XCTAssertTrue(configured.stdout.hasPrefix("Название"), configured.stdout)
         let flagWins = try runner.run(["products", "--per-page", "2", "--lang", "en"])

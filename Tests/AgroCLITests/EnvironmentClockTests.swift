@@ -22,4 +22,17 @@ final class EnvironmentClockTests: XCTestCase {
         XCTAssertEqual(request.today, "2031-01-01")
         XCTAssertEqual(Environment.isoDate(Date(timeIntervalSince1970: 0)), "1970-01-01")
     }
+
+    /// The day in UTC, whatever the machine's time zone: leap days, the last second of a day,
+    /// before 1970 (days counted by hand: 11,016 to 2000-02-29, 19,782 to 2024-02-29).
+    func testTodayIsTheISODayInUTC() {
+        let day: Double = 86_400
+        let cases: [(Double, String)] = [
+            (-1, "1969-12-31"), (day - 1, "1970-01-01"), (day, "1970-01-02"), (11_016 * day, "2000-02-29"),
+            (19_782 * day + day - 0.5, "2024-02-29"), (19_783 * day, "2024-03-01"), (-719_528 * day, "0000-01-01"),
+        ]
+        for (seconds, expected) in cases {
+            XCTAssertEqual(Environment.isoDate(Date(timeIntervalSince1970: seconds)), expected, "\(seconds)")
+        }
+    }
 }

@@ -155,6 +155,7 @@ final class ErrorWordingTests: XCTestCase {
             ),
         ]
         return libraries + ErrorWordingTests.requestErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
+            + ErrorWordingTests.usageErrors.map { (error: $0 as any UserFacingError, status: Int32(64)) }
     }()
 
     /// One value of every case of `RequestError`: all are bad usage.
@@ -166,6 +167,18 @@ final class ErrorWordingTests: XCTestCase {
         .unexpectedArguments(["--forcast"], command: "agro weather"), .notAList(command: "agro product"),
         .fileTooLarge(path: "/plan.json", mebibytes: 4),
     ]
+
+    /// One value of every kind of `UsageError` (a command line the parser refuses): all are bad usage.
+    private static let usageErrors: [UsageError] = [
+        .unknownOption("--bogus", suggestion: nil), .unknownOption("--pag", suggestion: "--page"), .unknownCommand("prodcts"),
+        .unexpectedArguments(["a", "b"]), .missingArgument("<product>"), .missingValue(option: "--lang"),
+        .invalidValue(option: "--per-page", value: "x", valid: []),
+        .invalidValue(option: "--format", value: "xml", valid: ["table", "json", "csv"]),
+        .takesNoValue(option: "--all", value: "yes"), .givenTwice("--all"), .missingSubcommand,
+        .outOfRange(option: "--port", value: "99999", minimum: 0, maximum: 65535),
+        .belowMinimum(option: "--width", value: "3", minimum: 10),
+        .secondsOutOfRange(option: "--header-timeout", value: "0", maximum: 3600), .unreadable,
+    ].map { UsageError($0, command: "agro products") }
 
     private func report(_ error: any UserFacingError, locale: String) -> ErrorReport? {
         let strings = Localizer(locale: locale, directory: Self.localizable)

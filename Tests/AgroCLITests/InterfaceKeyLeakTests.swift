@@ -63,6 +63,8 @@ final class InterfaceKeyLeakTests: XCTestCase {
             ["plan", "check", examples.appendingPathComponent("winter-wheat-kz-fails.json").path],
             ["tank", "--product", "tebuconazole-250-ec", "--dose", "0.75", "--area", "10", "--water", "200", "--tank", "600"],
             ["catalog", "info"], ["db", "status"], ["news", "--all"],
+            // Help pages and refusals of the command line itself.
+            ["products", "--help"], ["help", "plan", "check"], ["db"], ["products", "--bogus"], ["prodcts"],
             // Refusals and failures: worded too.
             ["product", "no-such-product"], ["products", "--letter", "ab"], ["products", "--culture", "wheet"],
             ["uses", "--sort", "price", "--pest", "x"], ["product", "glyphosate-540-sl", "--format", "csv"],

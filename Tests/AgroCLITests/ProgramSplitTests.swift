@@ -83,6 +83,61 @@ final class ProgramSplitTests: XCTestCase {
         }
     }
 
+    /// `scripts/agro` builds a catalog query from `Query/`, the same manifest seen from there:
+    /// `agro` alone, the targets it needs with the dependencies they have in the whole package,
+    /// and of the packages only GRDB and swift-argument-parser, so that a fresh clone's first
+    /// answer waits for none of the web stack's (issue 20).
+    func testTheQueryPackageDeclaresAgroAndOnlyWhatItNeeds() throws {
+        let whole = try Self.manifest(of: CLIRunner.root)
+        let query = try Self.manifest(of: CLIRunner.root.appendingPathComponent("Query"))
+        XCTAssertEqual(query.products, ["agro"])
+        XCTAssertEqual(
+            query.packages, ["https://github.com/groue/GRDB.swift", "https://github.com/apple/swift-argument-parser"])
+        XCTAssertGreaterThan(whole.packages.count, 2)
+        // agro's dependency graph in Package.swift, written out.
+        XCTAssertEqual(
+            Set(query.targets.keys),
+            [
+                "agro", "AgroCLI", "AgroPresentation", "AgroStore", "AgroDomain", "AgroTerminal", "AgroWeather",
+                "CSQLiteConfig",
+            ])
+        for (name, dependencies) in query.targets {
+            XCTAssertEqual(dependencies, whole.targets[name], name)
+        }
+    }
+
+    /// Products, packages (their URLs) and targets (name: dependencies as JSON) of the package
+    /// at `folder`, as `swift package dump-package` reads its manifest.
+    private static func manifest(of folder: URL) throws -> (
+        products: [String], packages: Set<String>, targets: [String: [String]]
+    ) {
+        let swift =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/swift"
+        // A scratch folder of its own: the test command holds the lock of `.build`.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("agro-manifest-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try CLIRunner().run(
+            ["package", "--package-path", folder.path, "--scratch-path", scratch.path, "dump-package"],
+            extraEnvironment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], executable: swift)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let manifest = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let products = (manifest["products"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let packages = (manifest["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+            let control = (dependency["sourceControl"] as? [[String: Any]])?.first
+            let remote = ((control?["location"] as? [String: Any])?["remote"] as? [[String: Any]])?.first
+            return remote?["urlString"] as? String
+        }
+        var targets: [String: [String]] = [:]
+        for target in manifest["targets"] as? [[String: Any]] ?? [] {
+            guard let name = target["name"] as? String else { continue }
+            targets[name] = try (target["dependencies"] as? [Any] ?? []).map { dependency in
+                String(decoding: try JSONSerialization.data(withJSONObject: dependency, options: .sortedKeys), as: UTF8.self)
+            }
+        }
+        return (products, Set(packages), targets)
+    }
+
     /// Both programs report their build, and agro-full refuses a command line handed over by
     /// an agro of another build (scripts/install checks the first, the hand-over the second).
     func testBothProgramsComeFromOneBuild() throws {

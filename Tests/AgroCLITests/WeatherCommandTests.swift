@@ -62,11 +62,7 @@ class WeatherCLITestCase: XCTestCase {
     }
 
     /// Writes `json` as the runner's `config.json`.
-    func writeConfig(_ json: String, for runner: CLIRunner) throws {
-        let directory = URL(fileURLWithPath: try XCTUnwrap(runner.environment["XDG_CONFIG_HOME"])).appendingPathComponent("agro")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(json.utf8).write(to: directory.appendingPathComponent("config.json"))
-    }
+    func writeConfig(_ json: String, for runner: CLIRunner) throws { try runner.writeConfig(json) }
 
     /// Runs and checks that the key shows up nowhere in the output.
     @discardableResult

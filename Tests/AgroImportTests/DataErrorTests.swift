@@ -92,7 +92,7 @@ final class DataErrorTests: XCTestCase {
         XCTAssertEqual(uses.count, 2)
         XCTAssertEqual(uses[0].cultures, [])
         XCTAssertTrue(uses[0].dose.isEmpty)
-        XCTAssertEqual(uses[0].preHarvestIntervalDays, 3)
+        XCTAssertEqual(uses[0].phiDays, 3)
         XCTAssertEqual(uses[1].dose, Dose(from: 0.5, to: nil, unit: "%"))
         XCTAssertEqual(uses[1].pests.first?.effect, .partial)
         // The use on Weizen is found from Weizen; the culture reads in English as German.
@@ -112,7 +112,7 @@ final class DataErrorTests: XCTestCase {
         XCTAssertEqual(number.count, 2)
         XCTAssertTrue(number.examples.contains { $0.contains("1e300") })
         let uses = try SQLiteCatalog(path: output).uses(UseFilter(product: "1234"), locale: "de")
-        XCTAssertEqual(uses.map(\.preHarvestIntervalDays), [3, nil])
+        XCTAssertEqual(uses.map(\.phiDays), [3, nil])
     }
 
     func testCompressedInputReadsLikePlain() throws {

@@ -177,9 +177,9 @@ enum RegisterChecks {
                     XCTAssertTrue(use.applicationArea?.contains(name) == true, "\(use.id): \(name)")
                 }
                 if let days = Int(indication.waitingPeriod) {
-                    XCTAssertTrue(use.preHarvestIntervalDays == days || use.preHarvestIntervalDays == days * 7, use.id)
+                    XCTAssertTrue(use.phiDays == days || use.phiDays == days * 7, use.id)
                 } else {
-                    XCTAssertNil(use.preHarvestIntervalDays, use.id)
+                    XCTAssertNil(use.phiDays, use.id)
                 }
             }
             let card = try XCTUnwrap(try r.catalog.product(id: product.catalogID, locale: "de"))

@@ -63,35 +63,35 @@ enum DecisionFixture {
         for use: CatalogRecord.Use in [
             .init(
                 id: "u1", productID: "p-tebu", cultureIDs: ["wheat"], pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
-                dose: Dose(from: 0.5, to: 1.0, unit: l), water: Dose(from: 200, to: 300, unit: l), preHarvestIntervalDays: 30,
+                dose: Dose(from: 0.5, to: 1.0, unit: l), water: Dose(from: 200, to: 300, unit: l), phiDays: 30,
                 maxApplications: 2, intervalDays: 14, bbch: BBCHRange(from: 30, to: 59), applicationArea: ["en": "Field"]),
             .init(
                 id: "u2", productID: "p-tebu-generic", cultureIDs: ["cereals"], pests: [.init(pestID: "rust")],
-                dose: Dose(from: 0.75, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 1,
+                dose: Dose(from: 0.75, to: 1.0, unit: l), phiDays: 35, maxApplications: 1,
                 bbch: BBCHRange(from: 31, to: 65)),
             .init(
                 id: "u3", productID: "p-azoxy", cultureIDs: ["winter-wheat"],
                 pests: [.init(pestID: "rust"), .init(pestID: "septoria")],
-                dose: Dose(from: 0.8, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 21,
+                dose: Dose(from: 0.8, to: 1.0, unit: l), phiDays: 35, maxApplications: 2, intervalDays: 21,
                 bbch: BBCHRange(from: 30, to: 61)),
             .init(
                 id: "u4", productID: "p-pyra", cultureIDs: ["wheat"], pests: [.init(pestID: "septoria")],
-                dose: Dose(from: 1.0, to: 1.0, unit: l), preHarvestIntervalDays: 35, maxApplications: 2, intervalDays: 14,
+                dose: Dose(from: 1.0, to: 1.0, unit: l), phiDays: 35, maxApplications: 2, intervalDays: 14,
                 bbch: BBCHRange(from: 30, to: 61)),
             .init(
                 id: "u5", productID: "p-old", cultureIDs: ["wheat"], pests: [.init(pestID: "rust")],
-                dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 30, maxApplications: 1,
+                dose: Dose(from: 0.5, to: 0.5, unit: l), phiDays: 30, maxApplications: 1,
                 bbch: BBCHRange(from: 30, to: 59)),
             .init(
                 id: "u6", productID: "p-lambda", cultureIDs: ["cereals"], pests: [.init(pestID: "aphid")],
-                dose: Dose(from: 150, to: 200, unit: "ml/ha"), preHarvestIntervalDays: 20, maxApplications: 2, intervalDays: 14,
+                dose: Dose(from: 150, to: 200, unit: "ml/ha"), phiDays: 20, maxApplications: 2, intervalDays: 14,
                 bbch: BBCHRange(from: 30, to: 75)),
             .init(
                 id: "u7", productID: "p-pgr", cultureIDs: ["winter-wheat"], pests: [.init(pestID: "lodging")],
                 dose: Dose(from: 1.0, to: 2.0, unit: l), maxApplications: 1, bbch: BBCHRange(from: 21, to: 32)),
             .init(
                 id: "u8", productID: "p-prothio", cultureIDs: ["potato"], pests: [.init(pestID: "late-blight")],
-                dose: Dose(from: 0.5, to: 0.5, unit: l), preHarvestIntervalDays: 14, maxApplications: 3),
+                dose: Dose(from: 0.5, to: 0.5, unit: l), phiDays: 14, maxApplications: 3),
         ] { try writer.add(use) }
         try writer.add(
             CatalogRecord.GroupLimit(

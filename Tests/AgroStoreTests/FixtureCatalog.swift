@@ -145,11 +145,11 @@ enum FixtureCatalog {
     static let uses: [CatalogRecord.Use] = [
         .init(
             id: "u1", productID: "p-tebu", cultureIDs: ["cereals"], pests: [.init(pestID: "septoria"), .init(pestID: "rust")],
-            dose: Dose(from: 0.5, to: 1.0, unit: "l/ha"), preHarvestIntervalDays: 30, maxApplications: 2,
+            dose: Dose(from: 0.5, to: 1.0, unit: "l/ha"), phiDays: 30, maxApplications: 2,
             bbch: BBCHRange(from: 30, to: 69), notes: ["en": "Spray at first symptoms."]),
         .init(
             id: "u2", productID: "p-glyph", cultureIDs: ["wheat"], pests: [.init(pestID: "wild-oat")],
-            dose: Dose(from: 2, to: 4, unit: "l/ha"), preHarvestIntervalDays: 60),
+            dose: Dose(from: 2, to: 4, unit: "l/ha"), phiDays: 60),
         .init(
             id: "u3", productID: "p-lambda", cultureIDs: ["sunflower"], pests: [.init(pestID: "beetle", effect: .partial)],
             dose: Dose(from: 0.1, to: 0.2, unit: "l/ha")),

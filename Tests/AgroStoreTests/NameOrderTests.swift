@@ -29,6 +29,16 @@ final class NameOrderTests: XCTestCase {
         XCTAssertEqual(NameOrder.compare("Avena", "Zea"), .orderedAscending)
     }
 
+    /// Raw names (a use's cultures and pests, distributors, schemes) file Ё among the Е words,
+    /// as Russian dictionaries do; a name differing only in Ё comes after its Е spelling.
+    func testYoSortsAsYeInRawNames() {
+        XCTAssertEqual(
+            ["Жук", "Ель", "Ёж", "Еда", "Овёс", "Овсяница", "Овес"].sorted(by: NameOrder.precedes),
+            ["Еда", "Ёж", "Ель", "Жук", "Овес", "Овёс", "Овсяница"])
+        XCTAssertEqual(NameOrder.compare("Ёлка", "Елка"), .orderedDescending)
+        XCTAssertEqual(NameOrder.compare("ёж", "Ежевика"), .orderedAscending)
+    }
+
     func testFoldedNamesIgnoreCaseAndDiacritics() {
         XCTAssertTrue(NameOrder.namePrecedes("ёж", "Жук"))
         XCTAssertTrue(NameOrder.namePrecedes("Ұлытау", "шығыс"))

@@ -64,7 +64,7 @@ final class UseCaseTests: StoreTestCase {
         XCTAssertEqual(Set(use.pests.map(\.pest.id)), ["septoria", "rust"])
         XCTAssertEqual(use.dose, Dose(from: 0.5, to: 1.0, unit: "l/ha"))
         XCTAssertEqual(use.dose.label, "0.5-1 l/ha")
-        XCTAssertEqual(use.preHarvestIntervalDays, 30)
+        XCTAssertEqual(use.phiDays, 30)
         XCTAssertEqual(use.maxApplications, 2)
         XCTAssertEqual(use.bbch, BBCHRange(from: 30, to: 69))
         XCTAssertEqual(use.notes, "Spray at first symptoms.")

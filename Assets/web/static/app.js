@@ -1,6 +1,7 @@
 // agro web: progressive enhancement only. Every page works without this file; it adds
 // search as you type and favorites kept in this browser (localStorage, by product id, so
-// they survive catalog updates). Content is put into the page as text, never as HTML.
+// they survive catalog updates). Content is put into the page as text, never as HTML; search
+// results are the elements of the server's own results page, parsed inertly (DOMParser).
 "use strict";
 (function () {
   var lang = document.body.getAttribute("data-lang") || "en";
@@ -14,18 +15,6 @@
   }
   function saveFavorites(list) {
     try { localStorage.setItem(favoritesKey, JSON.stringify(list)); } catch (e) { /* storage off: nothing kept */ }
-  }
-  function hrefFor(hit) {
-    var id = encodeURIComponent(hit.id);
-    switch (hit.kind) {
-      case "product": return "/product/" + id;
-      case "pest": return "/pest/" + id;
-      case "culture": return "/culture/" + id;
-      case "substance": return "/substance/" + id;
-      case "news": return "/news/" + id;
-      case "region": return "/regions?region=" + id + "#contacts";
-      default: return "/products?company=" + id;
-    }
   }
   function item(href, name, detail) {
     var li = document.createElement("li");
@@ -53,21 +42,26 @@
         var text = input.value.trim();
         var ticket = ++latest;
         if (text.length < 2) { return; }
-        fetch("/api/v1/search?perPage=20&lang=" + encodeURIComponent(lang) + "&q=" + encodeURIComponent(text))
-          .then(function (response) { return response.ok ? response.json() : { items: [] }; })
-          .then(function (page) {
+        // The server's own results page, so that a hit reads as without script: its kind and
+        // category in the page's language, the expired mark, a news item's date.
+        fetch("/?lang=" + encodeURIComponent(lang) + "&q=" + encodeURIComponent(text))
+          .then(function (response) { return response.ok ? response.text() : ""; })
+          .then(function (html) {
             if (ticket !== latest) { return; }
+            var found = new DOMParser().parseFromString(html, "text/html").getElementById("results");
+            var hits = found ? Array.prototype.slice.call(found.children) : [];
+            var total = found ? Number(found.getAttribute("data-total")) || hits.length : 0;
             results.textContent = "";
-            page.items.forEach(function (hit) { results.appendChild(item(hrefFor(hit), hit.name, hit.detail || "")); });
+            hits.forEach(function (hit) { results.appendChild(document.importNode(hit, true)); });
             results.setAttribute("data-query", text);
             // Announced by screen readers (role=status): how many were found.
             var status = document.getElementById("results-status");
             if (status) {
-              status.textContent = page.total > 0 ? status.getAttribute("data-found").replace("{0}", String(page.total))
+              status.textContent = total > 0 ? status.getAttribute("data-found").replace("{0}", String(total))
                 : status.getAttribute("data-none");
             }
             var empty = document.querySelector(".empty");
-            if (empty) { empty.hidden = page.items.length > 0; }
+            if (empty) { empty.hidden = hits.length > 0; }
           })
           .catch(function () { /* the form still works */ });
       }, 150);
@@ -108,7 +102,21 @@
     });
   }
 
-  // The favorites page: names come from the API in the page's language.
+  // A catalog date "2025-06-30" as the page's language writes it (the layout's data-date:
+  // "{2}.{1}.{0}" fills day, month, year).
+  function localDate(iso) {
+    var parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso || "");
+    var pattern = document.body.getAttribute("data-date");
+    if (!parts || !pattern) { return iso; }
+    return pattern.replace(/\{([012])\}/g, function (_, i) { return parts[Number(i) + 1]; });
+  }
+  function isoToday() {
+    var now = new Date(), two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return now.getFullYear() + "-" + two(now.getMonth() + 1) + "-" + two(now.getDate());
+  }
+
+  // The favorites page: names come from the API in the page's language (kept offline for a
+  // favorite), with the registration number and, once it has run out, the expired mark.
   var list = document.getElementById("favorites");
   if (list) {
     var ids = favorites();
@@ -118,7 +126,25 @@
       list.appendChild(li);
       fetch("/api/v1/product/" + encodeURIComponent(id) + "?lang=" + encodeURIComponent(lang))
         .then(function (response) { return response.ok ? response.json() : null; })
-        .then(function (product) { if (product) { li.firstChild.textContent = product.name; } })
+        .then(function (product) {
+          if (!product) { return; }
+          li.firstChild.textContent = product.name;
+          var expired = list.getAttribute("data-expired");
+          if (product.registrationExpiry && product.registrationExpiry < isoToday() && expired) {
+            var mark = document.createElement("span");
+            mark.className = "expired";
+            mark.textContent = expired.replace("{0}", localDate(product.registrationExpiry));
+            li.insertBefore(mark, li.firstChild.nextSibling);
+            li.insertBefore(document.createTextNode(" "), mark);
+          }
+          if (product.registrationNumber) {
+            var reg = document.createElement("span");
+            reg.className = "reg";
+            reg.textContent = product.registrationNumber;
+            li.appendChild(document.createTextNode(" "));
+            li.appendChild(reg);
+          }
+        })
         .catch(function () {});
     });
   }

@@ -8,7 +8,7 @@ import Foundation
 /// representative by distance from a point.
 struct ContactsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "contacts",
+        commandName: "contacts", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show the representatives and distributors of a region, or the representatives nearest a point.",
         discussion: """
             Give a region, or --near LAT,LON (decimal degrees) for every representative sorted by distance.             A representative's place is their own location when the catalog has one, else their region's centre.

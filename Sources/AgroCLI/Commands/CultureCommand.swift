@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct CultureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "culture",
+        commandName: "culture", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
 
     @OptionGroup var global: GlobalOptions

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct CulturesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cultures", abstract: "List cultures as a tree of groups and members.")
+        commandName: "cultures", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List cultures as a tree of groups and members.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions

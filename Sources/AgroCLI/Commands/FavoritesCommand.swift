@@ -6,7 +6,7 @@ import Foundation
 
 struct FavoritesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "favorites",
+        commandName: "favorites", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Keep a list of favorite products, cultures, pests and substances.",
         discussion: "Favorites are kept apart from the catalog, by id, and survive every catalog update.",
         subcommands: [Add.self, Remove.self, List.self],

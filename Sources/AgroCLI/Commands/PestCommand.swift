@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct PestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pest", abstract: "Show a pest and the products registered against it.")
+        commandName: "pest", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "Show a pest and the products registered against it.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -40,7 +41,7 @@ struct PestCommand: ParsableCommand {
             let rows = uses.map { use in
                 [
                     use.product.name, use.cultures.map(\.name).joined(separator: ", "), environment.label(use.dose),
-                    use.preHarvestIntervalDays.map { s.plural("use.days", $0) } ?? "", use.bbch.map(s.label) ?? "",
+                    use.phiDays.map { s.plural("use.days", $0) } ?? "", use.bbch.map(s.label) ?? "",
                 ]
             }
             if rows.isEmpty {

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct PestsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "pests", abstract: "List pests: weeds, diseases, insects, ...")
+        commandName: "pests", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List pests: weeds, diseases, insects, ...")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions

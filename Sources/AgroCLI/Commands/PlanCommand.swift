@@ -3,6 +3,7 @@ import ArgumentParser
 
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "plan", abstract: "Season plans: check one against the catalog.",
+        commandName: "plan", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "Season plans: check one against the catalog.",
         subcommands: [PlanCheckCommand.self])
 }

@@ -6,7 +6,7 @@ import Foundation
 
 struct ProductCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "product",
+        commandName: "product", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
 
     @OptionGroup var global: GlobalOptions
@@ -125,10 +125,10 @@ enum UsesTable {
                 lines += DisplayWidth.wrap("• " + (pests.isEmpty ? "—" : pests), width: width, indent: "    ", hanging: "  ")
                 var facts: [String] = []
                 if !use.dose.isEmpty { facts.append(s("use.dose", environment.label(use.dose))) }
-                if !use.waterVolume.isEmpty { facts.append(s("use.water", environment.label(use.waterVolume))) }
-                if let phi = use.preHarvestIntervalDays { facts.append(s.plural("use.phi", phi)) }
+                if !use.water.isEmpty { facts.append(s("use.water", environment.label(use.water))) }
+                if let phi = use.phiDays { facts.append(s.plural("use.phi", phi)) }
                 if let count = use.maxApplications { facts.append(s.plural("use.applications", count)) }
-                if let interval = use.applicationIntervalDays { facts.append(s.plural("use.interval", interval)) }
+                if let interval = use.intervalDays { facts.append(s.plural("use.interval", interval)) }
                 if let bbch = use.bbch { facts.append(s.label(bbch)) }
                 if let area = use.applicationArea { facts.append(area) }
                 lines += DisplayWidth.wrap(facts.joined(separator: " · "), width: width, indent: "      ")
@@ -153,7 +153,7 @@ enum UsesTable {
                 CSV.line([
                     use.id, use.product.name, use.cultures.map(\.name).joined(separator: "; "),
                     use.pests.map(\.pest.name).joined(separator: "; "), number(use.dose.from), number(use.dose.to),
-                    use.dose.unit ?? "", use.preHarvestIntervalDays.map(String.init) ?? "",
+                    use.dose.unit ?? "", use.phiDays.map(String.init) ?? "",
                     use.maxApplications.map(String.init) ?? "", use.bbch.map { String($0.from) } ?? "",
                     use.bbch.map { String($0.to) } ?? "",
                 ]) + "\n")

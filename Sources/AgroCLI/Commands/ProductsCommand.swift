@@ -6,7 +6,7 @@ import Foundation
 
 struct ProductsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "products",
+        commandName: "products", _superCommandName: CatalogCommands.superCommandName,
         abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
         discussion: """
             Each filter takes an id or a name in any catalog language, case-insensitive. A culture also \

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct RegionsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "regions", abstract: "List regions and cities with their centres.")
+        commandName: "regions", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List regions and cities with their centres.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions

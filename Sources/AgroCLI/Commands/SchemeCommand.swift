@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct SchemeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "scheme",
+        commandName: "scheme", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
 
     @OptionGroup var global: GlobalOptions
@@ -14,7 +14,7 @@ struct SchemeCommand: ParsableCommand {
     @Option(help: "Only the stages that include this BBCH growth stage (0-99).") var stage: Int?
 
     func validate() throws {
-        if let stage, !(0...99).contains(stage) { throw ValidationError("--stage takes a BBCH stage from 0 to 99") }
+        if let stage, !(0...99).contains(stage) { throw RequestError.stageOutOfRange(stage) }
     }
 
     func run() throws {

@@ -5,7 +5,7 @@ import ArgumentParser
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "search",
+        commandName: "search", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Search products, substances, cultures, pests and news.",
         discussion: """
             Words match by prefix, case- and diacritic-insensitive, in every catalog language. Quotes, \

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct SubstanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "substance", abstract: "Show an active substance and the products that contain it.")
+        commandName: "substance", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "Show an active substance and the products that contain it.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -5,7 +5,8 @@ import ArgumentParser
 
 struct SubstancesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "substances", abstract: "List active substances with their mode-of-action groups.")
+        commandName: "substances", _superCommandName: CatalogCommands.superCommandName,
+        abstract: "List active substances with their mode-of-action groups.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions

@@ -6,7 +6,7 @@ import Foundation
 
 struct TankCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tank",
+        commandName: "tank", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Calculate the sprayer loads: product per load, the last partial load, totals, active substance.",
         discussion: """
             agro tank --product ID --dose 0.75 --unit l/ha --area 120 --water 200 --tank 3000
@@ -62,20 +62,13 @@ struct TankCommand: ParsableCommand {
     static func lines(_ plan: TankPlan, warnings: [String], environment: Environment) -> [String] {
         let s = environment.strings
         // Rounded as `number` rounds, written as the interface language writes numbers and units.
-        let n = { (value: Double) in s.number((value * 1000).rounded() / 1000) }
+        let n = s.tankNumber
         let symbol = { (unit: String) -> String in
             let key = "unit." + unit, text = s(key)
             return text == key ? unit : text
         }
-        var lines = [
-            environment.bold(s("tank.title", n(plan.area), n(plan.water), n(plan.tank))), "",
-            "  " + s("tank.totalWater", n(plan.totalWater)),
-            "  "
-                + (plan.lastLoadWater > 0
-                    ? s("tank.loadsPartial", plan.loads, plan.fullLoads, n(plan.tank), n(plan.lastLoadWater))
-                    : s("tank.loadsFull", plan.loads, n(plan.tank))),
-            "  " + s("tank.areaPerLoad", n(plan.areaPerFullLoad)), "",
-        ]
+        let summary = s.tankSummary(plan)
+        var lines = [environment.bold(summary.title), ""] + summary.facts.map { "  " + $0 } + [""]
         let rows = plan.products.map { amounts in
             [
                 amounts.name, "\(n(amounts.perFullLoad)) \(symbol(amounts.unit))",

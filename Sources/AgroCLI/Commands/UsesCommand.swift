@@ -6,7 +6,7 @@ import Foundation
 
 struct UsesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "uses",
+        commandName: "uses", _superCommandName: CatalogCommands.superCommandName,
         abstract: "Compare the registered uses against a pest on a culture, side by side.",
         discussion: """
             One row per product and use: registration, active ingredients with their mode-of-action \

@@ -19,14 +19,27 @@ package struct GlobalOptions: ParsableArguments {
 
     package init() {}
 
-    /// `--name` of every option above that takes a value, read from the declarations
-    /// themselves (each is `.long`), so that the pre-parser of `CatalogCommands.parse` never
-    /// lags behind them.
-    package static let valuedOptionNames: Set<String> = Set(
-        Mirror(reflecting: GlobalOptions()).children.compactMap { child in
-            guard let label = child.label, String(describing: type(of: child.value)).hasPrefix("Option<") else { return nil }
-            return "--" + kebabCase(label.hasPrefix("_") ? String(label.dropFirst()) : label)
-        })
+    /// The global options read from the words of a command line the parser refused, so that
+    /// the refusal is worded in the language asked for: the last `--lang CODE` or
+    /// `--lang=CODE`, wherever it stands; none else.
+    package static func scanning(_ arguments: [String]) -> GlobalOptions {
+        var lang: String?
+        for (index, word) in arguments.enumerated() {
+            if word == "--lang", index + 1 < arguments.endIndex, !arguments[index + 1].hasPrefix("-") {
+                lang = arguments[index + 1]
+            } else if word.hasPrefix("--lang=") {
+                lang = String(word.dropFirst("--lang=".count))
+            }
+        }
+        // Parsed, not assigned: the options of an unparsed value cannot be read.
+        return (try? parse(lang.map { ["--lang", $0] } ?? [])) ?? (try? parse([])) ?? GlobalOptions()
+    }
+
+    /// `--name` of every option above that takes a value, for the pre-parser of
+    /// `CatalogCommands.parse`. Written out: reading them from the declarations at every start
+    /// (a `Mirror` and its children's type names) cost a sixth of a catalog query's start-up;
+    /// `PreParserTests` reads them so and compares, so that the list cannot lag behind.
+    package static let valuedOptionNames: Set<String> = ["--catalog", "--lang", "--format"]
 
     /// `perPage` → `per-page`, as swift-argument-parser names a `.long` option.
     package static func kebabCase(_ name: String) -> String {
@@ -72,7 +85,7 @@ package struct PageOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        if let page, page < 1 { throw ValidationError("--page must be 1 or more") }
-        if let perPage, perPage < 1 { throw ValidationError("--per-page must be 1 or more") }
+        if let page, page < 1 { throw RequestError.belowMinimum(.page, value: String(page), minimum: 1) }
+        if let perPage, perPage < 1 { throw RequestError.belowMinimum(.perPage, value: String(perPage), minimum: 1) }
     }
 }

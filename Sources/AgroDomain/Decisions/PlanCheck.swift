@@ -340,11 +340,11 @@ public enum PlanCheck {
     static func preHarvest(_ line: PlanLine, uses: [Use], facts: PlanFacts) -> [PlanFinding] {
         guard let harvest = facts.harvest, let date = line.date else { return [] }
         // The most lenient covering use decides; a use without a PHI sets none.
-        let phis = uses.map(\.preHarvestIntervalDays)
+        let phis = uses.map(\.phiDays)
         guard !phis.contains(where: { $0 == nil }), let phi = phis.compactMap({ $0 }).min() else { return [] }
         let days = harvest.day - date.day
         guard days < phi else { return [] }
-        let use = uses.first { $0.preHarvestIntervalDays == phi } ?? uses[0]
+        let use = uses.first { $0.phiDays == phi } ?? uses[0]
         return [
             PlanFinding(
                 application: line.application, rule: .preHarvestInterval, severity: .error,
@@ -378,11 +378,11 @@ public enum PlanCheck {
             }
             if let last = previous?.last, let before = lines[last].date, let date = line.date {
                 let uses = applicable[index] ?? []
-                let intervals = uses.map(\.applicationIntervalDays)
+                let intervals = uses.map(\.intervalDays)
                 if !uses.isEmpty, !intervals.contains(where: { $0 == nil }), let minimum = intervals.compactMap({ $0 }).min(),
                     date.day - before.day < minimum
                 {
-                    let use = uses.first { $0.applicationIntervalDays == minimum } ?? uses[0]
+                    let use = uses.first { $0.intervalDays == minimum } ?? uses[0]
                     findings.append(
                         PlanFinding(
                             application: line.application, rule: .interval, severity: .error,

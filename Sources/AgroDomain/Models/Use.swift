@@ -77,13 +77,13 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
     /// Dose per hectare (or per tonne of seed, or %).
     public var dose: Dose
     /// Spray volume (water), usually l/ha.
-    public var waterVolume: Dose
+    public var water: Dose
     /// Pre-harvest interval (waiting period) in days; nil when the label sets none.
-    public var preHarvestIntervalDays: Int?
+    public var phiDays: Int?
     /// Applications per season at most.
     public var maxApplications: Int?
     /// Minimum days between two applications.
-    public var applicationIntervalDays: Int?
+    public var intervalDays: Int?
     /// Growth-stage window for applying.
     public var bbch: BBCHRange?
     /// Where the use applies: field, greenhouse, forestry, storage, ...
@@ -95,17 +95,15 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
 
     // The output contract (README, "JSON keys"): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
-        case id, product, cultures, pests, dose, maxApplications, bbch, applicationArea, notes, obligations
-        case waterVolume = "water"
-        case preHarvestIntervalDays = "phiDays"
-        case applicationIntervalDays = "intervalDays"
+        case id, product, cultures, pests, dose, water, phiDays, maxApplications, intervalDays, bbch, applicationArea
+        case notes, obligations
     }
 
     /// A registered use.
     public init(
         id: EntityID, product: EntityRef, cultures: [EntityRef], pests: [UsePest], dose: Dose,
-        waterVolume: Dose = Dose(from: nil, to: nil, unit: nil), preHarvestIntervalDays: Int? = nil,
-        maxApplications: Int? = nil, applicationIntervalDays: Int? = nil, bbch: BBCHRange? = nil,
+        water: Dose = Dose(from: nil, to: nil, unit: nil), phiDays: Int? = nil,
+        maxApplications: Int? = nil, intervalDays: Int? = nil, bbch: BBCHRange? = nil,
         applicationArea: String? = nil, notes: String? = nil, obligations: [String] = []
     ) {
         self.id = id
@@ -113,10 +111,10 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
         self.cultures = cultures
         self.pests = pests
         self.dose = dose
-        self.waterVolume = waterVolume
-        self.preHarvestIntervalDays = preHarvestIntervalDays
+        self.water = water
+        self.phiDays = phiDays
         self.maxApplications = maxApplications
-        self.applicationIntervalDays = applicationIntervalDays
+        self.intervalDays = intervalDays
         self.bbch = bbch
         self.applicationArea = applicationArea
         self.notes = notes

@@ -52,13 +52,6 @@ struct CatalogInfoCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    struct Document: Encodable {
-        var path: String
-        var size: Int
-        var contentHash: String
-        var info: CatalogInfo
-    }
-
     func run() throws {
         let environment = try Environment(global)
         try environment.refuseCSV("catalog info")
@@ -66,23 +59,10 @@ struct CatalogInfoCommand: ParsableCommand {
         let info = try catalog.catalogInfo(locale: environment.locale)
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
         let contentHash = try ContentHash.of(catalog: catalog.path)
+        let document = CatalogFileDocument(path: catalog.path, size: size, contentHash: contentHash, info: info)
         switch environment.format {
-        case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(Document(path: catalog.path, size: size, contentHash: contentHash, info: info))
-        case .table:
-            let s = environment.strings
-            var facts = [
-                (s("field.identity"), info.identity),
-                (s("field.version"), String(info.version)),
-                (s("field.schema"), String(info.schemaVersion)),
-                (s("field.built"), info.builtAt),
-                (s("field.locales"), info.locales.locales.joined(separator: ", ")),
-                (s("field.path"), catalog.path),
-                (s("field.size"), ByteCountFormatter.string(fromByteCount: Int64(size), countStyle: .file)),
-                (s("field.contentHash"), contentHash),
-            ]
-            if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
-            environment.print([environment.bold(info.title), ""] + Card.facts(facts))
+        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
+        case .table: environment.print(document.card(environment))
         }
     }
 }

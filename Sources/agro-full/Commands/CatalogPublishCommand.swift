@@ -33,10 +33,19 @@ struct CatalogPublishCommand: ParsableCommand {
     var deltas: Int = 3
 
     func validate() throws {
-        if deltas < 0 || deltas > 50 { throw ValidationError("--deltas must be between 0 and 50") }
+        let command = "agro catalog publish"
+        if deltas < 0 || deltas > 50 {
+            throw UsageError(.outOfRange(option: "--deltas", value: String(deltas), minimum: 0, maximum: 50), command: command)
+        }
         // An upper bound too: the expiry must stay a date every client can format and compare.
-        if expiryDays < 1 || expiryDays > 36_500 { throw ValidationError("--expiry-days must be between 1 and 36500") }
-        if let maxVersionStep, maxVersionStep < 1 { throw ValidationError("--max-version-step must be 1 or more") }
+        if expiryDays < 1 || expiryDays > 36_500 {
+            throw UsageError(
+                .outOfRange(option: "--expiry-days", value: String(expiryDays), minimum: 1, maximum: 36_500), command: command)
+        }
+        if let maxVersionStep, maxVersionStep < 1 {
+            throw UsageError(
+                .belowMinimum(option: "--max-version-step", value: String(maxVersionStep), minimum: 1), command: command)
+        }
     }
 
     func run() throws {

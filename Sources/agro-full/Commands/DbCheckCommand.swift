@@ -19,49 +19,19 @@ struct DbCheckCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @OptionGroup var update: UpdateOptions
 
-    struct Document: Encodable {
-        var available: Bool
-        var identity: String
-        var version: Int
-        var schemaVersion: Int
-        var downloadSize: Int64
-        var fullDownloadSize: Int64
-        var deltas: Int
-        var notModified: Bool
-        var active: CatalogInfo
-        var activeSource: CatalogSource
-    }
-
     func run() async throws {
         let environment = try Environment(global)
         try environment.refuseCSV("db check")
         let configuration = try environment.updateConfiguration(update)
         let check = try await UpdateClient(configuration: configuration, store: environment.catalogStore).check()
         let manifest = check.manifest, active = check.active.info
+        let document = UpdateCheckDocument(
+            available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
+            schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize, fullDownloadSize: check.fullDownloadSize,
+            deltas: check.deltaChain.count, notModified: check.notModified, active: active, activeSource: check.active.source)
         switch environment.format {
-        case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(
-                Document(
-                    available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
-                    schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize,
-                    fullDownloadSize: check.fullDownloadSize, deltas: check.deltaChain.count, notModified: check.notModified,
-                    active: active, activeSource: check.active.source))
-        case .table:
-            switch check.availability {
-            case .available where !check.deltaChain.isEmpty:
-                environment.print(
-                    environment.strings(
-                        "db.check.availableDelta", manifest.identity, manifest.catalogVersion, active.identity, active.version,
-                        ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file), check.deltaChain.count,
-                        ByteCountFormatter.string(fromByteCount: check.fullDownloadSize, countStyle: .file)))
-            case .available:
-                environment.print(
-                    environment.strings(
-                        "db.check.available", manifest.identity, manifest.catalogVersion, active.identity, active.version,
-                        ByteCountFormatter.string(fromByteCount: check.downloadSize, countStyle: .file)))
-            case .upToDate:
-                environment.print(environment.strings("db.upToDate", active.identity, active.version))
-            }
+        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
+        case .table: environment.print(document.line(environment.strings))
         }
     }
 }

@@ -25,12 +25,6 @@ struct DbUpdateCommand: AsyncParsableCommand {
             "Install the server's catalog even when it is older than one installed before (a deliberate rollback on the server).")
     var allowDowngrade = false
 
-    struct Document: Encodable {
-        var installed: Bool
-        var from: CatalogInfo?
-        var to: CatalogInfo
-    }
-
     func run() async throws {
         let environment = try Environment(global)
         try environment.refuseCSV("db update")
@@ -51,15 +45,14 @@ struct DbUpdateCommand: AsyncParsableCommand {
             display.finish()
             throw error
         }
-        switch (environment.format, outcome) {
-        case let (.table, .upToDate(info)):
-            environment.print(environment.strings("db.upToDate", info.identity, info.version))
-        case let (.table, .installed(from, to)):
-            environment.print(environment.strings("db.update.installed", to.identity, to.version, from.identity, from.version))
-        case let (_, .upToDate(info)):
-            try environment.printJSON(Document(installed: false, from: nil, to: info))
-        case let (_, .installed(from, to)):
-            try environment.printJSON(Document(installed: true, from: from, to: to))
+        let document: UpdateDocument
+        switch outcome {
+        case let .upToDate(info): document = UpdateDocument(from: nil, to: info)
+        case let .installed(from, to): document = UpdateDocument(from: from, to: to)
+        }
+        switch environment.format {
+        case .table: environment.print(document.line(environment.strings))
+        case .json, .csv: try environment.printJSON(document)
         }
     }
 }

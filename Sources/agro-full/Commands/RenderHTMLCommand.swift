@@ -16,7 +16,9 @@ struct RenderHTMLCommand: ParsableCommand {
     @Option(help: "Base URL that relative links resolve against.") var base: String?
 
     func validate() throws {
-        if let width, width < 10 { throw ValidationError("--width must be at least 10") }
+        if let width, width < 10 {
+            throw UsageError(.belowMinimum(option: "--width", value: String(width), minimum: 10), command: "agro render-html")
+        }
     }
 
     func run() throws {

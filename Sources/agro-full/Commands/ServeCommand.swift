@@ -23,7 +23,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one.") var port = 8080
 
     func validate() throws {
-        if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
+        if !(0...65535).contains(port) {
+            throw UsageError(
+                .outOfRange(option: "--port", value: String(port), minimum: 0, maximum: 65535), command: "agro serve")
+        }
     }
 
     func run() async throws {

@@ -42,9 +42,18 @@ struct WebCommand: AsyncParsableCommand {
     @OptionGroup var limits: WebLimitOptions
 
     func validate() throws {
-        if !(0...65535).contains(port) { throw ValidationError("--port must be 0...65535") }
-        if updateInterval < 1 { throw ValidationError("--update-interval must be 1 or more") }
-        if !(0...65536).contains(cacheMB) { throw ValidationError("--cache-mb must be 0...65536") }
+        let command = "agro web"
+        if !(0...65535).contains(port) {
+            throw UsageError(.outOfRange(option: "--port", value: String(port), minimum: 0, maximum: 65535), command: command)
+        }
+        if updateInterval < 1 {
+            throw UsageError(
+                .belowMinimum(option: "--update-interval", value: String(updateInterval), minimum: 1), command: command)
+        }
+        if !(0...65536).contains(cacheMB) {
+            throw UsageError(
+                .outOfRange(option: "--cache-mb", value: String(cacheMB), minimum: 0, maximum: 65536), command: command)
+        }
     }
 
     func run() async throws {

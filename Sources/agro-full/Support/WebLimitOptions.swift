@@ -1,3 +1,4 @@
+import AgroPresentation
 import AgroWeb
 import ArgumentParser
 
@@ -34,14 +35,15 @@ struct WebLimitOptions: ParsableArguments {
             ("--header-timeout", headerTimeout), ("--keep-alive-timeout", keepAliveTimeout),
             ("--request-deadline", requestDeadline),
         ] where !(value > 0 && value <= 3600) {
-            throw ValidationError("\(name) must be more than 0 and at most 3600 seconds")
+            throw UsageError(.secondsOutOfRange(option: name, value: value.plainText, maximum: 3600), command: "agro web")
         }
         for (name, value, low) in [
             ("--max-connections", maxConnections, 1), ("--workers", workers, 1),
             ("--queue-limit", queueLimit, 0), ("--weather-per-client", weatherPerClient, 0),
             ("--weather-total", weatherTotal, 0),
         ] where !(low...1_000_000).contains(value) {
-            throw ValidationError("\(name) must be \(low)...1000000")
+            throw UsageError(
+                .outOfRange(option: name, value: String(value), minimum: low, maximum: 1_000_000), command: "agro web")
         }
     }
 

@@ -1,0 +1,199 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+// The documents of the commands about catalog files (`agro catalog info`, `agro db status`,
+// `verify`, `check`, `update`): the JSON each prints with `--format json` (README, "JSON keys")
+// and the card or line it prints as a table. The commands only gather the facts.
+
+/// `agro catalog info`: the catalog file in use and what it says of itself.
+///
+/// `/api/v1/catalog` answers with `info` alone: the file's path and size are the server's
+/// business, not a browser's.
+package struct CatalogFileDocument: Encodable, Sendable {
+    package var path: String
+    /// Bytes.
+    package var size: Int
+    /// sha256 of the catalog's content (`ContentHash`).
+    package var contentHash: String
+    package var info: CatalogInfo
+
+    /// The document of the file at `path`.
+    package init(path: String, size: Int, contentHash: String, info: CatalogInfo) {
+        self.path = path
+        self.size = size
+        self.contentHash = contentHash
+        self.info = info
+    }
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case path, size, contentHash, info }
+
+    /// The table: the catalog's title, then one fact a line.
+    package func card(_ environment: Environment) -> [String] {
+        let s = environment.strings
+        var facts =
+            CatalogFileDocument.facts(info, s) + [
+                (s("field.path"), path), (s("field.size"), CatalogFileDocument.bytes(Int64(size))),
+                (s("field.contentHash"), contentHash),
+            ]
+        if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
+        return [environment.bold(info.title), ""] + Card.facts(facts)
+    }
+
+    /// The facts every card of a catalog starts with: identity, version, schema, build time, languages.
+    static func facts(_ info: CatalogInfo, _ s: Localizer) -> [(String, String)] {
+        [
+            (s("field.identity"), info.identity), (s("field.version"), String(info.version)),
+            (s("field.schema"), String(info.schemaVersion)), (s("field.built"), info.builtAt),
+            (s("field.locales"), info.locales.locales.joined(separator: ", ")),
+        ]
+    }
+
+    /// A size as a person reads it: "3.2 MB".
+    static func bytes(_ count: Int64) -> String { ByteCountFormatter.string(fromByteCount: count, countStyle: .file) }
+}
+
+/// `agro db status`: the catalog in use (bundled or installed), the one kept for a rollback,
+/// the last update check.
+package struct CatalogStatusDocument: Encodable, Sendable {
+    package var source: CatalogSource
+    package var path: String
+    /// Bytes.
+    package var size: Int64
+    package var info: CatalogInfo
+    package var previous: CatalogInfo?
+    /// ISO 8601, UTC.
+    package var lastCheck: String?
+    package var warning: String?
+
+    /// The document of `status`, with `info` read in the reader's language.
+    package init(_ status: CatalogStatus, info: CatalogInfo) {
+        source = status.active.source
+        path = status.active.path
+        size = status.size
+        self.info = info
+        previous = status.previous
+        lastCheck = status.lastCheck.map { ISO8601DateFormatter().string(from: $0) }
+        warning = status.active.warning
+    }
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case source, path, size, info, previous, lastCheck, warning }
+
+    /// The table: the catalog's title, then one fact a line.
+    package func card(_ environment: Environment) -> [String] {
+        let s = environment.strings
+        var facts =
+            [(s("field.origin"), s("db.source." + source.rawValue))] + CatalogFileDocument.facts(info, s) + [
+                (s("field.path"), path), (s("field.size"), CatalogFileDocument.bytes(size)),
+                (s("field.lastCheck"), lastCheck ?? s("db.never")),
+            ]
+        if let previous { facts.append((s("field.previous"), "\(previous.identity) \(previous.version)")) }
+        return [environment.bold(info.title), ""] + Card.facts(facts)
+    }
+}
+
+/// `agro db verify`: the catalog in use passed its checks (a failure is an error, status 96).
+package struct CatalogVerificationDocument: Encodable, Sendable {
+    package var ok: Bool
+    package var source: CatalogSource
+    package var path: String
+    package var sha256: String
+    /// Bytes.
+    package var size: Int64
+    package var info: CatalogInfo
+
+    /// The document of a catalog that passed.
+    package init(source: CatalogSource, path: String, sha256: String, size: Int64, info: CatalogInfo) {
+        ok = true
+        self.source = source
+        self.path = path
+        self.sha256 = sha256
+        self.size = size
+        self.info = info
+    }
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case ok, source, path, sha256, size, info }
+
+    /// The table: one line.
+    package func line(_ s: Localizer) -> String {
+        s("db.verify.ok", info.identity, info.version, s("db.source." + source.rawValue), path, sha256)
+    }
+}
+
+/// `agro db check`: whether the update server has a newer catalog and what it downloads.
+package struct UpdateCheckDocument: Encodable, Sendable {
+    package var available: Bool
+    package var identity: String
+    package var version: Int
+    package var schemaVersion: Int
+    /// Bytes to download: the deltas when they cost less, else the full catalog.
+    package var downloadSize: Int64
+    package var fullDownloadSize: Int64
+    /// Deltas in the chain from the installed version (0: the full catalog).
+    package var deltas: Int
+    package var notModified: Bool
+    package var active: CatalogInfo
+    package var activeSource: CatalogSource
+
+    /// The document of a check against the server's manifest.
+    package init(
+        available: Bool, identity: String, version: Int, schemaVersion: Int, downloadSize: Int64, fullDownloadSize: Int64,
+        deltas: Int, notModified: Bool, active: CatalogInfo, activeSource: CatalogSource
+    ) {
+        self.available = available
+        self.identity = identity
+        self.version = version
+        self.schemaVersion = schemaVersion
+        self.downloadSize = downloadSize
+        self.fullDownloadSize = fullDownloadSize
+        self.deltas = deltas
+        self.notModified = notModified
+        self.active = active
+        self.activeSource = activeSource
+    }
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey {
+        case available, identity, version, schemaVersion, downloadSize, fullDownloadSize, deltas, notModified, active
+        case activeSource
+    }
+
+    /// The table: one line.
+    package func line(_ s: Localizer) -> String {
+        let download = CatalogFileDocument.bytes(downloadSize)
+        switch (available, deltas) {
+        case (false, _): return s("db.upToDate", active.identity, active.version)
+        case (true, 0): return s("db.check.available", identity, version, active.identity, active.version, download)
+        case (true, _):
+            return s(
+                "db.check.availableDelta", identity, version, active.identity, active.version, download, deltas,
+                CatalogFileDocument.bytes(fullDownloadSize))
+        }
+    }
+}
+
+/// `agro db update`: what is in use after an update, and what was before when it installed one.
+package struct UpdateDocument: Encodable, Sendable {
+    package var installed: Bool
+    package var from: CatalogInfo?
+    package var to: CatalogInfo
+
+    /// `to` installed over `from`; nothing installed when `from` is nil (`to` is up to date).
+    package init(from: CatalogInfo?, to: CatalogInfo) {
+        installed = from != nil
+        self.from = from
+        self.to = to
+    }
+
+    // JSON keys (README, "JSON keys"), apart from the property names.
+    enum CodingKeys: String, CodingKey { case installed, from, to }
+
+    /// The table: one line.
+    package func line(_ s: Localizer) -> String {
+        guard let from else { return s("db.upToDate", to.identity, to.version) }
+        return s("db.update.installed", to.identity, to.version, from.identity, from.version)
+    }
+}

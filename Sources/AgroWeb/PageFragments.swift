@@ -1,0 +1,180 @@
+import AgroDomain
+import AgroStore
+import Foundation
+import Mustache
+
+/// What many pages repeat and what depends only on the catalog and the locale: the culture and
+/// pest pickers (hundreds of names each, most of a uses page's time when rebuilt per page), the
+/// product and pest lists of the tank and plan forms, the catalog's title in the layout.
+///
+/// Kept per catalog: entries belong to the `SQLiteCatalog` current when they were read (held
+/// here, so a later catalog can never be taken for it), and the first request after a swap
+/// (`agro db update`, `--watch-updates`) empties the cache; a request still reading the old
+/// catalog gets its own values and keeps nothing. Bounded by bytes (`WebLimits.fragmentBytes`,
+/// each entry's estimated memory): when full, the oldest entries go first.
+final class PageFragments: @unchecked Sendable {
+    /// What an entry is: a list of choices, or the HTML of one rendered from a template.
+    indirect enum Key: Hashable, Sendable {
+        case cultures(locale: String)
+        /// The pests with uses on `culture` (or its groups); all pests without one.
+        case pests(locale: String, culture: EntityID?)
+        /// Every product and every pest, in the catalog's order (the plan and tank forms' lists).
+        case products(locale: String)
+        case allPests(locale: String)
+        case catalogTitle(locale: String)
+        /// `list`'s choices rendered with a section's template (`template` is its text).
+        case html(of: Key, template: String)
+    }
+
+    private struct Entry {
+        let value: any Sendable
+        let cost: Int
+    }
+
+    private let lock = NSLock()
+    private var generation: SQLiteCatalog?
+    private var entries: [Key: Entry] = [:]
+    /// Keys in the order they were kept, the oldest first (the next to go when full).
+    private var order: [Key] = []
+    private var bytes = 0
+    private let limit: Int
+
+    /// What one entry costs beyond its value: the key, the dictionary slot, the bookkeeping.
+    static let entryOverhead = 256
+
+    /// - Parameter limit: bytes kept (estimated); 0 keeps nothing.
+    init(limit: Int) { self.limit = max(0, limit) }
+
+    /// Bytes held now (estimated) and the number of entries.
+    var size: (bytes: Int, entries: Int) { lock.withLock { (bytes, entries.count) } }
+
+    /// The value of `key` on `source` (the catalog the caller reads), made by `make` unless
+    /// kept; kept when `source` is still `current`.
+    func value<Value: Fragment>(
+        _ key: Key, source: SQLiteCatalog, current: SQLiteCatalog, make: () throws -> Value
+    ) rethrows -> Value {
+        let kept: Value? = lock.withLock {
+            if generation !== current {
+                generation = current
+                entries = [:]
+                order = []
+                bytes = 0
+            }
+            guard source === current else { return nil }
+            return entries[key]?.value as? Value
+        }
+        if let kept { return kept }
+        let made = try make()
+        let size = made.cost + Self.entryOverhead
+        lock.withLock {
+            guard source === generation, size <= limit, entries[key] == nil else { return }
+            while bytes + size > limit, !order.isEmpty {
+                bytes -= entries.removeValue(forKey: order.removeFirst())?.cost ?? 0
+            }
+            entries[key] = Entry(value: made, cost: size)
+            order.append(key)
+            bytes += size
+        }
+        return made
+    }
+
+    /// The value of `key` on `live`'s current catalog, made by `make` from that catalog unless kept.
+    func value<Value: Fragment>(_ key: Key, in live: LiveCatalog, make: (SQLiteCatalog) throws -> Value) throws -> Value {
+        try live.read { catalog in
+            try value(key, source: catalog, current: live.catalog) { try make(catalog) }
+        }
+    }
+
+    /// `list`'s choices (ids and names in the order shown), read by `read` unless kept, as a
+    /// section of a template: `{{#cultures}}<option value="{{id}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/cultures}}`
+    /// renders as if `cultures` were the list of `{id, name, selected}` it replaces, `selected`
+    /// true for `selected`'s choice. The section's template is rendered once per choice, catalog,
+    /// locale and template text and kept; a page renders only its selected choice's part.
+    /// The section's template sees `id`, `name`, `selected` and `strings` as `t`.
+    func choices(
+        _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> MustacheLambda {
+        let (choices, source) = try live.read { catalog in
+            (try value(list, source: catalog, current: live.catalog) { Choices(try read(catalog)) }, catalog)
+        }
+        return MustacheLambda { [self] text in
+            let rendered = value(.html(of: list, template: text), source: source, current: live.catalog) {
+                RenderedChoices(choices, template: text, strings: strings())
+            }
+            return RawHTML(text: rendered.html(selecting: selected))
+        }
+    }
+}
+
+/// A value `PageFragments` keeps, with an estimate of the bytes it holds.
+protocol Fragment: Sendable {
+    var cost: Int { get }
+}
+
+extension String: Fragment {
+    var cost: Int { utf8.count + 16 }
+}
+
+/// Choices of a `<select>` or `<datalist>`, in the order shown.
+struct Choices: Fragment {
+    let ids: [EntityID]
+    let names: [String]
+
+    init(_ items: [(id: EntityID, name: String)]) {
+        ids = items.map(\.id)
+        names = items.map(\.name)
+    }
+
+    /// Bytes held, estimated: the texts and a string header each.
+    var cost: Int { ids.reduce(0) { $0 + $1.utf8.count + 16 } + names.reduce(0) { $0 + $1.utf8.count + 16 } }
+}
+
+/// Choices rendered with a section's template, none selected, and where each choice's part is,
+/// so that one choice can be rendered selected in its place.
+struct RenderedChoices: Fragment {
+    let html: String
+    private let template: MustacheTemplate?
+    private let strings: [String: String]
+    private let parts: [EntityID: (range: Range<String.Index>, name: String)]
+
+    init(_ choices: Choices, template text: String, strings: [String: String]) {
+        template = try? MustacheTemplate(string: text)
+        self.strings = strings
+        var html = "", offsets: [(id: EntityID, name: String, from: Int, to: Int)] = []
+        offsets.reserveCapacity(choices.ids.count)
+        for (id, name) in zip(choices.ids, choices.names) {
+            let start = html.utf8.count
+            html += template?.render(["id": id, "name": name, "selected": false, "t": strings]) ?? ""
+            offsets.append((id, name, start, html.utf8.count))
+        }
+        var parts: [EntityID: (range: Range<String.Index>, name: String)] = [:]
+        for part in offsets where parts[part.id] == nil {
+            let from = html.utf8.index(html.startIndex, offsetBy: part.from)
+            parts[part.id] = (from..<html.utf8.index(from, offsetBy: part.to - part.from), part.name)
+        }
+        self.html = html
+        self.parts = parts
+    }
+
+    /// The HTML with `selected`'s part rendered selected (as it is when `selected` is not a choice).
+    func html(selecting selected: EntityID?) -> String {
+        guard let selected, let part = parts[selected], let template else { return html }
+        let one = template.render(["id": selected, "name": part.name, "selected": true, "t": strings])
+        var text = String()
+        text.reserveCapacity(html.utf8.count + one.utf8.count)
+        text += html[..<part.range.lowerBound]
+        text += one
+        text += html[part.range.upperBound...]
+        return text
+    }
+
+    /// Bytes held, estimated: the HTML and an entry per choice.
+    var cost: Int { html.utf8.count + parts.reduce(0) { $0 + $1.key.utf8.count + $1.value.name.utf8.count + 64 } }
+}
+
+/// Text a Mustache lambda inserts as it is (a `String` result would be parsed as a template).
+struct RawHTML: CustomStringConvertible {
+    let text: String
+    var description: String { text }
+}
