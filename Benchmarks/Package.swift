@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // The version agro's package uses: the update benchmark hashes files as agro does.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // Times a register import and the catalog queries on the result (import/run.sh).
@@ -34,7 +36,7 @@ let package = Package(
                 .product(name: "AgroUpdate", package: "agro"), .product(name: "AgroUpdateClient", package: "agro"),
                 .product(name: "AgroServer", package: "agro"), .product(name: "AgroStore", package: "agro"),
                 .product(name: "AgroTestSupport", package: "agro"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "update/Sources",
             swiftSettings: strict),

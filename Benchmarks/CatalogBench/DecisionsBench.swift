@@ -37,7 +37,7 @@ struct Decisions: ParsableCommand {
         // The plan: products registered on the culture, each at its registered dose.
         let onCulture = try store.compareUses(UseQuery(culture: cultureID, asOf: "2026-06-01"), page: .all, locale: locale).items
         var seen = Set<String>(), chosen: [UseRow] = []
-        for row in onCulture where seen.insert(row.productId).inserted && row.dose.unit != nil && (row.dose.max ?? row.dose.min) != nil {
+        for row in onCulture where seen.insert(row.productID).inserted && row.dose.unit != nil && (row.dose.to ?? row.dose.from) != nil {
             chosen.append(row)
             if chosen.count == applications { break }
         }
@@ -45,8 +45,8 @@ struct Decisions: ParsableCommand {
         guard let start = PlanDate("2026-03-01") else { throw ValidationError("bad date") }
         let plan = SeasonPlan(culture: cultureID, harvest: PlanDate(day: start.day + 5 * applications + 30), applications: chosen.enumerated().map { index, row in
             SeasonPlan.Application(
-                date: PlanDate(day: start.day + 5 * index), bbch: row.bbch?.from, product: row.productId,
-                dose: row.dose.max ?? row.dose.min ?? 1, unit: row.dose.unit ?? "l/ha", pests: row.pests.prefix(1).map(\.id))
+                date: PlanDate(day: start.day + 5 * index), bbch: row.bbch?.from, product: row.productID,
+                dose: row.dose.to ?? row.dose.from ?? 1, unit: row.dose.unit ?? "l/ha", pests: row.pests.prefix(1).map(\.id))
         })
         let planFile = FileManager.default.temporaryDirectory.appendingPathComponent("agro-bench-plan-\(getpid()).json")
         try JSONEncoder().encode(plan).write(to: planFile)

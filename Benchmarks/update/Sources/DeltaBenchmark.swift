@@ -6,6 +6,7 @@ import AgroStore
 import AgroTestSupport
 import AgroUpdate
 import AgroUpdateClient
+import Crypto
 import Foundation
 import Logging
 
@@ -117,7 +118,8 @@ enum DeltaBenchmark {
                     print("  no delta listed: the schemas differ")
                 }
             }
-            var deltas: [Sample] = [], fulls: [Sample] = []
+            var deltas: [Sample] = [], fulls: [Sample] = [], replays: [[String: Double]] = []
+            let changeset = try DeltaFile.changeset(from: scenario.old, to: scenario.new)
             for run in 0..<runs + 1 {
                 let deltaData = root + "/delta-data-\(index)-\(run)", fullData = root + "/full-data-\(index)-\(run)"
                 for data in [deltaData, fullData] {
@@ -125,9 +127,11 @@ enum DeltaBenchmark {
                 }
                 let deltaSample = try await timedUpdate(client(base + "/s\(index)-delta/", trust: trust, data: deltaData, bundled: bundled))
                 let fullSample = try await timedUpdate(client(base + "/s\(index)-full/", trust: trust, data: fullData, bundled: bundled))
+                let replay = try changeset.map { try previousApplyAndVerify(old: scenario.old, changeset: $0, scratch: root) }
                 if run > 0 {
                     deltas.append(deltaSample)
                     fulls.append(fullSample)
+                    if let replay { replays.append(replay) }
                 }
                 try? FileManager.default.removeItem(atPath: deltaData)
                 try? FileManager.default.removeItem(atPath: fullData)
@@ -147,11 +151,68 @@ enum DeltaBenchmark {
             print(String(
                 format: "  apply-and-verify (delta: copy, apply, search index, content hash, integrity check, sha256; full: gunzip, sha256 x2, integrity check), median: %.1f ms vs %.1f ms: %.2fx",
                 deltaApply * 1000, fullApply * 1000, deltaApply / fullApply))
+            if !replays.isEmpty {
+                func step(_ name: String) -> Double { UpdateBenchmark.median(replays.map { $0[name] ?? 0 }) }
+                print(String(
+                    format: "  the previous client's apply-and-verify replayed (serial: copy with sha256, apply, rebuild search index, content hash, integrity check, sha256), median: %.1f ms: %.2fx the full update's",
+                    step("total") * 1000, step("total") / fullApply))
+                let names = [
+                    "copy with sha256", "apply", "rebuild search index", "carry search index", "content hash", "integrity check", "sha256",
+                ]
+                print("  steps alone, medians: " + names.map { String(format: "%@ %.1f ms", $0, step($0) * 1000) }.joined(separator: ", "))
+            }
             print(String(
                 format: "  of the delta path's: copy, changesets and search index %.1f ms; checks and fsync %.1f ms (medians)",
                 UpdateBenchmark.median(deltas.map(\.apply)) * 1000,
                 UpdateBenchmark.median(deltas.map { $0.applyAndVerify - $0.apply }) * 1000))
         }
+    }
+
+    /// The apply-and-verify steps of the client before the search index was carried, one after
+    /// the other as it ran them, on a copy of `old`: copy while hashing (1 MiB pieces), apply,
+    /// rebuild the whole search index, content hash, integrity check, sha256 of the result (the
+    /// "before" figure of the same run, under "total"); then, on a second copy, the search index
+    /// carried instead of rebuilt. Returns the time of each step.
+    static func previousApplyAndVerify(old: String, changeset: Data, scratch: String) throws -> [String: Double] {
+        let copy = scratch + "/replay.sqlite"
+        try? FileManager.default.removeItem(atPath: copy)
+        var times: [String: Double] = [:]
+        func time(_ step: String, _ body: () throws -> Void) rethrows {
+            let start = ContinuousClock.now
+            try body()
+            times[step] = (ContinuousClock.now - start).seconds
+        }
+        try time("copy with sha256") { _ = try sha256(of: old, copyingTo: copy) }
+        try time("apply") { try DeltaFile.apply([changeset], to: copy) }
+        try time("rebuild search index") { try CatalogStore.rebuildSearchIndex(at: copy) }
+        try time("content hash") { _ = try ContentHash.of(catalog: copy) }
+        try time("integrity check") { _ = try CatalogStore.inspect(copy, full: true) }
+        try time("sha256") { _ = try sha256(of: copy) }
+        times["total"] = times.values.reduce(0, +)
+        try FileManager.default.removeItem(atPath: copy)
+        try FileManager.default.copyItem(atPath: old, toPath: copy)
+        try DeltaFile.apply([changeset], to: copy)
+        try time("carry search index") { _ = try CatalogStore.refreshSearchIndex(at: copy, previous: old) }
+        try FileManager.default.removeItem(atPath: copy)
+        return times
+    }
+
+    /// A file's sha256 read in 1 MiB pieces, written to `destination` as it is read when given.
+    static func sha256(of path: String, copyingTo destination: String? = nil) throws -> String {
+        let input = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        defer { try? input.close() }
+        var output: FileHandle?
+        if let destination {
+            _ = FileManager.default.createFile(atPath: destination, contents: nil)
+            output = try FileHandle(forWritingTo: URL(fileURLWithPath: destination))
+        }
+        defer { try? output?.close() }
+        var hasher = SHA256()
+        while let data = try input.read(upToCount: 1 << 20), !data.isEmpty {
+            hasher.update(data: data)
+            try output?.write(contentsOf: data)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     static func client(_ url: String, trust: PublicSigningKey, data: String, bundled: String) throws -> UpdateClient {
