@@ -74,6 +74,18 @@ extension SQLiteCatalog: LookupUseCase {
     public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return [] }
+        // Ids and names are short; a long text is looked up each time rather than kept.
+        guard trimmed.utf8.count <= LookupCache.longestText else {
+            return try lookupUncached(trimmed, kind: kind, locale: locale)
+        }
+        let cacheKey = LookupCache.Key(text: trimmed, kind: kind, locale: locale)
+        if let found = lookups[cacheKey] { return found }
+        let found = try lookupUncached(trimmed, kind: kind, locale: locale)
+        lookups[cacheKey] = found
+        return found
+    }
+
+    private func lookupUncached(_ trimmed: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
         let key = NameKey.make(trimmed)
         return try read { db in
             if try db.value("SELECT 1 FROM \(sql: Self.table(kind)) WHERE id = \(trimmed)", as: Int.self) != nil {

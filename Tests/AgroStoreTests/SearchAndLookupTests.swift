@@ -66,6 +66,20 @@ final class LookupTests: StoreTestCase {
         XCTAssertEqual(try ids("acme", .company), ["acme"])
     }
 
+    func testRepeatedLookupsAnswerInTheirOwnLanguage() throws {
+        // Lookups are kept per catalog: asking again, or in another language, must not get the
+        // answer kept for the first language (names from FixtureCatalog).
+        for _ in 0..<2 {
+            XCTAssertEqual(
+                try catalog.lookup("winter-wheat", kind: .culture, locale: "en"),
+                [NameMatch(id: "winter-wheat", name: "Winter wheat")])
+            XCTAssertEqual(
+                try catalog.lookup("winter-wheat", kind: .culture, locale: "ru"),
+                [NameMatch(id: "winter-wheat", name: "Озимая пшеница")])
+            XCTAssertEqual(try catalog.lookup("winter-wheat", kind: .pest, locale: "en"), [], "kinds kept apart")
+        }
+    }
+
     func testExactNameWinsOverLongerNames() throws {
         XCTAssertEqual(try ids("wheat", .culture), ["wheat"])
     }

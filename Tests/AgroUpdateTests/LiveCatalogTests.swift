@@ -67,9 +67,24 @@ final class LiveCatalogTests: XCTestCase {
             let page = try old.products(ProductFilter(), page: PageRequest(perPage: 1), locale: "en")
             XCTAssertEqual(page.items.first?.name, "Product 0 v1")
             XCTAssertEqual(try live.catalogInfo().version, 2)
+            #if os(Linux)
+                XCTAssertTrue(try Self.mapped(a), "the catalog is read through a memory map")
+            #endif
         }
         closed.wait(for: 1)
         XCTAssertEqual(closed.value, 1)
+        #if os(Linux)
+            // A swapped-out file's map goes with its last reader, not with the process.
+            XCTAssertFalse(try Self.mapped(a), "the replaced catalog's map is released")
+            XCTAssertTrue(try Self.mapped(b))
+        #endif
+    }
+
+    /// Whether this process maps the file at `path` (Linux's /proc/self/maps).
+    static func mapped(_ path: String) throws -> Bool {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            .split(separator: "\n").contains { $0.hasSuffix(" " + resolved) }
     }
 
     func testReloadPicksUpAnInstallByAnotherProcess() async throws {

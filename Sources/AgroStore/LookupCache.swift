@@ -1,0 +1,33 @@
+import AgroDomain
+import Foundation
+
+/// Names resolved by `SQLiteCatalog.lookup`, kept for the catalog's lifetime: a web request's
+/// pest and culture cost two reads each otherwise, and the same few are asked again and again.
+///
+/// Bounded: when full it starts over, so a client sending endless new names holds at most
+/// `capacity` answers.
+final class LookupCache: @unchecked Sendable {
+    struct Key: Hashable {
+        let text: String
+        let kind: EntityKind
+        let locale: String
+    }
+
+    /// Entries kept at most; a lookup's answer holds up to 50 short names.
+    static let capacity = 4096
+    /// Texts longer than this (in UTF-8 bytes) are not kept.
+    static let longestText = 200
+    // Guards `entries`; held for a dictionary access only.
+    private let lock = NSLock()
+    private var entries: [Key: [NameMatch]] = [:]
+
+    subscript(key: Key) -> [NameMatch]? {
+        get { lock.withLock { entries[key] } }
+        set {
+            lock.withLock {
+                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                entries[key] = newValue
+            }
+        }
+    }
+}
