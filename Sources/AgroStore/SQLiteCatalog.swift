@@ -204,6 +204,12 @@ extension Database {
     func page<Item>(
         count: SQL, ordered: SQL, _ request: PageRequest, items: ([Row]) throws -> [Item]
     ) throws -> Page<Item> {
+        if request.perPage == nil, request.page == 1 {
+            // The whole list asked for (the uses page's comparison): its rows are the count, so
+            // the filter is evaluated once instead of twice.
+            let rows = try rows(ordered)
+            return Page(items: try items(rows), page: 1, perPage: max(rows.count, 1), total: rows.count)
+        }
         let total = try value(count, as: Int.self) ?? 0
         let perPage = request.perPage ?? max(total, 1)
         let rows = try rows(ordered + " LIMIT \(perPage) OFFSET \(perPage * (request.page - 1))")
