@@ -15,7 +15,6 @@ package enum Program {
         usageError: @Sendable (any Error) -> Never
     ) -> Never {
         var command = command
-        warnIfTheLanguageIsUnknown(command)
         do {
             try command.run()
         } catch {
@@ -30,7 +29,6 @@ package enum Program {
         usageError: @Sendable (any Error) -> Never
     ) async -> Never {
         var command = command
-        warnIfTheLanguageIsUnknown(command)
         do {
             try await command.run()
         } catch {
@@ -73,22 +71,6 @@ package enum Program {
             .first
     }
 
-    /// One line on stderr, in the language the interface falls back to, when the language
-    /// chosen for agro (`--lang`, `AGRO_LANG`, `lang` in config.json) has no interface strings;
-    /// the command then runs as usual. The system's `LANG` says nothing about agro, so a
-    /// language chosen only there falls back without a word.
-    private static func warnIfTheLanguageIsUnknown(_ command: any ParsableCommand) {
-        guard let global = globalOptions(of: command) else { return }
-        let process = ProcessInfo.processInfo.environment
-        guard let environment = try? Environment(global, processEnvironment: process), !environment.locale.isEmpty
-        else { return }
-        let chosen =
-            !(global.lang ?? "").isEmpty || !(process["AGRO_LANG"] ?? "").isEmpty || environment.configuration.locale != nil
-        guard chosen, !environment.strings.hasOwnStrings else { return }
-        Terminal.standardError.line(
-            "agro: " + TerminalText.oneLine(environment.strings("language.unknown", String(environment.locale.prefix(40)))))
-    }
-
     /// Ends a command line of `root` that could not be parsed, in the interface language (its
     /// `--lang` read from `arguments` themselves, else the environment and config.json): help as
     /// a `HelpPage` (English: the parser's own page), every refusal as one line and bad usage's
@@ -119,7 +101,7 @@ package enum Program {
 
     /// The interface strings in the language of `global`, else of the environment.
     private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
-        if let environment = try? Environment(global) { return environment.strings }
+        if let environment = try? Environment(global, warns: false) { return environment.strings }
         let paths = Paths(environment: ProcessInfo.processInfo.environment)
         return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
     }

@@ -16,19 +16,32 @@ public enum NameOrder {
     /// The Cyrillic letters in Kazakh alphabetical order.
     static let cyrillicAlphabet = Array("аәбвгғдеёжзийкқлмнңоөпрстуұүфхһцчшщъыіьэюя".unicodeScalars)
 
-    /// Letter weights: the alphabet, either case, sits in a.. я's code-point range, in order.
-    static let letterWeights: [UInt32: UInt64] = {
-        var weights: [UInt32: UInt64] = [:]
+    /// The Cyrillic block, U+0400..<U+0500, where every letter of the alphabet lies in either case.
+    static let cyrillicBlock: Range<UInt32> = 0x0400..<0x0500
+
+    /// Letter weights of the Cyrillic block, by code point from its start (0 for a code point
+    /// that is no letter of the alphabet): the alphabet, either case, sits in a.. я's code-point
+    /// range, in order. An array rather than a dictionary keyed by code point: a dictionary of
+    /// a key type nothing else uses costs a scan of every protocol conformance of the program
+    /// when it is first made, 1% of a catalog query's instructions (Benchmarks/README.md, issue 20).
+    static let letterWeights: [UInt64] = {
+        var weights = [UInt64](repeating: 0, count: cyrillicBlock.count)
         for (index, letter) in cyrillicAlphabet.enumerated() {
             let weight = (UInt64(0x0430) << 8) + UInt64(index)
-            weights[letter.value] = weight
-            for upper in String(letter).uppercased().unicodeScalars { weights[upper.value] = weight }
+            for scalar in [letter] + Array(String(letter).uppercased().unicodeScalars)
+            where cyrillicBlock.contains(scalar.value) {
+                weights[Int(scalar.value - cyrillicBlock.lowerBound)] = weight
+            }
         }
         return weights
     }()
 
     static func weight(_ scalar: Unicode.Scalar) -> UInt64 {
-        letterWeights[scalar.value] ?? (UInt64(scalar.value) << 8)
+        if cyrillicBlock.contains(scalar.value) {
+            let weight = letterWeights[Int(scalar.value - cyrillicBlock.lowerBound)]
+            if weight != 0 { return weight }
+        }
+        return UInt64(scalar.value) << 8
     }
 
     /// Ё and ё weigh as Е and е at first: Russian dictionaries (and Kazakh ones, where Ё only

@@ -72,7 +72,13 @@ extension SQLiteCatalog: SearchUseCase {
 extension SQLiteCatalog: LookupUseCase {
     /// Resolves an id, registration number or name typed by a user to one entity.
     public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // White_Space is what `.whitespacesAndNewlines` holds; Foundation's trimming bridges
+        // through NSString, which costs a query 1% of its instructions in the runtime's
+        // conformance look-ups (Benchmarks/README.md, issue 20).
+        let scalars = text.unicodeScalars
+        let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
+        let end = scalars[start...].lastIndex { !$0.properties.isWhitespace }.map { scalars.index(after: $0) } ?? start
+        let trimmed = String(scalars[start..<end])
         guard !trimmed.isEmpty else { return [] }
         // Ids and names are short; a long text is looked up each time rather than kept.
         guard trimmed.utf8.count <= LookupCache.longestText else {

@@ -19,6 +19,17 @@ final class UnknownLanguageTests: XCTestCase {
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
     }
 
+    /// A command that fails still says it once, before its own error line.
+    func testAFailingCommandSaysItOnceBeforeItsError() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("agro-none-\(UUID()).sqlite").path
+        let result = try cli.run(["--lang", "xx", "--catalog", missing, "products"])
+        XCTAssertNotEqual(result.status, 0)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(lines.count, 3, result.stderr)  // the warning, the error, the final newline
+        XCTAssertEqual(String(lines[0]) + "\n", english)
+        XCTAssertTrue(lines[1].hasPrefix("agro: ") && lines[1].contains(missing), result.stderr)
+    }
+
     func testAgroLangAndTheConfigFileAreChoicesToo() throws {
         let fromEnvironment = try cli.run(["products", "--per-page", "2"], extraEnvironment: ["AGRO_LANG": "xx"])
         XCTAssertEqual(fromEnvironment.stderr, english)

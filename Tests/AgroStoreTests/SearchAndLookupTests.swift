@@ -80,6 +80,14 @@ final class LookupTests: StoreTestCase {
         }
     }
 
+    /// Typed text is trimmed of Unicode white space at both ends (a no-break space pasted from a
+    /// label, a tab, a newline), never inside.
+    func testSurroundingWhiteSpaceIsIgnored() throws {
+        XCTAssertEqual(try ids("\u{00A0}\twinter-wheat \n", .culture), ["winter-wheat"])
+        XCTAssertEqual(try ids("\u{3000}Winter Wheat\u{2003}", .culture), ["winter-wheat"])
+        XCTAssertEqual(try ids(" \t\n\u{00A0}", .culture), [])
+    }
+
     func testExactNameWinsOverLongerNames() throws {
         XCTAssertEqual(try ids("wheat", .culture), ["wheat"])
     }

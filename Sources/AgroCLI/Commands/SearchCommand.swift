@@ -53,4 +53,12 @@ struct SearchCommand: ParsableCommand {
     }
 }
 
-extension EntityKind: ExpressibleByArgument {}
+extension EntityKind: ExpressibleByArgument {
+    // As for `OutputFormat`: the library's generic defaults, written for this type.
+    /// The raw value, as `--kind` takes it.
+    public var defaultValueDescription: String { rawValue }
+    /// Every value `--kind` takes.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    /// None: each value describes itself.
+    public static var allValueDescriptions: [String: String] { [:] }
+}

@@ -38,8 +38,9 @@ package struct GlobalOptions: ParsableArguments {
     /// `--name` of every option above that takes a value, for the pre-parser of
     /// `CatalogCommands.parse`. Written out: reading them from the declarations at every start
     /// (a `Mirror` and its children's type names) cost a sixth of a catalog query's start-up;
-    /// `PreParserTests` reads them so and compares, so that the list cannot lag behind.
-    package static let valuedOptionNames: Set<String> = ["--catalog", "--lang", "--format"]
+    /// `PreParserTests` reads them so and compares, so that the list cannot lag behind. An
+    /// array: a `Set` made first here cost a scan of every protocol conformance of the program.
+    package static let valuedOptionNames = ["--catalog", "--lang", "--format"]
 
     /// `perPage` → `per-page`, as swift-argument-parser names a `.long` option.
     package static func kebabCase(_ name: String) -> String {
@@ -69,7 +70,17 @@ package struct GlobalOptions: ParsableArguments {
     }
 }
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    // What the library's defaults for a `CaseIterable` string enum return, written for this
+    // type: the generic defaults cost a catalog query two scans of every protocol conformance
+    // of the program (Benchmarks/README.md, issue 20).
+    /// The raw value, as `--format` takes it.
+    public var defaultValueDescription: String { rawValue }
+    /// Every value `--format` takes.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    /// None: each value describes itself.
+    public static var allValueDescriptions: [String: String] { [:] }
+}
 
 /// Pagination options of every list.
 package struct PageOptions: ParsableArguments {
