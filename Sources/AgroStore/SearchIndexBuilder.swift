@@ -256,7 +256,17 @@ extension CatalogStore {
     /// installing it; a crash leaves a scratch file that is thrown away).
     ///
     /// - Throws: `CatalogError` when a file cannot be opened or written.
-    public static func refreshSearchIndex(at path: String, previous: String) throws -> SearchIndexRefresh {
+    ///
+    /// - Parameter changedTables: the tables whose rows changed (a changeset's, `DeltaFile.
+    ///   tables(changedBy:)`), when known. If none of them is read by the search index's sources,
+    ///   the carried index is already what a fresh build would write (same texts, same entities in
+    ///   the same order): nothing is read from `previous` and nothing is written.
+    public static func refreshSearchIndex(
+        at path: String, previous: String, changedTables: Set<String>? = nil
+    ) throws -> SearchIndexRefresh {
+        if let changedTables, let rows = try indexRowsIfUntouched(at: path, changedTables: changedTables) {
+            return SearchIndexRefresh(rows: rows, changed: 0, rebuilt: false)
+        }
         let builder = SearchIndexBuilder()
         let before: [SearchIndexBuilder.TextRow]?
         do {
@@ -288,6 +298,31 @@ extension CatalogStore {
                 return .commit
             }
             return refresh
+        } catch let error as DatabaseError {
+            throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// The number of rows of the search index at `path` when none of `changedTables` is read by
+    /// the queries the index is built from (as SQLite's authorizer reports them when each query
+    /// is prepared, so that no table is forgotten by hand); nil when one is.
+    private static func indexRowsIfUntouched(at path: String, changedTables: Set<String>) throws -> Int? {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                var region = DatabaseRegion()
+                for source in SearchIndexBuilder.textSources {
+                    region.formUnion(try db.makeStatement(sql: source.sql).databaseRegion)
+                }
+                let touched = changedTables.contains { table in
+                    region.isModified(byEventsOfKind: .insert(tableName: table))
+                        || region.isModified(byEventsOfKind: .delete(tableName: table))
+                }
+                return touched ? nil : try Int.fetchOne(db, sql: "SELECT count(*) FROM search_index") ?? 0
+            }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
         }

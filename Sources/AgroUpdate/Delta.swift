@@ -88,6 +88,33 @@ public enum DeltaFile {
         }
     }
 
+    /// The names of the tables the changesets change (insert, update or delete rows of): what the
+    /// client needs to know which derived data (the search index) they may have made stale.
+    ///
+    /// - Throws: `UpdateError.deltaFailed` when a changeset is malformed.
+    public static func tables(changedBy changesets: [Data]) throws -> Set<String> {
+        final class Names {
+            var names: Set<String> = []
+        }
+        let names = Names()
+        for changeset in changesets {
+            var error: UnsafeMutablePointer<CChar>?
+            let code = withExtendedLifetime(names) {
+                withPointers([changeset]) { pointers, sizes in
+                    agro_changeset_tables(
+                        pointers[0], sizes[0],
+                        { context, table in
+                            guard let context, let table else { return }
+                            Unmanaged<Names>.fromOpaque(context).takeUnretainedValue().names.insert(String(cString: table))
+                        }, Unmanaged.passUnretained(names).toOpaque(), &error)
+                }
+            }
+            let message = SQLiteShim.take(error)
+            guard code == 0 else { throw UpdateError.deltaFailed("the delta cannot be read: \(message ?? "code \(code)")") }
+        }
+        return names.names
+    }
+
     private static func withPointers<R>(
         _ buffers: [Data], _ body: ([UnsafeRawPointer?], [Int32]) -> R
     ) -> R {

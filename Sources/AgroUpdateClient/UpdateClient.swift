@@ -318,7 +318,8 @@ public struct UpdateClient: Sendable {
                 ? WorkerThread(name: "agro.update.installed") { try FileSystem.digest(of: active.path) } : nil
             let applied = Result {
                 try DeltaFile.apply(changesets, to: incoming)
-                _ = try CatalogStore.refreshSearchIndex(at: incoming, previous: active.path)
+                _ = try CatalogStore.refreshSearchIndex(
+                    at: incoming, previous: active.path, changedTables: try DeltaFile.tables(changedBy: changesets))
             }
             if let installed, URL(fileURLWithPath: active.path).lastPathComponent != (try installed.join().sha256) + ".sqlite" {
                 throw UpdateError.deltaFailed("the installed catalog no longer matches its recorded hash")

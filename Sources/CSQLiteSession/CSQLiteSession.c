@@ -153,6 +153,35 @@ int agro_delta_apply(const char *path, const void *const *changesets, const int 
     return AGRO_DELTA_OK;
 }
 
+int agro_changeset_tables(const void *changeset, int size, agro_table_sink sink, void *context, char **error) {
+    sqlite3_changeset_iter *iterator = NULL;
+    if (sqlite3changeset_start(&iterator, size, (void *)changeset) != SQLITE_OK) {
+        if (error) *error = sqlite3_mprintf("a changeset cannot be read");
+        return AGRO_DELTA_FAILED;
+    }
+    // A changeset groups the changes of one table together: a name differing from the previous
+    // change's starts the next table.
+    char *previous = NULL;
+    int step;
+    while ((step = sqlite3changeset_next(iterator)) == SQLITE_ROW) {
+        const char *table = NULL;
+        int columns = 0, operation = 0, indirect = 0;
+        if (sqlite3changeset_op(iterator, &table, &columns, &operation, &indirect) != SQLITE_OK || !table) break;
+        if (!previous || strcmp(previous, table) != 0) {
+            sqlite3_free(previous);
+            previous = sqlite3_mprintf("%s", table);
+            sink(context, table);
+        }
+    }
+    sqlite3_free(previous);
+    int rc = sqlite3changeset_finalize(iterator);
+    if (step != SQLITE_DONE || rc != SQLITE_OK) {
+        if (error) *error = sqlite3_mprintf("a changeset is malformed");
+        return AGRO_DELTA_FAILED;
+    }
+    return AGRO_DELTA_OK;
+}
+
 // MARK: - Canonical content
 
 struct writer {

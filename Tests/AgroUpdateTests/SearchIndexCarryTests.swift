@@ -100,6 +100,48 @@ final class SearchIndexCarryTests: XCTestCase {
             ])
     }
 
+    func testChangesetNamesTheTablesItChanges() throws {
+        let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
+        try build(version: 2, pestNames: ["pest-17": "Oldname blotch"], at: v2)
+        try build(version: 3, pestNames: ["pest-17": "Newname blotch"], at: v3)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: v2, to: v3))
+        // The version is metadata; the English name is in pest_i18n, and its folded key in
+        // name_index (whose key is the folded name itself: one row deleted, one inserted).
+        XCTAssertEqual(try DeltaFile.tables(changedBy: [changeset]), ["catalog_metadata", "pest_i18n", "name_index"])
+    }
+
+    func testIndexIsLeftAsItIsWhenNoIndexedTableChanged() throws {
+        let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
+        try build(version: 2, at: v2)
+        try build(version: 3, at: v3)
+        let work = fixture.root + "/work.sqlite"
+        try FileManager.default.copyItem(atPath: v2, toPath: work)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: v2, to: v3))
+        try DeltaFile.apply([changeset], to: work)
+        // Only the version changed: the previous catalog is not even read (a missing path would
+        // otherwise make the refresh rebuild all 84 rows).
+        let refresh = try CatalogStore.refreshSearchIndex(
+            at: work, previous: fixture.root + "/absent.sqlite", changedTables: try DeltaFile.tables(changedBy: [changeset]))
+        XCTAssertEqual([refresh.rows, refresh.changed], [84, 0])
+        XCTAssertFalse(refresh.rebuilt)
+        XCTAssertEqual(try ContentHash.of(catalog: work), try ContentHash.of(catalog: v3))
+    }
+
+    func testRenameThroughTheChangesetsTablesRewritesItsRow() throws {
+        let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
+        try build(version: 2, pestNames: ["pest-17": "Oldname blotch"], at: v2)
+        try build(version: 3, pestNames: ["pest-17": "Newname blotch"], at: v3)
+        let work = fixture.root + "/work.sqlite"
+        try FileManager.default.copyItem(atPath: v2, toPath: work)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: v2, to: v3))
+        try DeltaFile.apply([changeset], to: work)
+        let refresh = try CatalogStore.refreshSearchIndex(
+            at: work, previous: v2, changedTables: try DeltaFile.tables(changedBy: [changeset]))
+        XCTAssertEqual([refresh.rows, refresh.changed], [84, 1])
+        XCTAssertEqual(try ContentHash.of(catalog: work), try ContentHash.of(catalog: v3))
+        try assertSameAnswers(work, v3, searches: [("Newname", "en"), ("Oldname", "en"), ("blotch", "en")])
+    }
+
     func testAddedPestGetsTheRowAFreshBuildGivesIt() throws {
         let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
         try build(version: 2, at: v2)

@@ -32,6 +32,14 @@ int agro_delta_diff(const char *from_path, const char *to_path, void **changeset
 /// fsync it afterwards. `*error` as for agro_delta_diff.
 int agro_delta_apply(const char *path, const void *const *changesets, const int *sizes, int count, char **error);
 
+/// Receives the name of each table a changeset changes, once per table.
+typedef void (*agro_table_sink)(void *context, const char *table);
+
+/// Calls `sink` with the name of every table the changeset of `size` bytes changes, in the
+/// changeset's order (once per run of changes to one table: a session's changeset has one). Returns AGRO_DELTA_FAILED (with `*error` as for agro_delta_diff) when
+/// the changeset is malformed.
+int agro_changeset_tables(const void *changeset, int size, agro_table_sink sink, void *context, char **error);
+
 /// Receives the canonical content stream in pieces.
 typedef void (*agro_content_sink)(void *context, const void *bytes, int size);
 
