@@ -203,7 +203,7 @@ extension Pages {
                         "href": href(.substance, ingredient.substanceID),
                     ]
                 },
-                "dose": s.label(row.dose.dose), "water": row.water.map { s.label($0.dose) } ?? "",
+                "dose": s.label(row.dose), "water": row.water.map { s.label($0) } ?? "",
                 "phi": row.phiDays.map { s.plural("use.days", $0) } ?? "",
                 "applications": row.maxApplications.map { s("web.atMost", $0) } ?? "",
                 "interval": row.intervalDays.map { s.plural("use.days", $0) } ?? "",

@@ -54,8 +54,8 @@ struct UsesCommand: ParsableCommand {
                     return name + " [\(ingredient.group ?? "?")]"
                 }.joined(separator: " + ")
             },
-            Column(header: s("column.dose")) { environment.label($0.dose.dose) },
-            Column(header: s("column.water")) { $0.water.map { environment.label($0.dose) } ?? "" },
+            Column(header: s("column.dose")) { environment.label($0.dose) },
+            Column(header: s("column.water")) { $0.water.map { environment.label($0) } ?? "" },
             Column(header: s("column.phi"), rightAligned: true) { $0.phiDays.map(String.init) ?? "" },
             Column(header: s("column.applications")) { row in
                 [row.maxApplications.map { "\($0)×" }, row.intervalDays.map { s.plural("use.days", $0) }]

@@ -50,6 +50,10 @@ public struct Dose: Sendable, Hashable, Codable {
     /// Whether the dose has no number at all.
     public var isEmpty: Bool { from == nil && to == nil }
 
+    /// The range as the use comparison sorts and prints it: a single number is both ends;
+    /// an "up to" dose keeps no lower end.
+    public var closed: Dose { Dose(from: from, to: to ?? from, unit: unit) }
+
     /// The range as printed on labels; numbers without trailing zeros.
     public var label: String {
         var text: String

@@ -78,35 +78,6 @@ public struct GroupCode: Sendable, Hashable, Codable {
     }
 }
 
-/// A numeric range as the comparison prints it in JSON: `{"from": 1.5, "to": 2, "unit": "l/ha"}`, the
-/// keys of a use's `dose` and `water` on the product card.
-public struct AmountRange: Sendable, Hashable, Codable {
-    /// The lower end; nil for an "up to" dose.
-    public var from: Double?
-    /// The upper end; equal to `from` for a single number.
-    public var to: Double?
-    /// The unit as registered ("l/ha", "g/t").
-    public var unit: String?
-
-    /// Creates a range from its ends and unit.
-    public init(from: Double?, to: Double?, unit: String?) {
-        self.from = from
-        self.to = to
-        self.unit = unit
-    }
-
-    /// A label's range; a dose given only as "up to" has no minimum, a single number is both.
-    public init(_ dose: Dose) {
-        self.init(from: dose.from, to: dose.to ?? dose.from, unit: dose.unit)
-    }
-
-    /// The range as labels print it.
-    public var dose: Dose { Dose(from: from, to: to, unit: unit) }
-
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey { case from, to, unit }
-}
-
 /// An active ingredient of a compared product, with its mode-of-action group.
 public struct UseIngredient: Sendable, Hashable, Codable {
     /// The active substance.
@@ -154,9 +125,9 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     /// Mode-of-action group codes of the ingredients ("FRAC 3"), without repeats.
     public var groups: [String]
     /// The registered dose.
-    public var dose: AmountRange
+    public var dose: Dose
     /// The registered water volume (l/ha), if the label gives one.
-    public var water: AmountRange?
+    public var water: Dose?
     /// Pre-harvest interval in days; nil when the label sets none.
     public var phiDays: Int?
     /// Most applications per season the use allows.
@@ -179,7 +150,7 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     /// Creates a row; the store fills every field from one use.
     public init(
         id: EntityID, name: String, productID: EntityID, registrationNumber: String?, registrationExpiry: String?,
-        ingredients: [UseIngredient], groups: [String], dose: AmountRange, water: AmountRange?, phiDays: Int?,
+        ingredients: [UseIngredient], groups: [String], dose: Dose, water: Dose?, phiDays: Int?,
         maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?, applicationArea: String?, cultures: [EntityRef],
         pests: [EntityRef], expired: Bool, outsideStage: Bool
     ) {
