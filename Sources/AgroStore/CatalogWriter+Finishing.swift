@@ -10,17 +10,14 @@ extension CatalogWriter {
     /// reference and writes the finished catalog to `path`. The writer cannot be used
     /// afterwards.
     ///
-    /// With `compacting` (the default), the catalog is a copy of the build file made by
-    /// `VACUUM INTO`, its pages packed in key order, so that the same records give the same
-    /// bytes in whatever order they came. Without it, the build file is renamed to `path`:
-    /// the same content (`ContentHash`) in a file about a tenth larger, without reading and
-    /// writing the whole catalog once more (a tenth of a register import's time) or the
-    /// copy's page cache (9 MB of the import's peak memory).
+    /// The catalog is a copy of the build file made by `VACUUM INTO`, its pages packed in key
+    /// order, so that the same records give the same bytes in whatever order they came (and
+    /// the file a publisher ships is as small as it can be).
     ///
     /// The reference check reads only the records, so they are committed first and a second
     /// connection checks them on a thread of its own while this one derives the lookup
     /// tables: on a register import the two take about as long each.
-    public func finish(compacting: Bool = true) throws {
+    public func finish() throws {
         try write { db in
             // Back to normal locking, so that the checking connection may read once the
             // records are committed; the page cache stays valid, nobody else writes the file.
@@ -46,24 +43,15 @@ extension CatalogWriter {
         try checked.get()
         try write { db in try db.execute(sql: "COMMIT") }
         finished = true
-        if compacting {
-            try queue.inDatabase { db in
-                // The build's page cache is no use to the copy, which reads each page once:
-                // released first, so that the copy does not add its pages to the peak.
-                try db.execute(sql: "PRAGMA cache_size = -2048")
-                try db.execute(sql: "PRAGMA shrink_memory")
-                try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-            }
-            try queue.close()
-            try? FileManager.default.removeItem(atPath: buildPath)
-            return
+        try queue.inDatabase { db in
+            // The build's page cache is no use to the copy, which reads each page once:
+            // released first, so that the copy does not add its pages to the peak.
+            try db.execute(sql: "PRAGMA cache_size = -2048")
+            try db.execute(sql: "PRAGMA shrink_memory")
+            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
         }
         try queue.close()
-        guard rename(buildPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: buildPath)
-            throw CatalogWriterError.cannotWrite(path: path, reason: reason)
-        }
+        try? FileManager.default.removeItem(atPath: buildPath)
     }
 
     /// Abandons the build and removes its files.

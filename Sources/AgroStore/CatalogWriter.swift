@@ -6,8 +6,8 @@ import GRDB
 /// `finish()` derives the lookup tables and compacts the file.
 ///
 /// The records go into a build file next to the catalog (`<path>.unfinished`), which
-/// `finish()` compacts into `path` with `VACUUM INTO` (or renames to `path`: see
-/// `finish(compacting:)`); a failed build leaves neither file behind. Writing the same
+/// `finish()` compacts into `path` with `VACUUM INTO`; a failed build leaves neither file
+/// behind. Writing the same
 /// records in the same order gives the same bytes: the file holds no clock reading other than
 /// `CatalogHeader.builtAt`.
 ///

@@ -112,38 +112,4 @@ final class ContentHashTests: XCTestCase {
 
         XCTAssertThrowsError(try ContentHash.of(catalog: root + "/missing.sqlite"))
     }
-
-    /// A catalog finished without compaction (the register import's way) is another file
-    /// with the same content as the one `VACUUM INTO` compacts, and leaves no build file.
-    func testUncompactedCatalogHasTheContentOfTheCompactedOne() throws {
-        func build(_ path: String, compacting: Bool) throws {
-            let writer = try CatalogWriter(
-                path: path,
-                header: CatalogHeader(
-                    identity: "test.agro", version: 1, builtAt: "2026-11-21T00:00:00Z",
-                    locales: LocaleChain(locales: ["en", "de"]), title: ["en": "Test"]))
-            // Ids in descending order: the rows come out of key order, as a register's do.
-            for index in (0..<400).reversed() {
-                try writer.add(
-                    CatalogRecord.Product(
-                        id: "p\(index)", name: ["en": "Product \(index)", "de": "Produkt \(index)"],
-                        category: .herbicide, registrationNumber: "W-\(index)"))
-            }
-            try writer.finish(compacting: compacting)
-        }
-        let compacted = root + "/compacted.sqlite", renamed = root + "/renamed.sqlite"
-        try build(compacted, compacting: true)
-        try build(renamed, compacting: false)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: renamed + ".unfinished"))
-        XCTAssertNotEqual(try FileSystem.digest(of: compacted).sha256, try FileSystem.digest(of: renamed).sha256)
-        XCTAssertEqual(try ContentHash.of(catalog: renamed), try ContentHash.of(catalog: compacted))
-        let queue = try DatabaseQueue(path: renamed)
-        defer { try? queue.close() }
-        XCTAssertEqual(try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM products") }, 400)
-        XCTAssertEqual(
-            try queue.read {
-                try String.fetchOne($0, sql: "SELECT name FROM product_i18n WHERE product_id = 'p7' AND locale = 'de'")
-            },
-            "Produkt 7")
-    }
 }
