@@ -80,11 +80,16 @@ final class LiveCatalogTests: XCTestCase {
         #endif
     }
 
-    /// Whether this process maps the file at `path` (Linux's /proc/self/maps).
+    /// Whether this process maps the file at `path` (Linux's /proc/self/maps). The kernel
+    /// writes that file in pieces, and a map another thread adds or removes meanwhile can make
+    /// one reading skip lines: a map seen in any of three readings counts.
     static func mapped(_ path: String) throws -> Bool {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        return try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-            .split(separator: "\n").contains { $0.hasSuffix(" " + resolved) }
+        for _ in 0..<3 {
+            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            if maps.split(separator: "\n").contains(where: { $0.hasSuffix(" " + resolved) }) { return true }
+        }
+        return false
     }
 
     func testReloadPicksUpAnInstallByAnotherProcess() async throws {
