@@ -61,7 +61,7 @@ package extension CatalogDocuments {
                 throw TankError(.doseOutsideRange(product: card.name, dose: doses[index], unit: doseUnit, registered: ranges))
             }
             if let expiry = card.registrationExpiry, expiry < environment.today {
-                warnings.append(environment.strings("tank.expired", card.name, expiry))
+                warnings.append(environment.strings("tank.expired", card.name, environment.strings.date(expiry)))
             }
             products.append(
                 TankProduct(product: id, name: card.name, dose: doses[index], unit: doseUnit, ingredients: card.ingredients))

@@ -55,7 +55,7 @@ package struct FindingWording: Sendable {
         func numbers(_ applications: [Int]) -> String { applications.map(String.init).joined(separator: ", ") }
         switch kind {
         case let .registrationExpired(product, expiry, date):
-            return s("finding.registrationExpired", product, expiry, date)
+            return s("finding.registrationExpired", product, s.date(expiry), s.date(date.description))
         case let .notRegisteredOnCulture(product, culture):
             return s("finding.notRegisteredOnCulture", product, culture)
         case let .noPestNamed(product, culture):
@@ -70,7 +70,7 @@ package struct FindingWording: Sendable {
             return s("finding.stageOutsideWindow", product, bbch, windows.map(window).joined(separator: or))
         case let .preHarvestInterval(product, days, harvest, required):
             return s(
-                "finding.preHarvestInterval", product, s.plural("finding.days", days), harvest,
+                "finding.preHarvestInterval", product, s.plural("finding.days", days), s.date(harvest.description),
                 s.plural("finding.days", required))
         case let .productApplications(product, count, limit):
             return s("finding.productApplications", product, count, limit)

@@ -76,6 +76,17 @@ package final class Localizer: @unchecked Sendable {
         return callAsFunction(form, arguments: [number(Double(count))] + arguments)
     }
 
+    /// A calendar date as the language writes it: `date.numeric` fills year, month and day
+    /// ("30.06.2025" in Russian and Kazakh, "2025-06-30" in English). Text that does not start
+    /// with an ISO date (`2025-06-30`) is returned as it is; what follows the date is kept.
+    package func date(_ iso: String) -> String {
+        let day = iso.prefix(10)
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], day.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber })
+        else { return iso }
+        return callAsFunction("date.numeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
+    }
+
     private func load() -> Loaded {
         lock.withLock {
             if let loaded { return loaded }

@@ -6,7 +6,8 @@ extension WeatherWording {
     /// The weather texts in the interface language: phrases from the `weather.` keys of
     /// `Localizable/<lang>.json` (the English file repeats the library's English), numbers with
     /// the language's decimal separator, spray findings worded from their typed rule, verdict,
-    /// value and threshold; a cached answer's age in the language's units.
+    /// value and threshold; a cached answer's age in the language's units; dates in the
+    /// language's pattern (`weather.clock.*`) with its weekday names.
     package static func localized(_ s: Localizer) -> WeatherWording {
         WeatherWording(
             phrase: { key, english in
@@ -16,7 +17,8 @@ extension WeatherWording {
             },
             number: { s.decimal($0) },
             finding: { finding, report in sprayFinding(finding, rainfastHours: report.rainfastHours, s) },
-            age: { WeatherResult.age($0, s) })
+            age: { WeatherResult.age($0, s) },
+            locale: s.locale)
     }
 
     /// One spray finding in the interface language; the English strings reproduce

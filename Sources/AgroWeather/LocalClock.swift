@@ -10,24 +10,26 @@ struct LocalClock: Sendable {
     private let dayFormatter: DateFormatter
     private let timeFormatter: DateFormatter
 
-    /// - Parameter offset: the place's UTC offset, seconds; nil is UTC.
-    init(offset: Int?) {
+    /// - Parameters:
+    ///   - offset: the place's UTC offset, seconds; nil is UTC.
+    ///   - wording: the language's date patterns and weekday names (English by default).
+    init(offset: Int?, wording w: WeatherWording = .english) {
         func formatter(_ format: String) -> DateFormatter {
             let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.locale = Locale(identifier: w.locale)
             formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
             formatter.dateFormat = format
             return formatter
         }
-        dateTimeFormatter = formatter("yyyy-MM-dd HH:mm")
-        dayTimeFormatter = formatter("EEE dd HH:mm")
-        dayFormatter = formatter("EEE dd")
+        dateTimeFormatter = formatter(w.phrase("clock.dateTime", "yyyy-MM-dd HH:mm"))
+        dayTimeFormatter = formatter(w.phrase("clock.dayTime", "EEE dd HH:mm"))
+        dayFormatter = formatter(w.phrase("clock.day", "EEE dd"))
         timeFormatter = formatter("HH:mm")
     }
 
-    /// "2026-08-01 12:00".
+    /// "2026-08-01 12:00" (Russian "01.08.2026 12:00").
     func dateTime(_ date: Date) -> String { dateTimeFormatter.string(from: date) }
-    /// "Sat 01 12:00".
+    /// "Sat 01 12:00" (Russian "сб 01 12:00").
     func dayTime(_ date: Date) -> String { dayTimeFormatter.string(from: date) }
     /// "Sat 01".
     func day(_ date: Date) -> String { dayFormatter.string(from: date) }

@@ -43,7 +43,7 @@ public enum WeatherText {
         if let warning { lines.append(w("current.warning", "warning: {0}", warning)) }
         let one = { w.number(Self.one($0)) }, amount = { w.number(Self.amount($0)) }
         let offset = weather.timezone
-        let clock = LocalClock(offset: offset)
+        let clock = LocalClock(offset: offset, wording: w)
         var title = [weather.name, weather.sys?.country].compactMap { $0?.isEmpty == false ? $0 : nil }.joined(separator: ", ")
         if let point = weather.coord?.coordinates {
             // Coordinates keep the decimal point: with a decimal comma the pair would read as four numbers.
@@ -131,7 +131,7 @@ public enum WeatherText {
     ) -> String {
         let one = { w.number(Self.one($0)) }, amount = { w.number(Self.amount($0)) }
         let offset = forecast.city?.timezone
-        let clock = LocalClock(offset: offset)
+        let clock = LocalClock(offset: offset, wording: w)
         let speed = w.speed(units)
         var header = [
             w("table.time", "Time"), w("table.temp", "Temp {0}", units.temperatureSymbol), w("table.feels", "Feels"),
@@ -208,7 +208,7 @@ public enum WeatherText {
         let slots = forecast.list.sorted { $0.dt < $1.dt }
         guard !slots.isEmpty else { return w("chart.empty", "No forecast slots to chart.") }
         let offset = forecast.city?.timezone
-        let clock = LocalClock(offset: offset)
+        let clock = LocalClock(offset: offset, wording: w)
         let labelWidth = 8
         let plotWidth = max(10, width - labelWidth - 2)
         let columns = TextChart.columns(count: slots.count, width: plotWidth)
@@ -239,7 +239,7 @@ public enum WeatherText {
         wording w: WeatherWording = .english
     ) -> String {
         var lines: [String] = []
-        let clock = LocalClock(offset: timeZoneOffset)
+        let clock = LocalClock(offset: timeZoneOffset, wording: w)
         let f = { w.number(SprayAdvisor.f($0)) }
         let rainfast =
             w("spray.rainfast", "rain-fast period {0} h", f(report.rainfastHours))

@@ -15,6 +15,9 @@ public struct WeatherWording: Sendable {
     public var finding: @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String
     /// An age in seconds with its units ("12 min" in English), for a cached answer.
     public var age: @Sendable (_ seconds: TimeInterval) -> String
+    /// The locale whose weekday names dates print ("ru": "сб 01 12:00"); the date patterns
+    /// themselves are phrases (`clock.dateTime`, `clock.dayTime`, `clock.day`).
+    public var locale: String
 
     /// A wording from the phrase, number, finding and age functions of one interface language
     /// (the age as `formatAge` writes it unless given).
@@ -22,12 +25,14 @@ public struct WeatherWording: Sendable {
         phrase: @escaping @Sendable (_ key: String, _ english: String) -> String,
         number: @escaping @Sendable (_ text: String) -> String,
         finding: @escaping @Sendable (_ finding: SprayFinding, _ report: SprayReport) -> String,
-        age: @escaping @Sendable (_ seconds: TimeInterval) -> String = { formatAge($0) }
+        age: @escaping @Sendable (_ seconds: TimeInterval) -> String = { formatAge($0) },
+        locale: String = "en_US_POSIX"
     ) {
         self.phrase = phrase
         self.number = number
         self.finding = finding
         self.age = age
+        self.locale = locale
     }
 
     /// The library's English, byte for byte as before wording could be chosen.

@@ -46,16 +46,8 @@ extension Pages {
         return page.t("web.expiredOn", date(expiry, page))
     }
 
-    /// A calendar date as the page's language writes it (`web.dateNumeric` fills year, month
-    /// and day: "30.06.2025" in Russian and Kazakh, "2025-06-30" in English); the catalog's
-    /// ISO text is left as it is when it is not a plain date.
-    static func date(_ iso: String, _ page: PageContext) -> String {
-        let day = iso.prefix(10)
-        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.map(\.count) == [4, 2, 2], day.allSatisfy({ $0 == "-" || $0.isASCII && $0.isNumber })
-        else { return iso }
-        return page.t("web.dateNumeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
-    }
+    /// A calendar date as the page's language writes it (`Localizer.date`).
+    static func date(_ iso: String, _ page: PageContext) -> String { page.environment.strings.date(iso) }
 
     /// A use's facts, each with its label, in the order the label prints them: dose, water,
     /// pre-harvest interval, applications, interval, growth stages, area. A range's value is

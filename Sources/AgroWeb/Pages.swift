@@ -168,7 +168,7 @@ enum Pages {
         "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
         "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind",
-        "cityKind", "expiredOn", "dateNumeric", "noSprayWindow",
+        "cityKind", "expiredOn", "noSprayWindow",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
@@ -177,6 +177,7 @@ enum Pages {
     static func strings(_ page: PageContext) -> [String: String] {
         var table: [String: String] = [:]
         for key in keys { table[key] = page.t("web." + key) }
+        table["dateNumeric"] = page.t("date.numeric")  // the dates the page's script writes
         return table
     }
 

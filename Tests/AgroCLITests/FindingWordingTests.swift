@@ -134,7 +134,11 @@ final class FindingWordingTests: XCTestCase {
             russian.text(.preHarvestInterval(product: "Alpha", days: 7, harvest: PlanDate("2026-07-28")!, required: 20)),
             try fill(
                 ru, "finding.preHarvestInterval",
-                ["Alpha", fill(ru, "finding.days.many", ["7"]), "2026-07-28", fill(ru, "finding.days.many", ["20"])]))
+                ["Alpha", fill(ru, "finding.days.many", ["7"]), "28.07.2026", fill(ru, "finding.days.many", ["20"])]))
+        // Dates as a Russian reader writes them, day first.
+        XCTAssertEqual(
+            russian.text(.registrationExpired(product: "Alpha", expiry: "2026-01-31", date: PlanDate("2026-06-01")!)),
+            try fill(ru, "finding.registrationExpired", ["Alpha", "31.01.2026", "01.06.2026"]))
         XCTAssertEqual(
             russian.text(.substanceTotal(substance: "Azoxystrobin", gramsPerHectare: 22.5, applications: 1, seedTreatments: 0)),
             try fill(ru, "finding.substanceTotal.one", ["1", "Azoxystrobin", fill(ru, "finding.gramsPerHectare", ["22,5"])]))
@@ -161,7 +165,7 @@ final class FindingWordingTests: XCTestCase {
         let phi = try fill(
             ru, "finding.preHarvestInterval",
             [
-                "", fill(ru, "finding.days.many", ["13"]), "2026-07-28",
+                "", fill(ru, "finding.days.many", ["13"]), "28.07.2026",
                 fill(ru, "finding.days.many", ["20"]),
             ])
         XCTAssertTrue(messages.contains { $0.hasSuffix(phi) }, "\(phi) not in \(messages)")

@@ -43,6 +43,9 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertTrue(out.contains("\(russianOneDecimal(temp)) °C"), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.current.feelsLike", russianOneDecimal(feels), "°C")), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.current.gusts", russianOneDecimal(gust), speedUnit)), out)
+        // Observed at a day written day first, as Russian writes dates; no ISO date.
+        XCTAssertNotNil(out.range(of: #"\b\d{2}\.\d{2}\.\d{4} \d{2}:\d{2}\b"#, options: .regularExpression), out)
+        XCTAssertNil(out.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression), out)
         XCTAssertTrue(
             out.contains(try phrase(ru, "weather.current.hPa", String(Int(try XCTUnwrap(main["pressure"] as? Double))))), out)
         // No English label, phrase or unit left.
@@ -71,8 +74,10 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertTrue(out.contains(try phrase(ru, "weather.chart.temperature", "°C")), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.chart.wind", speedUnit)), out)
         XCTAssertTrue(out.contains(try phrase(ru, "weather.chart.precipitation")), out)
-        // The fixture's first slot, 05:00 local: -1.4 °C, with the decimal comma.
-        XCTAssertTrue(out.lines.contains { $0.hasPrefix("Sat 01 05:00") && $0.contains("-1,4") }, out)
+        // The fixture's first slot, Saturday 05:00 local: -1.4 °C, with the decimal comma; the
+        // weekday as CLDR abbreviates it in Russian ("сб", capitalised or not), never in English.
+        XCTAssertTrue(out.lines.contains { $0.lowercased().hasPrefix("сб 01 05:00") && $0.contains("-1,4") }, out)
+        XCTAssertNil(out.range(of: #"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b"#, options: .regularExpression), out)
         for english in [
             "Forecast for", "Temp °C", "Rain mm", "Conditions", "Temperature, °C", "Wind (*)", "Rain and snow", "Days start",
         ] {
@@ -93,7 +98,9 @@ final class WeatherWordingTests: WeatherCLITestCase {
         XCTAssertTrue(out.lines.contains(try phrase(ru, "weather.spray.bySlot")), out)
         // Sub-zero snow all week: every slot is to be avoided; the first slot is -1.4 °C, below 2.
         let avoid = try XCTUnwrap(ru["weather.spray.verdict.avoid"])
-        let slots = out.lines.filter { $0.range(of: #"^  [A-Z][a-z]{2} \d\d \d\d:\d\d  "#, options: .regularExpression) != nil }
+        let slots = out.lines.filter {
+            $0.range(of: #"(?i)^  (пн|вт|ср|чт|пт|сб|вс) \d\d \d\d:\d\d  "#, options: .regularExpression) != nil
+        }
         XCTAssertEqual(slots.count, 40, out)
         XCTAssertTrue(slots.allSatisfy { $0.contains(" \(avoid) ") }, out)
         let frost = try phrase(

@@ -33,6 +33,11 @@ final class WebReadingTests: BundledCatalogWebTestCase {
         let news = try text("/news?lang=ru")
         XCTAssertNil(news.range(of: #"\b\d{4}-\d{2}-\d{2}\b"#, options: .regularExpression), news)
         XCTAssertNotNil(news.range(of: #"\b\d{2}\.\d{2}\.\d{4}\b"#, options: .regularExpression), news)
+
+        // The tank's warning for the expired product, worded by the presentation layer.
+        let tank = try text("/tank?product=propiconazole-250-ec&dose=0.5&area=10&water=200&tank=600&lang=ru")
+        XCTAssertTrue(tank.contains("регистрация истекла 30.06.2025"), tank)
+        XCTAssertFalse(tank.contains("2025-06-30"), tank)
     }
 
     /// The Kazakh heading of a uses page starts with the pest, whose name begins with a
@@ -97,5 +102,8 @@ final class WebReadingTests: BundledCatalogWebTestCase {
             answer.body)
         XCTAssertTrue(answer.body.contains("<p><strong>01.07.2026 · BBCH\u{00A0}65 — Пропиконазол 250 г/л КЭ 0,8 л/га</strong>"))
         XCTAssertFalse(answer.body.contains("propiconazole-250-ec 0,8"))
+        // The registration expired on 2025-06-30: the finding says so with the Kazakh page's date.
+        XCTAssertTrue(answer.body.contains("30.06.2025"), answer.body)
+        XCTAssertFalse(answer.body.contains("2025-06-30"), answer.body)
     }
 }
