@@ -80,16 +80,19 @@ final class LiveCatalogTests: XCTestCase {
         #endif
     }
 
-    /// Whether this process maps the file at `path` (Linux's /proc/self/maps). The kernel
-    /// writes that file in pieces, and a map another thread adds or removes meanwhile can make
-    /// one reading skip lines: a map seen in any of three readings counts.
+    /// Whether this process maps the file at `path` (Linux's /proc/self/maps). Read to its end
+    /// through a file handle: `String(contentsOfFile:)` stops after the first 4 KB of a /proc
+    /// file (which reports a size of 0), and in a long test run the catalog's map lies beyond.
     static func mapped(_ path: String) throws -> Bool {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        for _ in 0..<3 {
-            let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
-            if maps.split(separator: "\n").contains(where: { $0.hasSuffix(" " + resolved) }) { return true }
-        }
-        return false
+        return try maps().contains(where: { $0.hasSuffix(" " + resolved) })
+    }
+
+    /// The lines of /proc/self/maps.
+    static func maps() throws -> [Substring] {
+        let handle = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        defer { try? handle.close() }
+        return String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self).split(separator: "\n")
     }
 
     func testReloadPicksUpAnInstallByAnotherProcess() async throws {
