@@ -37,7 +37,8 @@ struct SQLiteBinder {
                 let start = target + used
                 if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
                 used += bytes.count
-                sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+                let characters = start.bindMemory(to: CChar.self, capacity: bytes.count)
+                sqlite3_bind_text(statement, index, characters, Int32(bytes.count), nil)
             } else if let base = bytes.baseAddress {
                 // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
                 let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
