@@ -43,6 +43,8 @@ extension CatalogWriter {
         try checked.get()
         try write { db in try db.execute(sql: "COMMIT") }
         finished = true
+        // Its statements would keep the connection from closing.
+        cache.removeStatements()
         try queue.inDatabase { db in
             // The build's page cache is no use to the copy, which reads each page once:
             // released first, so that the copy does not add its pages to the peak.
@@ -56,6 +58,7 @@ extension CatalogWriter {
 
     /// Abandons the build and removes its files.
     public func discard() {
+        cache.removeStatements()
         try? queue.close()
         try? FileManager.default.removeItem(atPath: buildPath)
         try? FileManager.default.removeItem(atPath: path)

@@ -24,7 +24,14 @@ public final class CatalogWriter {
     /// Where the records are written until `finish()` compacts them into `path`.
     let buildPath: String
     private let header: CatalogHeader
+    /// The multi-row statements, and room for the texts of the insert being run.
+    let cache = InsertCache()
     var finished = false
+    // The use's own row goes through the cache too: 26 000 of them in the 2026 register.
+    private static let uses = MultiRowInsert(
+        "INSERT INTO uses(id, product_id, dose_from, dose_to, dose_unit, water_from, water_to, water_unit, "
+            + "phi_days, max_applications, interval_days, bbch_from, bbch_to) VALUES ",
+        columns: 13, maximumRows: 1)
     private static let useCultures = MultiRowInsert(
         "INSERT INTO use_cultures(use_id, culture_id) VALUES ", columns: 2, maximumRows: 32)
     private static let usePests = MultiRowInsert(
@@ -70,6 +77,13 @@ public final class CatalogWriter {
         }
     }
 
+    deinit {
+        // Before the connection goes: a statement left unfinalized would keep it open as a
+        // zombie past the connection object, and its rollback hook would then call into freed
+        // memory when the last statement is finalized.
+        cache.removeStatements()
+    }
+
     private func writeHeader(_ db: Database) throws {
         let chain = header.locales
         var metadata: [(String, String)] = [
@@ -99,7 +113,7 @@ public final class CatalogWriter {
     /// Adds a company.
     public func add(_ company: CatalogRecord.Company) throws {
         try write { db in
-            try db.insert("INSERT INTO companies(id) VALUES (?)") { $0.add(company.id) }
+            try db.insert(with: cache, "INSERT INTO companies(id) VALUES (?)") { $0.add(company.id) }
             try self.insertI18n(db, I18n.company, key: company.id, [company.name], nameKey: company.name)
         }
     }
@@ -107,7 +121,7 @@ public final class CatalogWriter {
     /// Adds a hazard or precautionary statement (or a signal word) that products refer to by code.
     public func add(_ statement: CatalogRecord.Statement) throws {
         try write { db in
-            try db.insert("INSERT INTO statements(code) VALUES (?)") { $0.add(statement.code) }
+            try db.insert(with: cache, "INSERT INTO statements(code) VALUES (?)") { $0.add(statement.code) }
             try self.insertI18n(db, I18n.statement, key: statement.code, [statement.text])
         }
     }
@@ -116,6 +130,7 @@ public final class CatalogWriter {
     public func add(_ substance: CatalogRecord.Substance) throws {
         try write { db in
             try db.insert(
+                with: cache,
                 "INSERT INTO substances(id, iupac_name, cas_number, moa_scheme, moa_group) VALUES (?, ?, ?, ?, ?)"
             ) {
                 $0.add(substance.id)
@@ -132,20 +147,22 @@ public final class CatalogWriter {
     /// Adds a culture with its growth stages and its links to the groups above it.
     public func add(_ culture: CatalogRecord.Culture) throws {
         try write { db in
-            try db.insert("INSERT INTO cultures(id, latin_name) VALUES (?, ?)") {
+            try db.insert(with: cache, "INSERT INTO cultures(id, latin_name) VALUES (?, ?)") {
                 $0.add(culture.id)
                 $0.add(culture.latinName)
             }
             try self.insertI18n(
                 db, I18n.culture, key: culture.id, [culture.description, culture.name], nameKey: culture.name)
             for parent in Set(culture.parentIDs).sorted() {
-                try db.insert("INSERT INTO culture_parents(culture_id, parent_id) VALUES (?, ?)") {
+                try db.insert(with: cache, "INSERT INTO culture_parents(culture_id, parent_id) VALUES (?, ?)") {
                     $0.add(culture.id)
                     $0.add(parent)
                 }
             }
             for (position, stage) in culture.stages.enumerated() {
-                try db.insert("INSERT INTO growth_stages(culture_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)") {
+                try db.insert(
+                    with: cache, "INSERT INTO growth_stages(culture_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)"
+                ) {
                     $0.add(culture.id)
                     $0.add(position)
                     $0.add(stage.bbch.from)
@@ -159,14 +176,14 @@ public final class CatalogWriter {
     /// Adds a pest.
     public func add(_ pest: CatalogRecord.Pest) throws {
         try write { db in
-            try db.insert("INSERT INTO pests(id, kind, latin_name) VALUES (?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO pests(id, kind, latin_name) VALUES (?, ?, ?)") {
                 $0.add(pest.id)
                 $0.add(pest.kind.rawValue)
                 $0.add(pest.latinName)
             }
             try self.insertI18n(db, I18n.pest, key: pest.id, [pest.description, pest.name], nameKey: pest.name)
             for (position, url) in pest.images.enumerated() {
-                try db.insert("INSERT INTO pest_images(pest_id, position, url) VALUES (?, ?, ?)") {
+                try db.insert(with: cache, "INSERT INTO pest_images(pest_id, position, url) VALUES (?, ?, ?)") {
                     $0.add(pest.id)
                     $0.add(position)
                     $0.add(url)
@@ -179,6 +196,7 @@ public final class CatalogWriter {
     public func add(_ product: CatalogRecord.Product) throws {
         try write { db in
             try db.insert(
+                with: cache,
                 """
                 INSERT INTO products(id, category, formulation, company_id, registration_number,
                   registration_expiry, origin, original_product_id, sold_out_deadline,
@@ -201,6 +219,7 @@ public final class CatalogWriter {
             try self.insertI18n(db, I18n.product, key: product.id, [product.name], nameKey: product.name)
             for (position, ingredient) in product.ingredients.enumerated() {
                 try db.insert(
+                    with: cache,
                     """
                     INSERT INTO product_ingredients(product_id, position, substance_id, concentration, unit)
                     VALUES (?, ?, ?, ?, ?)
@@ -214,21 +233,23 @@ public final class CatalogWriter {
                 }
             }
             for (position, code) in product.pictograms.enumerated() {
-                try db.insert("INSERT INTO product_pictograms(product_id, position, code) VALUES (?, ?, ?)") {
+                try db.insert(with: cache, "INSERT INTO product_pictograms(product_id, position, code) VALUES (?, ?, ?)") {
                     $0.add(product.id)
                     $0.add(position)
                     $0.add(code)
                 }
             }
             for (position, code) in product.statements.enumerated() {
-                try db.insert("INSERT INTO product_statements(product_id, position, statement_code) VALUES (?, ?, ?)") {
+                try db.insert(
+                    with: cache, "INSERT INTO product_statements(product_id, position, statement_code) VALUES (?, ?, ?)"
+                ) {
                     $0.add(product.id)
                     $0.add(position)
                     $0.add(code)
                 }
             }
             for (position, link) in product.links.enumerated() {
-                try db.insert("INSERT INTO product_links(product_id, position, kind, url) VALUES (?, ?, ?, ?)") {
+                try db.insert(with: cache, "INSERT INTO product_links(product_id, position, kind, url) VALUES (?, ?, ?, ?)") {
                     $0.add(product.id)
                     $0.add(position)
                     $0.add(link.kind.rawValue)
@@ -236,7 +257,7 @@ public final class CatalogWriter {
                 }
             }
             for (position, section) in product.sections.enumerated() {
-                try db.insert("INSERT INTO product_sections(product_id, position) VALUES (?, ?)") {
+                try db.insert(with: cache, "INSERT INTO product_sections(product_id, position) VALUES (?, ?)") {
                     $0.add(product.id)
                     $0.add(position)
                 }
@@ -249,7 +270,7 @@ public final class CatalogWriter {
     /// Adds an obligation that uses refer to by id.
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
-            try db.insert("INSERT INTO obligations(id) VALUES (?)") { $0.add(obligation.id) }
+            try db.insert(with: cache, "INSERT INTO obligations(id) VALUES (?)") { $0.add(obligation.id) }
             try self.insertI18n(db, I18n.obligation, key: obligation.id, [obligation.text])
         }
     }
@@ -257,44 +278,41 @@ public final class CatalogWriter {
     /// Adds a use with its cultures, pests and obligations.
     public func add(_ use: CatalogRecord.Use) throws {
         try write { db in
-            try db.insert(
-                """
-                INSERT INTO uses(id, product_id, dose_from, dose_to, dose_unit, water_from, water_to,
-                  water_unit, phi_days, max_applications, interval_days, bbch_from, bbch_to)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-            ) {
-                $0.add(use.id)
-                $0.add(use.productID)
-                $0.add(use.dose.from)
-                $0.add(use.dose.to)
-                $0.add(use.dose.unit)
-                $0.add(use.water.from)
-                $0.add(use.water.to)
-                $0.add(use.water.unit)
-                $0.add(use.phiDays)
-                $0.add(use.maxApplications)
-                $0.add(use.intervalDays)
-                $0.add(use.bbch?.from)
-                $0.add(use.bbch?.to)
+            try db.insert(with: cache, Self.uses, count: 1) { binder, _ in
+                binder.add(use.id)
+                binder.add(use.productID)
+                binder.add(use.dose.from)
+                binder.add(use.dose.to)
+                binder.add(use.dose.unit)
+                binder.add(use.water.from)
+                binder.add(use.water.to)
+                binder.add(use.water.unit)
+                binder.add(use.phiDays)
+                binder.add(use.maxApplications)
+                binder.add(use.intervalDays)
+                binder.add(use.bbch?.from)
+                binder.add(use.bbch?.to)
             }
             try self.insertI18n(db, I18n.use, key: use.id, [use.applicationArea, use.notes])
             // A use has a few cultures and pests and, in the 2026 register, some seven
             // obligations: each kind goes in as one multi-row insert.
-            let cultures = Set(use.cultureIDs).sorted()
-            try db.insert(Self.useCultures, count: cultures.count) { binder, index in
+            let cultures = Self.sortedUnique(use.cultureIDs)
+            try db.insert(with: cache, Self.useCultures, count: cultures.count) { binder, index in
                 binder.add(use.id)
                 binder.add(cultures[index])
             }
-            var seen = Set<EntityID>()
-            let pests = use.pests.filter { seen.insert($0.pestID).inserted }
-            try db.insert(Self.usePests, count: pests.count) { binder, index in
+            // The first of each pest, in the given order; a use names a few, so a linear scan
+            // beats a set.
+            var pests: [CatalogRecord.Target] = []
+            pests.reserveCapacity(use.pests.count)
+            for pest in use.pests where !pests.contains(where: { $0.pestID == pest.pestID }) { pests.append(pest) }
+            try db.insert(with: cache, Self.usePests, count: pests.count) { binder, index in
                 binder.add(use.id)
                 binder.add(pests[index].pestID)
                 binder.add(pests[index].effect.rawValue)
             }
             let obligations = use.obligationIDs
-            try db.insert(Self.useObligations, count: obligations.count) { binder, index in
+            try db.insert(with: cache, Self.useObligations, count: obligations.count) { binder, index in
                 binder.add(use.id)
                 binder.add(index)
                 binder.add(obligations[index])
@@ -306,6 +324,7 @@ public final class CatalogWriter {
     public func add(_ limit: CatalogRecord.GroupLimit) throws {
         try write { db in
             try db.insert(
+                with: cache,
                 """
                 INSERT INTO group_limits(scheme, group_code, culture_id, max_applications, max_consecutive,
                   max_share, source) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -325,7 +344,7 @@ public final class CatalogWriter {
     /// Adds a pair of products not to be mixed in one tank, with the reason in every locale.
     public func add(_ incompatibility: CatalogRecord.TankIncompatibility) throws {
         try write { db in
-            try db.insert("INSERT INTO tank_incompatibilities(id, product_id, other_id) VALUES (?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO tank_incompatibilities(id, product_id, other_id) VALUES (?, ?, ?)") {
                 $0.add(incompatibility.id)
                 $0.add(incompatibility.productID)
                 $0.add(incompatibility.otherID)
@@ -337,13 +356,15 @@ public final class CatalogWriter {
     /// Adds a protection scheme with its stages and treatments.
     public func add(_ scheme: CatalogRecord.Scheme) throws {
         try write { db in
-            try db.insert("INSERT INTO schemes(id, culture_id) VALUES (?, ?)") {
+            try db.insert(with: cache, "INSERT INTO schemes(id, culture_id) VALUES (?, ?)") {
                 $0.add(scheme.id)
                 $0.add(scheme.cultureID)
             }
             try self.insertI18n(db, I18n.scheme, key: scheme.id, [scheme.description, scheme.title])
             for (position, stage) in scheme.stages.enumerated() {
-                try db.insert("INSERT INTO scheme_stages(scheme_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)") {
+                try db.insert(
+                    with: cache, "INSERT INTO scheme_stages(scheme_id, position, bbch_from, bbch_to) VALUES (?, ?, ?, ?)"
+                ) {
                     $0.add(scheme.id)
                     $0.add(position)
                     $0.add(stage.bbch.from)
@@ -353,6 +374,7 @@ public final class CatalogWriter {
                 try self.insertI18n(db, I18n.schemeStage, key: stageID, [stage.name])
                 for (index, treatment) in stage.treatments.enumerated() {
                     try db.insert(
+                        with: cache,
                         """
                         INSERT INTO scheme_treatments(scheme_stage_id, position, product_id, dose_from, dose_to, dose_unit)
                         VALUES (?, ?, ?, ?, ?, ?)
@@ -369,6 +391,7 @@ public final class CatalogWriter {
                     try self.insertI18n(db, I18n.schemeTreatment, key: treatmentID, [treatment.note])
                     for (pestPosition, pest) in treatment.pestIDs.enumerated() {
                         try db.insert(
+                            with: cache,
                             """
                             INSERT INTO scheme_treatment_pests(scheme_treatment_id, position, pest_id)
                             VALUES (?, ?, ?)
@@ -387,7 +410,7 @@ public final class CatalogWriter {
     /// Adds a region or city.
     public func add(_ region: CatalogRecord.Region) throws {
         try write { db in
-            try db.insert("INSERT INTO regions(id, kind, latitude, longitude) VALUES (?, ?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO regions(id, kind, latitude, longitude) VALUES (?, ?, ?, ?)") {
                 $0.add(region.id)
                 $0.add(region.kind.rawValue)
                 $0.add(region.centre.latitude)
@@ -402,6 +425,7 @@ public final class CatalogWriter {
     public func add(_ representative: CatalogRecord.Representative) throws {
         try write { db in
             try db.insert(
+                with: cache,
                 """
                 INSERT INTO representatives(id, region_id, phone, email, photo, latitude, longitude)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -423,7 +447,7 @@ public final class CatalogWriter {
     /// Adds a distributor.
     public func add(_ distributor: CatalogRecord.Distributor) throws {
         try write { db in
-            try db.insert("INSERT INTO distributors(id, region_id, phone, email, website) VALUES (?, ?, ?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO distributors(id, region_id, phone, email, website) VALUES (?, ?, ?, ?, ?)") {
                 $0.add(distributor.id)
                 $0.add(distributor.regionID)
                 $0.add(distributor.phone)
@@ -437,7 +461,7 @@ public final class CatalogWriter {
     /// Adds a news item or article.
     public func add(_ news: CatalogRecord.News) throws {
         try write { db in
-            try db.insert("INSERT INTO news(id, kind, date, image, source) VALUES (?, ?, ?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO news(id, kind, date, image, source) VALUES (?, ?, ?, ?, ?)") {
                 $0.add(news.id)
                 $0.add(news.kind.rawValue)
                 $0.add(news.date)
@@ -497,7 +521,7 @@ public final class CatalogWriter {
     ) throws {
         let locales = self.locales(nameKey.map { fields + [$0] } ?? fields)
         guard !locales.isEmpty else { return }
-        try db.insert(table.insert, count: locales.count) { binder, index in
+        try db.insert(with: cache, table.insert, count: locales.count) { binder, index in
             let locale = locales[index]
             key.bind(to: &binder)
             binder.add(locale)
@@ -509,6 +533,19 @@ public final class CatalogWriter {
                 binder.add(nameKey[locale].flatMap { $0.isEmpty ? nil : NameKey.make($0) })
             }
         }
+    }
+
+    /// `ids` sorted, each once: what `Set(ids).sorted()` gives, without hashing.
+    private static func sortedUnique(_ ids: [EntityID]) -> [EntityID] {
+        guard ids.count > 1 else { return ids }
+        var sorted = ids.sorted()
+        var kept = 1
+        for index in 1..<sorted.count where sorted[index] != sorted[kept - 1] {
+            sorted[kept] = sorted[index]
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
     }
 
     /// Locales present in any of the texts, sorted, so rows go in in a stable order.
