@@ -24,6 +24,8 @@ public final class SQLiteCatalog: Sendable {
     let database: any DatabaseReader
     /// What `lookup` found, per text, kind and locale: a catalog file never changes.
     let lookups = LookupCache()
+    /// SQL texts built once per query shape (`SQLTexts`).
+    let sqlTexts = SQLTexts()
 
     /// Opens the catalog at `path` read-only.
     ///
@@ -180,11 +182,23 @@ public final class SQLiteCatalog: Sendable {
 /// the locales are bound parameters.
 struct LocalizedSQL {
     let chain: [String]
+    /// Whether the locales are written as named parameters `:locale0`, `:locale1`, ... (values
+    /// in `arguments`) instead of bound: the text then depends on the chain's length only and
+    /// can be kept (`SQLTexts`).
+    var named = false
+
+    /// The values of the named parameters.
+    var arguments: [String: (any DatabaseValueConvertible)?] {
+        var arguments: [String: (any DatabaseValueConvertible)?] = [:]
+        for (index, locale) in chain.enumerated() { arguments["locale\(index)"] = locale }
+        return arguments
+    }
 
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
     func field(_ entity: String, _ field: String, owner: String) -> SQL {
-        let terms = chain.map { locale -> SQL in
-            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
+        let terms = chain.enumerated().map { index, locale -> SQL in
+            let value: SQL = named ? SQL(sql: ":locale\(index)") : "\(locale)"
+            return "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(value))"
         }
         // The trailing NULL keeps COALESCE valid for a catalog with a single language.
         return "COALESCE(" + terms.joined(separator: ", ") + ", NULL)"
@@ -256,5 +270,40 @@ extension Row {
     func text(_ column: String) -> String? {
         guard let value: String = self[column], !value.isEmpty else { return nil }
         return value
+    }
+
+    /// `text(_:)` of the column at `index`.
+    func text(at index: Int) -> String? {
+        guard let value: String = self[index], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// SQL texts with named parameters, built once per query shape and kept for the catalog's
+/// lifetime: building a query through GRDB's SQL interpolation (the localized-name subqueries,
+/// the filter) cost more per products request than some of its statements (Benchmarks/web/README.md).
+/// Bounded: when full it starts over.
+final class SQLTexts: @unchecked Sendable {
+    /// A query and what its text depends on.
+    struct Key: Hashable {
+        let query: UInt8
+        let shape: Int
+    }
+
+    static let capacity = 1024
+    // Guards `texts`; held for a dictionary access only.
+    private let lock = NSLock()
+    private var texts: [Key: String] = [:]
+
+    /// The text of `key`, built by `make` (an SQL literal without bound values) the first time.
+    func text(_ key: Key, _ db: Database, _ make: () -> SQL) throws -> String {
+        if let text = lock.withLock({ texts[key] }) { return text }
+        let (text, arguments) = try make().build(db)
+        precondition(arguments.isEmpty, "a kept SQL text takes its values as named parameters")
+        lock.withLock {
+            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
+            texts[key] = text
+        }
+        return text
     }
 }
