@@ -79,6 +79,100 @@ public enum NameOrder {
         }
     }
 
+    /// `compare` on two UTF-8 buffers (the arguments of the catalog's SQL collation), without
+    /// making strings of them: every list the catalog sorts compares its names so, a few
+    /// thousand times for a products page, and two `String`s per comparison were a visible
+    /// part of an uncached web request (Benchmarks/web/README.md). Invalid UTF-8 is compared
+    /// as `String(decoding:as:)` repairs it.
+    public static func compare(utf8 a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> ComparisonResult {
+        // Leading bytes the two share are the same scalars on both sides, which weigh alike in
+        // both scans: skip them, back to the start of the scalar the next byte belongs to.
+        let shorter = min(a.count, b.count)
+        var start = 0
+        while start < shorter, a[start] == b[start] { start += 1 }
+        if start == a.count, start == b.count { return .orderedSame }
+        while start > 0, (start < a.count && a[start] & 0xC0 == 0x80) || (start < b.count && b[start] & 0xC0 == 0x80) {
+            start -= 1
+        }
+        var primary = true
+        while true {
+            switch scan(utf8: a, b, from: start, primary: primary) {
+            case let .ordered(order): return order
+            case .invalid: return compare(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+            case .alike: break
+            }
+            if !primary { break }
+            primary = false
+        }
+        // Alike but not the same bytes: they differ only in the case of Cyrillic letters, and
+        // code-point order is the order of their UTF-8 bytes.
+        for index in start..<shorter where a[index] != b[index] {
+            return a[index] < b[index] ? .orderedAscending : .orderedDescending
+        }
+        return a.count < b.count ? .orderedAscending : .orderedDescending
+    }
+
+    /// The outcome of a scan of two UTF-8 buffers.
+    enum UTF8Scan {
+        /// The first scalars that weigh differently order the two.
+        case ordered(ComparisonResult)
+        /// Every scalar weighs alike (and the two are as long).
+        case alike
+        /// Not well-formed UTF-8 before an order was found.
+        case invalid
+    }
+
+    /// `scan` over UTF-8 buffers from byte `start` (the start of a scalar in both).
+    static func scan(utf8 a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, from start: Int, primary: Bool) -> UTF8Scan {
+        var left = start, right = start
+        while true {
+            switch (left < a.count, right < b.count) {
+            case (false, false): return .alike
+            case (false, true): return .ordered(.orderedAscending)
+            case (true, false): return .ordered(.orderedDescending)
+            case (true, true):
+                guard let l = scalar(utf8: a, at: &left), let r = scalar(utf8: b, at: &right) else { return .invalid }
+                if l == r { continue }
+                let wl = primary ? primaryWeight(l) : weight(l), wr = primary ? primaryWeight(r) : weight(r)
+                if wl != wr { return .ordered(wl < wr ? .orderedAscending : .orderedDescending) }
+            }
+        }
+    }
+
+    /// The scalar starting at byte `index` of `buffer`, moving `index` past it; nil for a
+    /// sequence that is not well-formed UTF-8 (Unicode's table 3-7).
+    @inline(__always)
+    static func scalar(utf8 buffer: UnsafeRawBufferPointer, at index: inout Int) -> Unicode.Scalar? {
+        let lead = buffer[index]
+        if lead < 0x80 {
+            index += 1
+            return Unicode.Scalar(lead)
+        }
+        let length: Int, low: UInt8, high: UInt8
+        switch lead {
+        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+        default: return nil
+        }
+        guard index + length <= buffer.count else { return nil }
+        let second = buffer[index + 1]
+        guard second >= low, second <= high else { return nil }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        value = value << 6 | UInt32(second & 0x3F)
+        for offset in 2..<length {
+            let byte = buffer[index + offset]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        index += length
+        return Unicode.Scalar(value)
+    }
+
     /// Whether `a` comes before `b` in `compare`'s order (for `sorted(by:)`).
     public static func precedes(_ a: String, _ b: String) -> Bool {
         compare(a, b) == .orderedAscending

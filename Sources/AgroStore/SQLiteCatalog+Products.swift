@@ -5,39 +5,72 @@ import GRDB
 extension SQLiteCatalog: ProductsUseCase {
     /// Products by name, filtered; a culture filter includes uses registered on its groups.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
-        let texts = texts(locale)
-        let listed = productsQuery(filter, texts: texts)
+        // The SQL texts depend on the filter's shape and the length of the locale chain only:
+        // built once with named parameters and kept (`SQLTexts`); the values are bound here.
+        let texts = LocalizedSQL(chain: info.locales.chain(for: locale), named: true)
+        let letter = filter.letter.flatMap(TextFolding.indexLetter(of:))?.lowercased()
+        var named: [String: (any DatabaseValueConvertible)?] = texts.arguments
+        named["pest"] = filter.pest
+        named["culture"] = filter.culture
+        named["substance"] = filter.substance
+        named["category"] = filter.category?.rawValue
+        named["company"] = filter.company
+        named["letter"] = letter
+        let arguments = StatementArguments(named)
+        var shape = texts.chain.count
+        for (bit, present) in [
+            filter.pest != nil, filter.culture != nil, filter.substance != nil, filter.category != nil,
+            filter.company != nil, letter != nil,
+        ].enumerated() where present {
+            shape |= 1 << (8 + bit)
+        }
         return try read { db in
             // The filter is evaluated once, for the ids of every match in order, which give
             // the total and the page; names and companies are read for the page's products
             // only. A count and a LIMIT query each evaluated the filter, and the page query
             // read the names of every match (twice the SQL time on the register).
-            let ordered = try db.column(
-                "SELECT id FROM (" + listed + ") ORDER BY name_key COLLATE agro_name, id", as: String.self)
+            let listed = { self.productsQuery(filter, texts: texts, named: true) }
+            let ordered = try String.fetchAll(
+                db.cachedStatement(
+                    sql: sqlTexts.text(.init(query: 0, shape: shape), db) {
+                        "SELECT id FROM (" + listed() + ") ORDER BY name_key COLLATE agro_name, id"
+                    }), arguments: arguments)
             let perPage = page.perPage ?? max(ordered.count, 1)
             let start = min(ordered.count, perPage * (page.page - 1))
-            let pageIDs = ordered[start..<min(ordered.count, start + perPage)]
+            let pageIDs = Array(ordered[start..<min(ordered.count, start + perPage)])
             let rows: [Row]
             if pageIDs.isEmpty {
                 rows = []
             } else if pageIDs.count <= Self.pageByIDs {
-                rows = try db.rows(
-                    productsQuery(ProductFilter(), texts: texts)
-                        + " WHERE id IN \(Array(pageIDs)) ORDER BY name_key COLLATE agro_name, id")
+                let text = try sqlTexts.text(.init(query: 1, shape: texts.chain.count | pageIDs.count << 8), db) {
+                    productsQuery(ProductFilter(), texts: texts, named: true)
+                        + " WHERE id IN (\(sql: Self.placeholders(pageIDs.count))) ORDER BY name_key COLLATE agro_name, id"
+                }
+                rows = try Row.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(pageIDs) + arguments)
             } else {
-                rows = try db.rows(listed + " ORDER BY name_key COLLATE agro_name, id LIMIT \(perPage) OFFSET \(start)")
+                rows = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: sqlTexts.text(.init(query: 2, shape: shape), db) {
+                            listed() + " ORDER BY name_key COLLATE agro_name, id LIMIT :limit OFFSET :offset"
+                        }), arguments: arguments + ["limit": perPage, "offset": start])
             }
-            let ingredients = try ingredientSummaries(db, productIDs: rows.map { $0["id"] }, texts: texts)
-            let items = rows.map { row in
+            // Columns by position, in the order of `productsQuery`'s SELECT: a column found by
+            // name costs a case-insensitive search of the names for every value read.
+            let ids: [String] = rows.map { $0[0] }
+            let ingredients = try ingredientSummaries(db, productIDs: ids, texts: texts, arguments: arguments)
+            let items = zip(ids, rows).map { id, row in
                 ProductSummary(
-                    id: row["id"], name: row["name"] ?? row["id"],
-                    category: ProductCategory(rawValue: row["category"]) ?? .other,
-                    formulation: row.text("formulation"), company: row.text("company"),
-                    registrationNumber: row.text("registration_number"),
-                    ingredients: ingredients[row["id"]] ?? [], registrationExpiry: row.text("registration_expiry"))
+                    id: id, name: row[5] ?? id, category: ProductCategory(rawValue: row[1]) ?? .other,
+                    formulation: row.text(at: 2), company: row.text(at: 7), registrationNumber: row.text(at: 3),
+                    ingredients: ingredients[id] ?? [], registrationExpiry: row.text(at: 4))
             }
             return Page(items: items, page: page.page, perPage: perPage, total: ordered.count)
         }
+    }
+
+    /// `?, ?, ...`: `count` positional parameters.
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// Pages up to this many products are read by id (bound parameters); larger ones by
@@ -57,17 +90,23 @@ extension SQLiteCatalog: ProductsUseCase {
 
     /// The products matching `filter`, with id, name, name_key, category, formulation,
     /// registration_number, registration_expiry and company columns.
-    private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL) -> SQL {
+    /// `named`: the values as named parameters (`:pest`, `:culture`, `:substance`, `:category`,
+    /// `:company`, `:letter`, the folded index letter) rather than bound.
+    private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL, named: Bool = false) -> SQL {
+        func value(_ name: String, _ value: String) -> SQL { named ? SQL(sql: ":" + name) : "\(value)" }
         var conditions: [SQL] = []
         if filter.pest != nil || filter.culture != nil {
             conditions.append(
-                "p.id IN (" + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id") + ")")
+                "p.id IN ("
+                    + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id", named: named)
+                    + ")")
         }
         if let substance = filter.substance {
-            conditions.append("p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(substance))")
+            conditions.append(
+                "p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(value("substance", substance)))")
         }
-        if let category = filter.category { conditions.append("p.category = \(category.rawValue)") }
-        if let company = filter.company { conditions.append("p.company_id = \(company)") }
+        if let category = filter.category { conditions.append("p.category = \(value("category", category.rawValue))") }
+        if let company = filter.company { conditions.append("p.company_id = \(value("company", company))") }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var listed: SQL = """
             SELECT * FROM (
@@ -79,19 +118,21 @@ extension SQLiteCatalog: ProductsUseCase {
             """ + whereClause + ")"
         if let letter = filter.letter, let folded = TextFolding.indexLetter(of: letter) {
             // Index letters are upper-case; name keys are folded lower-case.
-            listed += " WHERE substr(name_key, 1, 1) = \(folded.lowercased())"
+            listed += " WHERE substr(name_key, 1, 1) = \(value("letter", folded.lowercased()))"
         }
         return listed
     }
 
     /// Ids (in `column`) of the uses matching `filter`; a culture matches uses registered on
-    /// it or on any group above it.
-    func usesQuery(_ filter: UseFilter, column: String = "u.id") -> SQL {
+    /// it or on any group above it. `named`: the values as named parameters (`:pest`,
+    /// `:culture`, `:product`) rather than bound.
+    func usesQuery(_ filter: UseFilter, column: String = "u.id", named: Bool = false) -> SQL {
+        func value(_ name: String, _ value: String) -> SQL { named ? SQL(sql: ":" + name) : "\(value)" }
         var conditions: [SQL] = []
         var source: SQL = "uses u"
         if let pest = filter.pest {
             source = "use_pests up JOIN uses u ON u.id = up.use_id"
-            conditions.append("up.pest_id = \(pest)")
+            conditions.append("up.pest_id = \(value("pest", pest))")
         }
         if let culture = filter.culture, filter.pest != nil {
             // A pest's uses are few next to a culture group's (305 against 1,186 for the
@@ -101,39 +142,43 @@ extension SQLiteCatalog: ProductsUseCase {
                 """
                 EXISTS (SELECT 1 FROM culture_ancestors ca
                         JOIN use_cultures uc ON uc.use_id = u.id AND uc.culture_id = ca.ancestor_id
-                        WHERE ca.culture_id = \(culture))
+                        WHERE ca.culture_id = \(value("culture", culture)))
                 """)
         } else if let culture = filter.culture {
             conditions.append(
                 """
                 u.id IN (SELECT uc.use_id FROM culture_ancestors ca
                          JOIN use_cultures uc ON uc.culture_id = ca.ancestor_id
-                         WHERE ca.culture_id = \(culture))
+                         WHERE ca.culture_id = \(value("culture", culture)))
                 """)
         }
-        if let product = filter.product { conditions.append("u.product_id = \(product)") }
+        if let product = filter.product { conditions.append("u.product_id = \(value("product", product))") }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return "SELECT \(sql: column) FROM " + source + whereClause
     }
 
-    /// Active ingredients per product id, in label order.
-    private func ingredientSummaries(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String:
-        [ActiveIngredient]]
-    {
+    /// Active ingredients per product id, in label order; `texts` names its locales as
+    /// parameters, whose values (and others, unused) are in `arguments`.
+    private func ingredientSummaries(
+        _ db: Database, productIDs: [String], texts: LocalizedSQL, arguments: StatementArguments
+    ) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
-        let rows = try db.rows(
+        let text = try sqlTexts.text(.init(query: 3, shape: texts.chain.count | productIDs.count << 8), db) {
             """
             SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit,
               \(texts.name("substance", owner: "pi.substance_id")) AS name
-            FROM product_ingredients pi WHERE pi.product_id IN \(productIDs)
+            FROM product_ingredients pi WHERE pi.product_id IN (\(sql: Self.placeholders(productIDs.count)))
             ORDER BY pi.product_id, pi.position
-            """)
+            """
+        }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(productIDs) + arguments)
         var summaries: [String: [ActiveIngredient]] = [:]
         for row in rows {
-            let substance = EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"])
-            summaries[row["product_id"], default: []].append(
-                ActiveIngredient(
-                    substance: substance, concentration: row["concentration"], unit: row.text("unit"), modeOfAction: nil))
+            // Columns by position, as selected above.
+            let substanceID: String = row[1]
+            let substance = EntityRef(id: substanceID, name: row[4] ?? substanceID)
+            summaries[row[0], default: []].append(
+                ActiveIngredient(substance: substance, concentration: row[2], unit: row.text(at: 3), modeOfAction: nil))
         }
         return summaries
     }

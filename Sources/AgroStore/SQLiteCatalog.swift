@@ -1,6 +1,7 @@
 import AgroDomain
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// A catalog file opened for reading. Implements every use case of `Catalog`.
 ///
@@ -23,6 +24,8 @@ public final class SQLiteCatalog: Sendable {
     let database: any DatabaseReader
     /// What `lookup` found, per text, kind and locale: a catalog file never changes.
     let lookups = LookupCache()
+    /// SQL texts built once per query shape (`SQLTexts`).
+    let sqlTexts = SQLTexts()
 
     /// Opens the catalog at `path` read-only.
     ///
@@ -46,7 +49,7 @@ public final class SQLiteCatalog: Sendable {
         // Names sort in `NameOrder` (Kazakh letters in their alphabet places), by a collation
         // of the connection rather than a column, so catalogs built before sort alike.
         configuration.prepareDatabase { db in
-            db.add(collation: Self.nameCollation)
+            try Self.addNameCollation(db)
             // An installed catalog is never written again (an update installs another file), so
             // pages are read through a memory map rather than a read() call per page: the
             // register's pages cost a system call each otherwise. The map goes with the
@@ -74,8 +77,23 @@ public final class SQLiteCatalog: Sendable {
     /// Bytes of the catalog file each connection maps (more than any catalog built so far).
     static let mmapSize = 256 << 20
 
-    /// `NameOrder` as an SQL collation: `ORDER BY name_key COLLATE agro_name`.
-    static let nameCollation = DatabaseCollation("agro_name", function: NameOrder.compare)
+    /// `NameOrder` as an SQL collation of `db`: `ORDER BY name_key COLLATE agro_name`. Registered
+    /// with SQLite directly, comparing the UTF-8 bytes SQLite passes: GRDB's `DatabaseCollation`
+    /// makes two `String`s per comparison, a visible cost of an uncached products request.
+    static func addNameCollation(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { return }
+        let code = sqlite3_create_collation_v2(
+            connection, "agro_name", SQLITE_UTF8, nil,
+            { _, length1, buffer1, length2, buffer2 in
+                let order = NameOrder.compare(
+                    utf8: UnsafeRawBufferPointer(start: buffer1, count: Int(length1)),
+                    UnsafeRawBufferPointer(start: buffer2, count: Int(length2)))
+                return Int32(order.rawValue)
+            }, nil)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "agro_name collation not registered")
+        }
+    }
 
     /// Closes the connections. Queries after closing fail.
     public func close() throws {
@@ -164,11 +182,23 @@ public final class SQLiteCatalog: Sendable {
 /// the locales are bound parameters.
 struct LocalizedSQL {
     let chain: [String]
+    /// Whether the locales are written as named parameters `:locale0`, `:locale1`, ... (values
+    /// in `arguments`) instead of bound: the text then depends on the chain's length only and
+    /// can be kept (`SQLTexts`).
+    var named = false
+
+    /// The values of the named parameters.
+    var arguments: [String: (any DatabaseValueConvertible)?] {
+        var arguments: [String: (any DatabaseValueConvertible)?] = [:]
+        for (index, locale) in chain.enumerated() { arguments["locale\(index)"] = locale }
+        return arguments
+    }
 
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
     func field(_ entity: String, _ field: String, owner: String) -> SQL {
-        let terms = chain.map { locale -> SQL in
-            "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(locale))"
+        let terms = chain.enumerated().map { index, locale -> SQL in
+            let value: SQL = named ? SQL(sql: ":locale\(index)") : "\(locale)"
+            return "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(value))"
         }
         // The trailing NULL keeps COALESCE valid for a catalog with a single language.
         return "COALESCE(" + terms.joined(separator: ", ") + ", NULL)"
@@ -240,5 +270,40 @@ extension Row {
     func text(_ column: String) -> String? {
         guard let value: String = self[column], !value.isEmpty else { return nil }
         return value
+    }
+
+    /// `text(_:)` of the column at `index`.
+    func text(at index: Int) -> String? {
+        guard let value: String = self[index], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+/// SQL texts with named parameters, built once per query shape and kept for the catalog's
+/// lifetime: building a query through GRDB's SQL interpolation (the localized-name subqueries,
+/// the filter) cost more per products request than some of its statements (Benchmarks/web/README.md).
+/// Bounded: when full it starts over.
+final class SQLTexts: @unchecked Sendable {
+    /// A query and what its text depends on.
+    struct Key: Hashable {
+        let query: UInt8
+        let shape: Int
+    }
+
+    static let capacity = 1024
+    // Guards `texts`; held for a dictionary access only.
+    private let lock = NSLock()
+    private var texts: [Key: String] = [:]
+
+    /// The text of `key`, built by `make` (an SQL literal without bound values) the first time.
+    func text(_ key: Key, _ db: Database, _ make: () -> SQL) throws -> String {
+        if let text = lock.withLock({ texts[key] }) { return text }
+        let (text, arguments) = try make().build(db)
+        precondition(arguments.isEmpty, "a kept SQL text takes its values as named parameters")
+        lock.withLock {
+            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
+            texts[key] = text
+        }
+        return text
     }
 }

@@ -75,7 +75,10 @@ struct ProtocolMiddleware: RouterMiddleware {
         -> Response
     {
         let path = request.uri.path
-        let s = app.strings(for: request)
+        // Only the refusals below are worded: most requests go on to a route.
+        func s(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
+            app.strings(for: request)(key, arguments: arguments)
+        }
         if request.uri.description.utf8.count > app.limits.maxTargetLength {
             return Self.plain(.uriTooLong, s("web.http.uriTooLong", app.limits.maxTargetLength) + "\n")
         }

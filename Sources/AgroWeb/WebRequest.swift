@@ -7,6 +7,16 @@ import Hummingbird
 struct WebRequest: Sendable {
     let request: Request
     let app: WebApp
+    /// The query's parameters in order, decoded as a browser's form encodes them: `+` is a
+    /// space, then percent escapes (so `culture=winter+wheat` reads "winter wheat"). Decoded
+    /// once: a route asks for ten or more of them.
+    let parameters: [(name: String, value: String)]
+
+    init(request: Request, app: WebApp) {
+        self.request = request
+        self.app = app
+        parameters = Self.formDecoded(request.uri.query ?? "")
+    }
 
     /// The value of query parameter `name`; an empty value counts as absent, as an empty
     /// form field does.
@@ -21,17 +31,13 @@ struct WebRequest: Sendable {
         parameters.filter { $0.name == name }.map(\.value)
     }
 
-    /// The query's parameters in order, decoded as a browser's form encodes them: `+` is a
-    /// space, then percent escapes (so `culture=winter+wheat` reads "winter wheat").
-    var parameters: [(name: String, value: String)] {
-        Self.formDecoded(request.uri.query ?? "")
-    }
-
     /// `application/x-www-form-urlencoded` pairs: GET queries and posted forms.
     static func formDecoded(_ text: String) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func decode(_ part: Substring) -> String {
+                // Most parts have nothing to decode; Foundation's calls bridge through NSString.
+                if !part.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) { return String(part) }
                 let spaced = part.replacingOccurrences(of: "+", with: " ")
                 return spaced.removingPercentEncoding ?? spaced
             }

@@ -44,4 +44,26 @@ final class NameOrderTests: XCTestCase {
         XCTAssertTrue(NameOrder.namePrecedes("Ұлытау", "шығыс"))
         XCTAssertFalse(NameOrder.namePrecedes("Шымкент", "Шығыс"))
     }
+
+    /// The SQL collation's comparison of UTF-8 bytes orders as `compare` on the strings, for
+    /// every pair: shared lead bytes of different letters (Е and К are both D0 ..), Ё against
+    /// Е, case, decomposed letters, prefixes, and bytes that are not UTF-8 (compared as
+    /// `String(decoding:)` repairs them).
+    func testUTF8ComparisonOrdersAsStrings() {
+        let texts: [[UInt8]] =
+            (Self.alphabet + Self.alphabet.map { $0.lowercased() } + [
+                "", "a", "A", "ab", "abc", "abd", "Zea", "Ақ алабота", "Артқа", "Ёлка", "Елка", "елка", "ЕЛКА", "ёж",
+                "Ежевика", "Овёс", "Овес", "й", "и\u{306}", "Құс", "Кус", "Қус", "straße", "strasse", "é", "e\u{301}",
+                "😀", "😁", "a😀", "\u{7F}", "\u{FFFD}", "Ё", "Е",
+            ]).map { Array($0.utf8) } + [
+                [0xFF], [0x61, 0xFF], [0xC3], [0xE2, 0x82], [0xE2, 0x82, 0x61], [0xD0], [0xED, 0xA0, 0x80],
+            ]
+        for a in texts {
+            for b in texts {
+                let expected = NameOrder.compare(String(decoding: a, as: UTF8.self), String(decoding: b, as: UTF8.self))
+                let found = a.withUnsafeBytes { left in b.withUnsafeBytes { right in NameOrder.compare(utf8: left, right) } }
+                XCTAssertEqual(found, expected, "\(a) \(b)")
+            }
+        }
+    }
 }

@@ -22,6 +22,37 @@ final class UseCaseTests: StoreTestCase {
         XCTAssertEqual(try productIDs(ProductFilter(pest: "beetle")), ["p-lambda"])
     }
 
+    /// Every combination of the filters (each a query shape of its own, its SQL text kept)
+    /// finds what all of its filters find alone, in the order of the unfiltered list, in
+    /// either language, on every page.
+    func testCombinedFiltersFindWhatEachFindsAlone() throws {
+        let singles: [(inout ProductFilter) -> Void] = [
+            { $0.pest = "rust" }, { $0.culture = "barley" }, { $0.substance = "tebuconazole" },
+            { $0.category = .fungicide }, { $0.company = "acme" }, { $0.letter = "t" },
+        ]
+        for locale in ["en", "ru"] {
+            let all = try catalog.products(ProductFilter(), page: .all, locale: locale).items.map(\.id)
+            let alone = try singles.map { set -> Set<String> in
+                var filter = ProductFilter()
+                set(&filter)
+                return try productIDs(filter, locale: locale)
+            }
+            for mask in 1..<(1 << singles.count) {
+                var filter = ProductFilter()
+                var expected = Set(all)
+                for (index, set) in singles.enumerated() where mask & (1 << index) != 0 {
+                    set(&filter)
+                    expected.formIntersection(alone[index])
+                }
+                let found = try catalog.products(filter, page: .all, locale: locale)
+                XCTAssertEqual(found.items.map(\.id), all.filter(expected.contains), "\(filter) \(locale)")
+                let first = try catalog.products(filter, page: PageRequest(page: 1, perPage: 1), locale: locale)
+                XCTAssertEqual(first.items.map(\.id), Array(found.items.map(\.id).prefix(1)))
+                XCTAssertEqual(first.total, found.total)
+            }
+        }
+    }
+
     func testProductsAreOrderedByNameInTheLocale() throws {
         let en = try catalog.products(ProductFilter(), page: .all, locale: "en").items.map(\.name)
         XCTAssertEqual(
