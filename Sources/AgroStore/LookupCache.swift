@@ -31,3 +31,21 @@ final class LookupCache: @unchecked Sendable {
         }
     }
 }
+
+/// A value read from a catalog once, on first use, and kept for the catalog's lifetime (a
+/// catalog file never changes; a swapped-in catalog is another object with its own).
+final class ReadOnce<Value: Sendable>: @unchecked Sendable {
+    // Guards `kept`; never held while reading.
+    private let lock = NSLock()
+    private var kept: Value?
+
+    /// The kept value, else `read`'s (two first readers may both read; the first kept wins).
+    func value(_ read: () throws -> Value) rethrows -> Value {
+        if let kept = lock.withLock({ kept }) { return kept }
+        let made = try read()
+        return lock.withLock {
+            if kept == nil { kept = made }
+            return kept ?? made
+        }
+    }
+}

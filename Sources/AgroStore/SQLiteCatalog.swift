@@ -23,6 +23,8 @@ public final class SQLiteCatalog: Sendable {
     let database: any DatabaseReader
     /// What `lookup` found, per text, kind and locale: a catalog file never changes.
     let lookups = LookupCache()
+    /// Each product's mode-of-action groups (the uses page's group choices), read on first use.
+    let productGroupsOnce = ReadOnce<[String: Set<String>]>()
 
     /// Opens the catalog at `path` read-only.
     ///

@@ -80,6 +80,27 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(page.items.map(\.id), ["u2"])
     }
 
+    func testGroupsOfferedAreThoseOfEveryMatchingUseWhateverThePageOrTheGroupFilter() throws {
+        // rust on winter wheat: u1, u2, u5 (tebuconazole, FRAC 3) and u3 (azoxystrobin, FRAC 11);
+        // Lambda 50 (IRAC 3A) and Pyra 200 (u4, septoria only) have no use there.
+        let all = UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")
+        let second = try catalog.compareUsesOfferingGroups(all, page: PageRequest(page: 2, perPage: 3), locale: "en")
+        XCTAssertEqual(second.groups, ["FRAC 3", "FRAC 11"])
+        XCTAssertEqual(second.rows.items.map(\.id), ["u2"])
+        XCTAssertEqual(second.rows.total, 4)
+        var qoi = all
+        qoi.group = try XCTUnwrap(GroupCode(parsing: "frac 11"))
+        let filtered = try catalog.compareUsesOfferingGroups(qoi, page: PageRequest(page: 1, perPage: 20), locale: "en")
+        XCTAssertEqual(filtered.groups, ["FRAC 3", "FRAC 11"], "the filter's own choices stay offered")
+        XCTAssertEqual(filtered.rows.items.map(\.id), ["u3"])
+        XCTAssertEqual(filtered.rows.total, 1)
+        // u7's chlormequat has no group: a row, no group offered.
+        let ungrouped = try catalog.compareUsesOfferingGroups(
+            UseQuery(pest: "lodging", culture: "winter-wheat", asOf: "2026-06-01"), page: .all, locale: "en")
+        XCTAssertEqual(ungrouped.groups, [])
+        XCTAssertEqual(ungrouped.rows.items.map(\.id), ["u7"])
+    }
+
     func testUseRowJSONCarriesTheDocumentedKeys() throws {
         let row = try XCTUnwrap(
             try rows(UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")).first { $0.id == "u1" })
