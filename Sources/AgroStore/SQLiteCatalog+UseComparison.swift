@@ -20,20 +20,37 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// One page of the comparison of `query`, and the mode-of-action groups of every use
     /// matching `query` without its group filter (what the uses page offers as the filter's
-    /// choices), read in one transaction. The filter is evaluated once, for the ids of every
-    /// matching use in order; only the page's uses are read in full, and the groups come from
-    /// the products' groups, read once per catalog.
+    /// choices), read in one transaction. The ids of every matching use come in order from one
+    /// statement, or for a pest on a culture sorted by name from `UseIndex` and the products'
+    /// name order kept per catalog; only the page's uses are read in full, and the groups come
+    /// from the products' groups, read once per catalog.
     public func compareUsesOfferingGroups(
         _ query: UseQuery, page: PageRequest, locale: String
     ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
         let texts = texts(locale)
         let groupsOfProducts = try productGroups()
+        // Read before the comparison's transaction (reads do not nest).
+        var kept: (UseIndex, [String: Int], String, String)?
+        if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
+            kept = (try useIndex(), try productRanks(locale), pest, culture)
+        }
         return try read { db in
-            let ordered = try db.rows(
-                "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
-                    + " FROM uses u JOIN products p ON p.id = u.product_id" + comparisonFilter(query)
-                    + Self.comparisonOrder(query.sort))
-            var products = Set(ordered.map { $0[1] as String })
+            // Every matching use in the page's order, only its id and product read. A pest on a
+            // culture sorted by name (the uses page's question) from the ids kept in memory.
+            let ordered: [(id: String, product: String)]
+            if case let (index, ranks, pest, culture)? = kept {
+                ordered = index.uses(pest: pest, culture: culture).sorted { a, b in
+                    let left = ranks[a.product] ?? -1, right = ranks[b.product] ?? -1
+                    return left != right ? left < right : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+                }
+            } else {
+                ordered = try db.rows(
+                    "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
+                        + " FROM uses u JOIN products p ON p.id = u.product_id" + comparisonFilter(query)
+                        + Self.comparisonOrder(query.sort)
+                ).map { ($0[0], $0[1]) }
+            }
+            var products = Set(ordered.map(\.product))
             if query.group != nil {
                 var unfiltered = query
                 unfiltered.group = nil
@@ -43,7 +60,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
                             + comparisonFilter(unfiltered), as: String.self))
             }
             let groups = products.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
-            let ids = Page(slicing: ordered.map { $0[0] as String }, page)
+            let ids = Page(slicing: ordered.map(\.id), page)
             var details: [String: Row] = [:]
             if !ids.items.isEmpty {
                 for row in try db.rows(listedUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
@@ -67,6 +84,25 @@ extension SQLiteCatalog: UseComparisonUseCase {
                     if let group = Self.modeOfAction(row)?.label { groups[row["product_id"], default: []].insert(group) }
                 }
                 return groups
+            }
+        }
+    }
+
+    /// The catalog's uses as ids in memory, read once per catalog.
+    func useIndex() throws -> UseIndex {
+        try useIndexOnce.value { try read { db in try UseIndex(db) } }
+    }
+
+    /// Each product's place in the comparison's name order in `locale` (its name key, then its
+    /// id), read once per catalog and locale.
+    func productRanks(_ locale: String) throws -> [String: Int] {
+        try productRanksOnce.value(locale) {
+            let texts = texts(locale)
+            return try read { db in
+                let ids = try db.column(
+                    "SELECT p.id FROM products p ORDER BY \(texts.field("product", "name_key", owner: "p.id")) COLLATE agro_name, p.id",
+                    as: String.self)
+                return Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             }
         }
     }

@@ -101,6 +101,23 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(ungrouped.rows.items.map(\.id), ["u7"])
     }
 
+    func testUsesPageComparisonEqualsTheComparisonForEveryPairAndPage() throws {
+        // A pest on a culture by name comes from the ids kept in memory, the other sorts from
+        // SQL: each page as `compareUses` reads it, for every pest and culture of the fixture.
+        for pest in ["rust", "septoria", "aphid", "lodging", "late-blight", "unknown"] {
+            for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown"] {
+                for sort in UseSort.allCases {
+                    for page in [PageRequest.all, PageRequest(page: 1, perPage: 2), PageRequest(page: 2, perPage: 2)] {
+                        let query = UseQuery(pest: pest, culture: culture, sort: sort, asOf: "2026-06-01")
+                        let expected = try catalog.compareUses(query, page: page, locale: "en")
+                        let found = try catalog.compareUsesOfferingGroups(query, page: page, locale: "en").rows
+                        XCTAssertEqual(found, expected, "\(pest) on \(culture) by \(sort), page \(page)")
+                    }
+                }
+            }
+        }
+    }
+
     func testUseRowJSONCarriesTheDocumentedKeys() throws {
         let row = try XCTUnwrap(
             try rows(UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")).first { $0.id == "u1" })
