@@ -257,6 +257,13 @@ extension LiveCatalog: UseComparisonUseCase {
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         try read { try $0.compareUses(query, page: page, locale: locale) }
     }
+
+    /// A page of the use comparison and the groups offered as its filter, on the current catalog.
+    public func compareUsesOfferingGroups(
+        _ query: UseQuery, page: PageRequest, locale: String
+    ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
+        try read { try $0.compareUsesOfferingGroups(query, page: page, locale: locale) }
+    }
 }
 
 extension LiveCatalog: ResistanceUseCase {

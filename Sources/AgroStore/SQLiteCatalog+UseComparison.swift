@@ -7,6 +7,130 @@ extension SQLiteCatalog: UseComparisonUseCase {
     /// out-of-stage uses are marked, not left out.
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         let texts = texts(locale)
+        let whereClause = comparisonFilter(query)
+        return try read { db in
+            try db.page(
+                count: "SELECT COUNT(*) FROM uses u" + whereClause,
+                ordered: listedUses(texts) + whereClause + Self.comparisonOrder(query.sort), page
+            ) { rows in
+                try useRows(db, rows, query: query, texts: texts)
+            }
+        }
+    }
+
+    /// One page of the comparison of `query`, and the mode-of-action groups of every use
+    /// matching `query` without its group filter (what the uses page offers as the filter's
+    /// choices), read in one transaction. The ids of every matching use come in order from one
+    /// statement, or for a pest on a culture sorted by name from `UseIndex` and the products'
+    /// name order kept per catalog; only the page's uses are read in full, and the groups come
+    /// from the products' groups, read once per catalog.
+    public func compareUsesOfferingGroups(
+        _ query: UseQuery, page: PageRequest, locale: String
+    ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
+        let texts = texts(locale)
+        let groupsOfProducts = try productGroups()
+        // Read before the comparison's transaction (reads do not nest).
+        var kept: (UseIndex, [String: Int], String, String)?
+        if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
+            kept = (try useIndex(), try productRanks(locale), pest, culture)
+        }
+        return try read { db in
+            // Every matching use in the page's order, only its id and product read. A pest on a
+            // culture sorted by name (the uses page's question) from the ids kept in memory.
+            let ordered: [(id: String, product: String)]
+            if case let (index, ranks, pest, culture)? = kept {
+                ordered = index.uses(pest: pest, culture: culture).sorted { a, b in
+                    let left = ranks[a.product] ?? -1, right = ranks[b.product] ?? -1
+                    return left != right ? left < right : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+                }
+            } else {
+                ordered = try db.rows(
+                    "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
+                        + " FROM uses u JOIN products p ON p.id = u.product_id" + comparisonFilter(query)
+                        + Self.comparisonOrder(query.sort)
+                ).map { ($0[0], $0[1]) }
+            }
+            var products = Set(ordered.map(\.product))
+            if query.group != nil {
+                var unfiltered = query
+                unfiltered.group = nil
+                products = Set(
+                    try db.column(
+                        "SELECT DISTINCT u.product_id FROM uses u JOIN products p ON p.id = u.product_id"
+                            + comparisonFilter(unfiltered), as: String.self))
+            }
+            let groups = products.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
+            let ids = Page(slicing: ordered.map(\.id), page)
+            var details: [String: Row] = [:]
+            if !ids.items.isEmpty {
+                for row in try db.rows(listedUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
+            }
+            let items = try useRows(db, ids.items.compactMap { details[$0] }, query: query, texts: texts)
+            return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
+        }
+    }
+
+    /// The mode-of-action groups (labels) of each product's ingredients, read once per catalog.
+    func productGroups() throws -> [String: Set<String>] {
+        try productGroupsOnce.value {
+            try read { db in
+                var groups: [String: Set<String>] = [:]
+                for row in try db.rows(
+                    """
+                    SELECT pi.product_id, s.moa_scheme, s.moa_group
+                    FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
+                    """)
+                {
+                    if let group = Self.modeOfAction(row)?.label { groups[row["product_id"], default: []].insert(group) }
+                }
+                return groups
+            }
+        }
+    }
+
+    /// The catalog's uses as ids in memory, read once per catalog.
+    func useIndex() throws -> UseIndex {
+        try useIndexOnce.value { try read { db in try UseIndex(db) } }
+    }
+
+    /// Each product's place in the comparison's name order in `locale` (its name key, then its
+    /// id), read once per catalog and locale.
+    func productRanks(_ locale: String) throws -> [String: Int] {
+        try productRanksOnce.value(locale) {
+            let texts = texts(locale)
+            return try read { db in
+                let ids = try db.column(
+                    "SELECT p.id FROM products p ORDER BY \(texts.field("product", "name_key", owner: "p.id")) COLLATE agro_name, p.id",
+                    as: String.self)
+                return Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+
+    /// The columns of a compared use (`u`) and its product (`p`), before the WHERE clause.
+    private func listedUses(_ texts: LocalizedSQL) -> SQL {
+        """
+        SELECT u.*, p.registration_number, p.registration_expiry,
+          \(texts.name("product", owner: "u.product_id")) AS product_name,
+          \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
+          \(texts.field("use", "application_area", owner: "u.id")) AS application_area
+        FROM uses u JOIN products p ON p.id = u.product_id
+        """
+    }
+
+    /// The ORDER BY clause of `sort` (`product_key` is the product's name key).
+    private static func comparisonOrder(_ sort: UseSort) -> SQL {
+        switch sort {
+        case .name: return " ORDER BY product_key COLLATE agro_name, u.product_id, u.id"
+        case .dose:
+            return
+                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key COLLATE agro_name, u.id"
+        case .phi: return " ORDER BY u.phi_days IS NULL, u.phi_days, product_key COLLATE agro_name, u.id"
+        }
+    }
+
+    /// The WHERE clause of the uses matching `query` (`u` is the use, `p` its product).
+    private func comparisonFilter(_ query: UseQuery) -> SQL {
         var conditions: [SQL]
         if let pest = query.pest, let culture = query.culture {
             // Driven by the pest's uses, each checked against the culture's ancestry: about
@@ -33,48 +157,34 @@ extension SQLiteCatalog: UseComparisonUseCase {
                                  JOIN substances s ON s.id = pi.substance_id WHERE
                 """ + " " + match + ")")
         }
-        let whereClause: SQL = " WHERE " + conditions.joined(separator: " AND ")
-        let order: SQL
-        switch query.sort {
-        case .name: order = " ORDER BY product_key COLLATE agro_name, u.product_id, u.id"
-        case .dose:
-            order =
-                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key COLLATE agro_name, u.id"
-        case .phi: order = " ORDER BY u.phi_days IS NULL, u.phi_days, product_key COLLATE agro_name, u.id"
-        }
-        let listed: SQL = """
-            SELECT u.*, p.registration_number, p.registration_expiry,
-              \(texts.name("product", owner: "u.product_id")) AS product_name,
-              \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
-              \(texts.field("use", "application_area", owner: "u.id")) AS application_area
-            FROM uses u JOIN products p ON p.id = u.product_id
-            """ + whereClause
-        return try read { db in
-            try db.page(count: "SELECT COUNT(*) FROM uses u" + whereClause, ordered: listed + order, page) { rows in
-                let useIDs: [String] = rows.map { $0["id"] }
-                let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
-                let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
-                let cultures = try useRefs(
-                    db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
-                let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
-                return rows.map { row in
-                    let id: String = row["id"], productID: String = row["product_id"]
-                    let expiry = row.text("registration_expiry")
-                    let bbch: BBCHRange? = (row["bbch_from"] as Int?).map { BBCHRange(from: $0, to: row["bbch_to"] ?? $0) }
-                    let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
-                    let productIngredients = ingredients[productID] ?? []
-                    return UseRow(
-                        id: id, name: row["product_name"] ?? productID, productID: productID,
-                        registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
-                        ingredients: productIngredients, groups: Self.groups(productIngredients),
-                        dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")).closed,
-                        water: water.isEmpty ? nil : water.closed, phiDays: row["phi_days"],
-                        maxApplications: row["max_applications"], intervalDays: row["interval_days"], bbch: bbch,
-                        applicationArea: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
-                        expired: expiry.map { $0 < query.asOf } ?? false,
-                        outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false)
-                }
-            }
+        return " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// The compared uses of `rows` (of `listedUses`), in their order, with their ingredients,
+    /// cultures and pests read in one statement each.
+    private func useRows(_ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL) throws -> [UseRow] {
+        let useIDs: [String] = rows.map { $0["id"] }
+        let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
+        let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
+        let cultures = try useRefs(
+            db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
+        let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
+        return rows.map { row in
+            let id: String = row["id"], productID: String = row["product_id"]
+            let expiry = row.text("registration_expiry")
+            let bbch: BBCHRange? = (row["bbch_from"] as Int?).map { BBCHRange(from: $0, to: row["bbch_to"] ?? $0) }
+            let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
+            let productIngredients = ingredients[productID] ?? []
+            return UseRow(
+                id: id, name: row["product_name"] ?? productID, productID: productID,
+                registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
+                ingredients: productIngredients, groups: Self.groups(productIngredients),
+                dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")).closed,
+                water: water.isEmpty ? nil : water.closed, phiDays: row["phi_days"],
+                maxApplications: row["max_applications"], intervalDays: row["interval_days"], bbch: bbch,
+                applicationArea: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
+                expired: expiry.map { $0 < query.asOf } ?? false,
+                outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false)
         }
     }
 

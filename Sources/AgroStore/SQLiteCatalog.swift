@@ -26,6 +26,12 @@ public final class SQLiteCatalog: Sendable {
     let lookups = LookupCache()
     /// SQL texts built once per query shape (`SQLTexts`).
     let sqlTexts = SQLTexts()
+    /// Each product's mode-of-action groups (the uses page's group choices), read on first use.
+    let productGroupsOnce = ReadOnce<[String: Set<String>]>()
+    /// The uses as ids (`UseIndex`) and each product's place in the name order per locale:
+    /// the uses page's comparison of a pest on a culture, read on first use.
+    let useIndexOnce = ReadOnce<UseIndex>()
+    let productRanksOnce = ReadOncePerKey<[String: Int]>()
 
     /// Opens the catalog at `path` read-only.
     ///

@@ -170,16 +170,9 @@ extension Pages {
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
             substance: web.query("substance"),
             group: group, sort: sort, catalog: page.catalog, environment: page.environment)
-        // The groups the unfiltered rows carry, offered as the filter's choices; without a group
-        // filter those rows are the answer too, so the comparison is read once.
-        var unfiltered = query
-        unfiltered.group = nil
-        let all = try page.catalog.compareUses(unfiltered, page: .all, locale: page.locale)
-        let result =
-            query.group == nil
-            ? Page(slicing: all.items, try web.page())
-            : try page.catalog.compareUses(query, page: try web.page(), locale: page.locale)
-        let groups = Set(all.items.flatMap(\.groups))
+        // The groups the unfiltered rows carry, offered as the filter's choices, read with the
+        // page's rows (only those are read in full).
+        let (result, groups) = try page.catalog.compareUsesOfferingGroups(query, page: try web.page(), locale: page.locale)
         values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
             ["code": code, "selected": GroupCode(parsing: code) == query.group]
         }

@@ -74,7 +74,7 @@ package final class WebApp: Sendable {
         localizers = LocalizerCache(directory: environment.paths.localizable)
         let templateDirectory = resources.appendingPathComponent("templates")
         do {
-            templates = try await MustacheLibrary(directory: templateDirectory.path)
+            templates = try HTMLEscaping.library(directory: templateDirectory)
         } catch {
             throw WebError.resources("the web templates in \(templateDirectory.path) cannot be read: \(error)")
         }

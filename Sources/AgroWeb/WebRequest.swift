@@ -51,11 +51,38 @@ struct WebRequest: Sendable {
         parameters.filter { !names.contains($0.name) }.map { Self.encoded($0.name) + "=" + Self.encoded($0.value) }
     }
 
-    /// A query component, percent-encoded (a space as %20, `+`, `&`, `=` escaped).
+    /// A query component, percent-encoded (a space as %20, `+`, `&`, `=` escaped): what
+    /// Foundation's `addingPercentEncoding` makes with `urlQueryAllowed` less `&=+?#`, byte by
+    /// byte (a card links dozens of ids, and building the character set per call cost more
+    /// than the page's reads).
     static func encoded(_ text: String) -> String {
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        guard !text.utf8.allSatisfy(queryAllowed) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if queryAllowed(byte) {
+                bytes.append(byte)
+            } else {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ASCII letters and digits and `!$'()*,-./:;@_~`.
+    private static func queryAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+            UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: ";"),
+            UInt8(ascii: "@"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return true
+        default: return false
+        }
     }
 
     /// A true/false parameter: `1`, `true`, `yes`, `on` are true.

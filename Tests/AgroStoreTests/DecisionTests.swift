@@ -80,6 +80,44 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(page.items.map(\.id), ["u2"])
     }
 
+    func testGroupsOfferedAreThoseOfEveryMatchingUseWhateverThePageOrTheGroupFilter() throws {
+        // rust on winter wheat: u1, u2, u5 (tebuconazole, FRAC 3) and u3 (azoxystrobin, FRAC 11);
+        // Lambda 50 (IRAC 3A) and Pyra 200 (u4, septoria only) have no use there.
+        let all = UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")
+        let second = try catalog.compareUsesOfferingGroups(all, page: PageRequest(page: 2, perPage: 3), locale: "en")
+        XCTAssertEqual(second.groups, ["FRAC 3", "FRAC 11"])
+        XCTAssertEqual(second.rows.items.map(\.id), ["u2"])
+        XCTAssertEqual(second.rows.total, 4)
+        var qoi = all
+        qoi.group = try XCTUnwrap(GroupCode(parsing: "frac 11"))
+        let filtered = try catalog.compareUsesOfferingGroups(qoi, page: PageRequest(page: 1, perPage: 20), locale: "en")
+        XCTAssertEqual(filtered.groups, ["FRAC 3", "FRAC 11"], "the filter's own choices stay offered")
+        XCTAssertEqual(filtered.rows.items.map(\.id), ["u3"])
+        XCTAssertEqual(filtered.rows.total, 1)
+        // u7's chlormequat has no group: a row, no group offered.
+        let ungrouped = try catalog.compareUsesOfferingGroups(
+            UseQuery(pest: "lodging", culture: "winter-wheat", asOf: "2026-06-01"), page: .all, locale: "en")
+        XCTAssertEqual(ungrouped.groups, [])
+        XCTAssertEqual(ungrouped.rows.items.map(\.id), ["u7"])
+    }
+
+    func testUsesPageComparisonEqualsTheComparisonForEveryPairAndPage() throws {
+        // A pest on a culture by name comes from the ids kept in memory, the other sorts from
+        // SQL: each page as `compareUses` reads it, for every pest and culture of the fixture.
+        for pest in ["rust", "septoria", "aphid", "lodging", "late-blight", "unknown"] {
+            for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown"] {
+                for sort in UseSort.allCases {
+                    for page in [PageRequest.all, PageRequest(page: 1, perPage: 2), PageRequest(page: 2, perPage: 2)] {
+                        let query = UseQuery(pest: pest, culture: culture, sort: sort, asOf: "2026-06-01")
+                        let expected = try catalog.compareUses(query, page: page, locale: "en")
+                        let found = try catalog.compareUsesOfferingGroups(query, page: page, locale: "en").rows
+                        XCTAssertEqual(found, expected, "\(pest) on \(culture) by \(sort), page \(page)")
+                    }
+                }
+            }
+        }
+    }
+
     func testUseRowJSONCarriesTheDocumentedKeys() throws {
         let row = try XCTUnwrap(
             try rows(UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01")).first { $0.id == "u1" })
