@@ -93,6 +93,27 @@ final class DeltaUpdateTests: XCTestCase {
         XCTAssertNil(try fixture.publish(version: 6, deltas: 0).deltas?.filter { $0.toVersion == 6 }.first)
     }
 
+    func testPublisherDropsDeltasNamingHashesOfAnotherDefinition() throws {
+        for version in 1...2 { try fixture.publish(version: version, deltas: 1) }
+        // As an earlier definition of the content hash would have written them: other hashes
+        // for v1 and v2 in the delta 1>2 and in the releases.
+        let earlier = String(repeating: "ab", count: 32)
+        try fixture.rewriteManifest(signWith: fixture.keys) { manifest in
+            manifest.contentHash = earlier
+            manifest.deltas = manifest.deltas?.map { delta in
+                var delta = delta
+                delta.toContentHash = earlier
+                return delta
+            }
+        }
+        let v3 = try fixture.publish(version: 3, deltas: 1)
+        // v2's hash is computed again for the delta 2>3: the delta 1>2, ending at the earlier
+        // hash of v2, could join no chain and is dropped; v2's release takes the new hash.
+        XCTAssertEqual((v3.deltas ?? []).map { "\($0.fromVersion)>\($0.toVersion)" }, ["2>3"])
+        let v2 = try XCTUnwrap(v3.releases.first { $0.catalogVersion == 2 })
+        XCTAssertEqual(v2.contentHash, try ContentHash.of(catalog: fixture.builtPath(version: 2)))
+    }
+
     func testUpdateDownloadsOnlyTheDeltaAndRebuildsTheSearchIndex() async throws {
         let v3 = try await installV2PublishV3()
         let delta = try XCTUnwrap(v3.deltas?.first { $0.fromVersion == 2 })
