@@ -14,14 +14,30 @@ public struct DeltaHeader: Sendable, Hashable, Codable {
     public var toVersion: Int
     /// The content hash of the catalog the delta produces.
     public var toContentHash: String
+    /// The section hashes (`ContentHash.sections(of:)`) of the large tables of the catalog the
+    /// delta applies to (`DeltaFile.listedTableBytes`): a client takes those of the tables the
+    /// changesets leave alone from here and re-hashes only the others (the changed tables, the
+    /// small ones and the schema). Absent when no table is that large, and in deltas written
+    /// before it existed (the client then hashes the whole result).
+    public var fromTableHashes: [String: String]?
 
     /// Creates a header.
-    public init(identity: String, fromVersion: Int, fromContentHash: String, toVersion: Int, toContentHash: String) {
+    public init(
+        identity: String, fromVersion: Int, fromContentHash: String, toVersion: Int, toContentHash: String,
+        fromTableHashes: [String: String]? = nil
+    ) {
         self.identity = identity
         self.fromVersion = fromVersion
         self.fromContentHash = fromContentHash
         self.toVersion = toVersion
         self.toContentHash = toContentHash
+        self.fromTableHashes = fromTableHashes
+    }
+
+    /// Whether the header joins the versions and content hashes `delta` lists (identity too).
+    public func describes(_ delta: Manifest.Delta, identity: String) -> Bool {
+        self.identity == identity && fromVersion == delta.fromVersion && fromContentHash == delta.fromContentHash
+            && toVersion == delta.toVersion && toContentHash == delta.toContentHash
     }
 }
 
@@ -31,8 +47,12 @@ public struct DeltaHeader: Sendable, Hashable, Codable {
 /// after applying (`CatalogStore.refreshSearchIndex`).
 public enum DeltaFile {
     static let magic = Data("AGRODELTA1\n".utf8)
-    /// The longest header a reader accepts.
-    static let maximumHeader = 4096
+    /// The longest header a reader accepts (about 100 bytes per listed table: room for some 600).
+    static let maximumHeader = 65536
+    /// A table is listed in a delta's header (`DeltaHeader.fromTableHashes`) when its canonical
+    /// encoding has at least this many bytes: re-hashing a smaller one costs a client less
+    /// than the 40-odd compressed bytes of its hash cost every client on the wire.
+    public static let listedTableBytes = 65536
 
     /// The file's bytes.
     public static func encode(_ header: DeltaHeader, changeset: Data) -> Data {
@@ -82,6 +102,7 @@ public enum DeltaFile {
         let message = SQLiteShim.take(error)
         switch code {
         case 0: return
+        case Int32(AGRO_DELTA_MALFORMED): throw UpdateError.deltaFailed("a delta's changeset is malformed")
         case Int32(AGRO_DELTA_CONFLICT):
             throw UpdateError.deltaFailed("the delta does not fit the installed catalog: \(message ?? "a conflict")")
         default: throw UpdateError.deltaFailed("the delta cannot be applied: \(message ?? "code \(code)")")
@@ -91,7 +112,8 @@ public enum DeltaFile {
     /// The names of the tables the changesets change (insert, update or delete rows of): what the
     /// client needs to know which derived data (the search index) they may have made stale.
     ///
-    /// - Throws: `UpdateError.deltaFailed` when a changeset is malformed.
+    /// - Throws: `UpdateError.deltaFailed` when a changeset is malformed (checked before SQLite
+    ///   reads it: SQLite 3.40's reader loops for ever on a truncated table header).
     public static func tables(changedBy changesets: [Data]) throws -> Set<String> {
         final class Names {
             var names: Set<String> = []
@@ -110,6 +132,7 @@ public enum DeltaFile {
                 }
             }
             let message = SQLiteShim.take(error)
+            if code == Int32(AGRO_DELTA_MALFORMED) { throw UpdateError.deltaFailed("a delta's changeset is malformed") }
             guard code == 0 else { throw UpdateError.deltaFailed("the delta cannot be read: \(message ?? "code \(code)")") }
         }
         return names.names

@@ -95,7 +95,20 @@ public enum Publisher {
                 deltas.append(delta)
             }
         }
-        deltas = Array((deltas + carriedDeltas).prefix(maximumListedDeltas))
+        // Hashes recomputed now follow this build's definition (`ContentHash`); an earlier
+        // manifest's may follow another. A release takes its recomputed hash, and a carried delta
+        // that names another hash for a version recomputed here is dropped: no client could
+        // reach or leave that version through it.
+        var current = [info.version: contentHash]
+        for delta in deltas { current[delta.fromVersion] = delta.fromContentHash }
+        for index in releases.indices {
+            if let hash = current[releases[index].catalogVersion] { releases[index].contentHash = hash }
+        }
+        let consistent = carriedDeltas.filter { delta in
+            current[delta.fromVersion].map { $0 == delta.fromContentHash } ?? true
+                && current[delta.toVersion].map { $0 == delta.toContentHash } ?? true
+        }
+        deltas = Array((deltas + consistent).prefix(maximumListedDeltas))
 
         let unsigned = Manifest(
             identity: info.identity, title: info.title, catalogVersion: info.version, schemaVersion: info.schemaVersion,
@@ -144,7 +157,11 @@ public enum Publisher {
         try? output.close()
         guard let digests, digests.uncompressed == release.file.uncompressed else { return nil }
         var header = header
-        header.fromContentHash = try ContentHash.of(catalog: scratch + ".sqlite")
+        let sections = try ContentHash.measuredSections(of: scratch + ".sqlite")
+        guard let fromContentHash = ContentHash.combine(sections.mapValues(\.digest)) else { return nil }
+        header.fromContentHash = fromContentHash
+        let listed = sections.filter { $0.key != ContentHash.schemaSection && $0.value.bytes >= DeltaFile.listedTableBytes }
+        header.fromTableHashes = listed.isEmpty ? nil : listed.mapValues(\.digest)
         guard let changeset = try DeltaFile.changeset(from: scratch + ".sqlite", to: catalog) else { return nil }
         guard FileManager.default.createFile(atPath: scratch + ".delta", contents: DeltaFile.encode(header, changeset: changeset))
         else {

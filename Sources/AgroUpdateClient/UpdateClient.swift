@@ -273,6 +273,7 @@ public struct UpdateClient: Sendable {
         let total = chain.map(\.file.compressed.size).reduce(0, +)
         var done: Int64 = 0
         var changesets: [Data] = []
+        var headers: [DeltaHeader] = []
         for (delta, partial) in zip(chain, partials) {
             let before = done
             try await fetcher.download(configuration.url(delta.file.path), to: partial, size: delta.file.compressed.size) {
@@ -293,17 +294,13 @@ public struct UpdateClient: Sendable {
                 throw UpdateError.deltaFailed("a delta file's sha256 or size differs from the manifest")
             }
             let (header, changeset) = try DeltaFile.decode(bytes)
-            guard
-                header
-                    == DeltaHeader(
-                        identity: manifest.identity, fromVersion: delta.fromVersion, fromContentHash: delta.fromContentHash,
-                        toVersion: delta.toVersion, toContentHash: delta.toContentHash)
-            else {
+            guard header.describes(delta, identity: manifest.identity) else {
                 throw UpdateError.deltaFailed(
                     "a delta file is for \(header.identity) version \(header.fromVersion) to \(header.toVersion), not what the manifest lists"
                 )
             }
             changesets.append(changeset)
+            headers.append(header)
         }
         progress(.applyingDeltas(count: chain.count))
         let incoming = store.incomingPath()
@@ -316,21 +313,42 @@ public struct UpdateClient: Sendable {
             let installed =
                 active.source == .installed
                 ? WorkerThread(name: "agro.update.installed") { try FileSystem.digest(of: active.path) } : nil
+            let changedTables = Result { try DeltaFile.tables(changedBy: changesets) }
             let applied = Result {
                 try DeltaFile.apply(changesets, to: incoming)
-                _ = try CatalogStore.refreshSearchIndex(
-                    at: incoming, previous: active.path, changedTables: try DeltaFile.tables(changedBy: changesets))
+                return try CatalogStore.refreshSearchIndex(
+                    at: incoming, previous: active.path, changedTables: try changedTables.get())
             }
             if let installed, URL(fileURLWithPath: active.path).lastPathComponent != (try installed.join().sha256) + ".sqlite" {
                 throw UpdateError.deltaFailed("the installed catalog no longer matches its recorded hash")
             }
-            try applied.get()
+            let refresh = try applied.get()
             progress(.verifying)
+            // The tables the changesets left alone are the installed catalog's: its bytes were
+            // just checked against the sha256 it was installed under, and its content hash is the
+            // one the first delta starts from. That delta's header gives the hashes of its large
+            // tables; those the changesets leave alone are taken from there and every other
+            // section of the copy is hashed, and only the changed tables are integrity-checked.
+            // A wrong listed hash gives another content hash (the full download follows). When
+            // the search index was rewritten, or nothing is listed, the whole copy is hashed and
+            // checked.
+            let changed = try changedTables.get()
+            let listed = (headers.first?.fromTableHashes ?? [:]).filter {
+                !changed.contains($0.key) && $0.key != ContentHash.schemaSection
+            }
+            let partial = !listed.isEmpty && refresh.changed == 0 && !refresh.rebuilt
             // Three independent reads of the finished copy, side by side: its content hash, its
             // file sha256 (its installed name) and SQLite's integrity check.
-            let hashing = WorkerThread(name: "agro.update.content") { try ContentHash.of(catalog: incoming) }
+            let hashing = WorkerThread(name: "agro.update.content") { () throws -> String in
+                guard partial else { return try ContentHash.of(catalog: incoming) }
+                let rehashed = try ContentHash.sections(of: incoming, except: Set(listed.keys))
+                guard let combined = ContentHash.combine(listed.merging(rehashed) { $1 }) else {
+                    throw UpdateError.deltaFailed("the catalog built from the deltas has no schema")
+                }
+                return combined
+            }
             let digesting = WorkerThread(name: "agro.update.sha256") { try FileSystem.digest(of: incoming) }
-            let checked = Result { try checkCatalog(incoming, against: manifest) }
+            let checked = Result { try checkCatalog(incoming, against: manifest, tables: partial ? changed : nil) }
             let contentHash = Result { try hashing.join() }, digest = Result { try digesting.join() }
             guard try contentHash.get() == manifest.contentHash else {
                 throw UpdateError.deltaFailed(
@@ -445,11 +463,12 @@ public struct UpdateClient: Sendable {
         return digest
     }
 
-    /// SQLite's integrity check and the catalog's own metadata against the manifest.
-    private func checkCatalog(_ path: String, against manifest: Manifest) throws -> CatalogInfo {
+    /// SQLite's integrity check (of `tables` and their indexes only, when given) and the
+    /// catalog's own metadata against the manifest.
+    private func checkCatalog(_ path: String, against manifest: Manifest, tables: Set<String>? = nil) throws -> CatalogInfo {
         let info: CatalogInfo
         do {
-            info = try CatalogStore.inspect(path, full: true)
+            info = try CatalogStore.inspect(path, full: true, integrityOf: tables)
         } catch let CatalogError.schemaTooNew(_, found, supported) {
             throw UpdateError.schemaTooNew(found: found, supported: supported)
         } catch {

@@ -94,6 +94,102 @@ done:
     return code;
 }
 
+// MARK: - Changeset framing
+
+// SQLite's varint: 1 to 9 bytes, 7 bits each, big-endian, the ninth byte whole. Returns the
+// bytes read, 0 when the varint runs past `left`.
+static int read_varint(const unsigned char *bytes, sqlite3_int64 left, sqlite3_uint64 *value) {
+    sqlite3_uint64 result = 0;
+    for (int index = 0; index < 9; index++) {
+        if (index >= left) return 0;
+        if (index == 8) {
+            *value = (result << 8) | bytes[index];
+            return 9;
+        }
+        result = (result << 7) | (bytes[index] & 0x7f);
+        if (!(bytes[index] & 0x80)) {
+            *value = result;
+            return index + 1;
+        }
+    }
+    return 0;
+}
+
+// Skips one record of `columns` values at `*at`; 0 when a value is of no known type or runs
+// past the end. Undefined values (type 0) belong only to the records of an UPDATE.
+static int skip_record(const unsigned char *data, sqlite3_int64 size, sqlite3_int64 *at, sqlite3_uint64 columns,
+                       int undefined_allowed) {
+    for (sqlite3_uint64 column = 0; column < columns; column++) {
+        if (*at >= size) return 0;
+        switch (data[(*at)++]) {
+        case 0:
+            if (!undefined_allowed) return 0;
+            break;
+        case SQLITE_NULL:
+            break;
+        case SQLITE_INTEGER:
+        case SQLITE_FLOAT:
+            if (size - *at < 8) return 0;
+            *at += 8;
+            break;
+        case SQLITE_TEXT:
+        case SQLITE_BLOB: {
+            sqlite3_uint64 length = 0;
+            int read = read_varint(data + *at, size - *at, &length);
+            if (!read) return 0;
+            *at += read;
+            if (length > (sqlite3_uint64)(size - *at)) return 0;
+            *at += (sqlite3_int64)length;
+            break;
+        }
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// Whether `size` bytes are a complete changeset in the format sqlite3session_changeset writes:
+// table headers ('T', column count, primary-key flags, NUL-terminated name) each followed by
+// changes (operation, indirect flag, the old and/or new record). SQLite's own reader (3.40)
+// loops for ever on a table header that ends before its name's NUL, and trusts lengths it
+// cannot check without reading further; nothing reaches it unless every part is in bounds.
+static int changeset_is_well_formed(const unsigned char *data, sqlite3_int64 size) {
+    sqlite3_int64 at = 0;
+    sqlite3_uint64 columns = 0;
+    while (at < size) {
+        int operation = data[at++];
+        if (operation == 'T') {
+            sqlite3_uint64 count = 0;
+            int read = read_varint(data + at, size - at, &count);
+            // SQLite allows at most 32,767 columns.
+            if (!read || count == 0 || count > 32767) return 0;
+            at += read;
+            if (count > (sqlite3_uint64)(size - at)) return 0;
+            at += (sqlite3_int64)count;
+            const unsigned char *end = at < size ? memchr(data + at, 0, (size_t)(size - at)) : NULL;
+            if (!end || end == data + at) return 0;
+            at = (end - data) + 1;
+            columns = count;
+        } else if (operation == SQLITE_INSERT || operation == SQLITE_DELETE || operation == SQLITE_UPDATE) {
+            if (columns == 0 || at >= size) return 0;
+            at++;
+            if (!skip_record(data, size, &at, columns, operation == SQLITE_UPDATE)) return 0;
+            if (operation == SQLITE_UPDATE && !skip_record(data, size, &at, columns, 1)) return 0;
+        } else {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int agro_changeset_check(const void *changeset, int size) {
+    if (size < 0 || (size > 0 && !changeset)) return AGRO_DELTA_MALFORMED;
+    return changeset_is_well_formed(changeset, size) ? AGRO_DELTA_OK : AGRO_DELTA_MALFORMED;
+}
+
+// MARK: - Applying
+
 struct conflict_context {
     int conflicted;
     char *description;
@@ -116,6 +212,12 @@ static int abort_on_conflict(void *context, int kind, sqlite3_changeset_iter *it
 }
 
 int agro_delta_apply(const char *path, const void *const *changesets, const int *sizes, int count, char **error) {
+    for (int index = 0; index < count; index++) {
+        if (agro_changeset_check(changesets[index], sizes[index]) != AGRO_DELTA_OK) {
+            if (error) *error = sqlite3_mprintf("changeset %d of %d is malformed", index + 1, count);
+            return AGRO_DELTA_MALFORMED;
+        }
+    }
     sqlite3 *db = NULL;
     int code = open_database(path, SQLITE_OPEN_READWRITE, &db, error);
     if (code) return code;
@@ -154,6 +256,10 @@ int agro_delta_apply(const char *path, const void *const *changesets, const int 
 }
 
 int agro_changeset_tables(const void *changeset, int size, agro_table_sink sink, void *context, char **error) {
+    if (agro_changeset_check(changeset, size) != AGRO_DELTA_OK) {
+        if (error) *error = sqlite3_mprintf("a changeset is malformed");
+        return AGRO_DELTA_MALFORMED;
+    }
     sqlite3_changeset_iter *iterator = NULL;
     if (sqlite3changeset_start(&iterator, size, (void *)changeset) != SQLITE_OK) {
         if (error) *error = sqlite3_mprintf("a changeset cannot be read");
@@ -300,7 +406,29 @@ static char *order_by(sqlite3 *db, const char *table) {
     return clause;
 }
 
-int agro_content_stream(const char *path, agro_content_sink sink, void *context, char **error) {
+struct selection {
+    const char *const *sections;
+    int count;
+    int except;
+};
+
+static int selected(const struct selection *selection, const char *name) {
+    if (selection->count < 0) return 1;
+    for (int index = 0; index < selection->count; index++) {
+        if (selection->sections[index] && strcmp(selection->sections[index], name) == 0) return !selection->except;
+    }
+    return selection->except;
+}
+
+// The bytes buffered so far belong to the previous section.
+static void begin_section(struct writer *w, agro_section_sink begin, const char *name) {
+    flush(w);
+    begin(w->context, name);
+}
+
+int agro_content_stream(const char *path, const char *const *sections, int count, int except, agro_section_sink begin,
+                        agro_content_sink sink, void *context, char **error) {
+    struct selection selection = {sections, count, except};
     sqlite3 *db = NULL;
     int code = open_database(path, SQLITE_OPEN_READONLY, &db, error);
     if (code) return code;
@@ -313,17 +441,19 @@ int agro_content_stream(const char *path, agro_content_sink sink, void *context,
     w->context = context;
     w->used = 0;
     sqlite3_stmt *tables = NULL;
-    put(w, "agro-content-1\n", 15);
     // One read transaction: the schema and the rows are of the same instant.
     if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) goto failed;
     // The schema, without SQLite's internal entries and shadow tables (whose layout belongs
     // to the virtual table module and its version).
-    put_tag(w, 'S');
-    if (put_rows(w, db,
-                 "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
-                 " AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow')"
-                 " ORDER BY type, name") != SQLITE_OK)
-        goto failed;
+    if (selected(&selection, "sqlite_schema")) {
+        begin_section(w, begin, "sqlite_schema");
+        put_tag(w, 'S');
+        if (put_rows(w, db,
+                     "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+                     " AND name NOT IN (SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'shadow')"
+                     " ORDER BY type, name") != SQLITE_OK)
+            goto failed;
+    }
     // Ordinary tables in primary-key order; virtual tables (the search index) by rowid, through
     // their module, so that what is hashed is their content, not their storage.
     if (sqlite3_prepare_v2(db,
@@ -334,6 +464,7 @@ int agro_content_stream(const char *path, agro_content_sink sink, void *context,
     int step;
     while ((step = sqlite3_step(tables)) == SQLITE_ROW) {
         const char *table = (const char *)sqlite3_column_text(tables, 0);
+        if (!selected(&selection, table)) continue;
         int virtual = strcmp((const char *)sqlite3_column_text(tables, 1), "virtual") == 0;
         char *sql;
         if (virtual) {
@@ -344,6 +475,7 @@ int agro_content_stream(const char *path, agro_content_sink sink, void *context,
             sql = sqlite3_mprintf("SELECT * FROM \"%w\" ORDER BY %s", table, order);
             sqlite3_free(order);
         }
+        begin_section(w, begin, table);
         put_tag(w, 'T');
         put_text(w, table);
         int rc = put_rows(w, db, sql);
@@ -351,7 +483,6 @@ int agro_content_stream(const char *path, agro_content_sink sink, void *context,
         if (rc != SQLITE_OK) goto failed;
     }
     if (step != SQLITE_DONE) goto failed;
-    put_tag(w, 'E');
     flush(w);
     code = AGRO_DELTA_OK;
     goto done;

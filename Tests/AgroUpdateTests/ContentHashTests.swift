@@ -41,8 +41,9 @@ final class ContentHashTests: XCTestCase {
             INSERT INTO b VALUES (7, x'00ff');
             INSERT INTO s(rowid, w) VALUES (3, 'hi');
             """)
-        // Written from the specification in ContentHash.swift, value by value.
-        var bytes = Data("agro-content-1\n".utf8)
+        // Written from the specification in ContentHash.swift, value by value: each section's
+        // bytes, their SHA-256, then the hash of the definition's name and those digests.
+        var bytes = Data()
         func u64(_ value: UInt64) { bytes += withUnsafeBytes(of: value.bigEndian) { Data($0) } }
         func text(_ value: String) {
             bytes += Data("t".utf8)
@@ -53,6 +54,11 @@ final class ContentHashTests: XCTestCase {
             bytes += Data("i".utf8)
             u64(UInt64(bitPattern: value))
         }
+        var digests: [String: String] = [:]
+        func section(_ name: String) throws {
+            digests[name] = try sha256(bytes)
+            bytes = Data()
+        }
         bytes += Data("S".utf8)
         u64(4)
         // The schema without the five shadow tables of s (s_data, s_idx, s_content, s_docsize, s_config).
@@ -60,17 +66,55 @@ final class ContentHashTests: XCTestCase {
             bytes += Data("R".utf8)
             text("table"); text(name); text(name); text(sql)
         }
+        try section("sqlite_schema")
         bytes += Data("T".utf8); text("a"); u64(3)
         bytes += Data("R".utf8); text("x"); integer(-1); bytes += Data("f".utf8); u64((0.5 as Double).bitPattern)
         bytes += Data("R".utf8); text("y"); integer(2); bytes += Data("n".utf8)
+        try section("a")
         bytes += Data("T".utf8); text("b"); u64(2)
         bytes += Data("R".utf8); integer(7); bytes += Data("b".utf8); u64(2); bytes += Data([0x00, 0xFF])
+        try section("b")
         bytes += Data("T".utf8); text("s"); u64(2)
         bytes += Data("R".utf8); integer(3); text("hi")
-        bytes += Data("E".utf8)
-        let expected = root + "/expected.bin"
-        try bytes.write(to: URL(fileURLWithPath: expected))
-        XCTAssertEqual(try ContentHash.of(catalog: path), try FileSystem.digest(of: expected).sha256)
+        try section("s")
+        var whole = Data("agro-content-2\n".utf8)
+        for name in ["sqlite_schema", "a", "b", "s"] {
+            // The 32 bytes of each digest, from its hexadecimal form.
+            let hex = Array(try XCTUnwrap(digests[name]).utf8)
+            whole += Data(
+                stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+            )
+        }
+        whole += Data("E".utf8)
+        XCTAssertEqual(try ContentHash.of(catalog: path), try sha256(whole))
+        XCTAssertEqual(try ContentHash.sections(of: path), digests)
+    }
+
+    /// SHA-256 of bytes, through a file (the test target does not link a hash library of its own).
+    private func sha256(_ bytes: Data) throws -> String {
+        let file = root + "/bytes-" + UUID().uuidString.prefix(8)
+        try bytes.write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return try FileSystem.digest(of: file).sha256
+    }
+
+    func testSectionsSelectedAndCombined() throws {
+        let catalog = root + "/catalog.sqlite"
+        try TestCatalogs.make(at: catalog, version: 4, products: 20)
+        let all = try ContentHash.sections(of: catalog)
+        XCTAssertTrue(all.keys.contains("uses") && all.keys.contains("search_index") && all.keys.contains("sqlite_schema"))
+        XCTAssertEqual(ContentHash.combine(all), try ContentHash.of(catalog: catalog))
+        // Only the named sections (a name the catalog lacks is left out), hashed alike.
+        let some = try ContentHash.sections(of: catalog, only: ["uses", "sqlite_schema", "no_such_table"])
+        XCTAssertEqual(some, ["uses": try XCTUnwrap(all["uses"]), "sqlite_schema": try XCTUnwrap(all["sqlite_schema"])])
+        // Every section counts: another digest for one table, or one table fewer, is another hash.
+        var changed = all
+        changed["uses"] = String(repeating: "0", count: 64)
+        XCTAssertNotEqual(ContentHash.combine(changed), ContentHash.combine(all))
+        XCTAssertNotEqual(ContentHash.combine(all.filter { $0.key != "news" }), ContentHash.combine(all))
+        XCTAssertNil(ContentHash.combine(all.filter { $0.key != "sqlite_schema" }))
+        changed["uses"] = "not hex"
+        XCTAssertNil(ContentHash.combine(changed))
     }
 
     func testIndependentOfLayoutAndSensitiveToEveryValue() throws {

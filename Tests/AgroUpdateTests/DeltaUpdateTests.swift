@@ -93,6 +93,27 @@ final class DeltaUpdateTests: XCTestCase {
         XCTAssertNil(try fixture.publish(version: 6, deltas: 0).deltas?.filter { $0.toVersion == 6 }.first)
     }
 
+    func testPublisherDropsDeltasNamingHashesOfAnotherDefinition() throws {
+        for version in 1...2 { try fixture.publish(version: version, deltas: 1) }
+        // As an earlier definition of the content hash would have written them: other hashes
+        // for v1 and v2 in the delta 1>2 and in the releases.
+        let earlier = String(repeating: "ab", count: 32)
+        try fixture.rewriteManifest(signWith: fixture.keys) { manifest in
+            manifest.contentHash = earlier
+            manifest.deltas = manifest.deltas?.map { delta in
+                var delta = delta
+                delta.toContentHash = earlier
+                return delta
+            }
+        }
+        let v3 = try fixture.publish(version: 3, deltas: 1)
+        // v2's hash is computed again for the delta 2>3: the delta 1>2, ending at the earlier
+        // hash of v2, could join no chain and is dropped; v2's release takes the new hash.
+        XCTAssertEqual((v3.deltas ?? []).map { "\($0.fromVersion)>\($0.toVersion)" }, ["2>3"])
+        let v2 = try XCTUnwrap(v3.releases.first { $0.catalogVersion == 2 })
+        XCTAssertEqual(v2.contentHash, try ContentHash.of(catalog: fixture.builtPath(version: 2)))
+    }
+
     func testUpdateDownloadsOnlyTheDeltaAndRebuildsTheSearchIndex() async throws {
         let v3 = try await installV2PublishV3()
         let delta = try XCTUnwrap(v3.deltas?.first { $0.fromVersion == 2 })
@@ -155,6 +176,113 @@ final class DeltaUpdateTests: XCTestCase {
         let check = try await fixture.client(server.url).check()
         XCTAssertEqual(check.deltaChain, [])
         XCTAssertEqual(check.downloadSize, v3.file.compressed.size)
+    }
+
+    // MARK: - Verifying only the tables a delta changes
+
+    /// v2 (label texts long enough for `product_section_i18n` to be listed in a delta's header)
+    /// installed from the server (full), then v3 published as a copy of v2 in which only the dose
+    /// of its one use and the version differ (no indexed text: the search index stays as it is, and
+    /// the listed tables are not hashed again). `dose` is v3's dose.
+    private func installV2PublishDoseChange(dose: Double = 42.5) async throws -> Manifest {
+        try TestCatalogs.make(at: fixture.builtPath(version: 2), version: 2, padding: 4000, pickers: true)
+        try Publisher.publish(catalog: fixture.builtPath(version: 2), to: fixture.publishDirectory, key: fixture.keys, deltas: 3)
+        let server = try fixture.server { _, _ in nil }
+        defer { server.stop() }
+        _ = try await fixture.client(server.url).update()
+        try buildDoseChange(dose: dose, at: fixture.builtPath(version: 3))
+        return try Publisher.publish(
+            catalog: fixture.builtPath(version: 3), to: fixture.publishDirectory, key: fixture.keys, expiry: 3600, now: Date(),
+            deltas: 3)
+    }
+
+    private func buildDoseChange(dose: Double, at path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: fixture.builtPath(version: 2), toPath: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE uses SET dose_from = ? WHERE id = (SELECT min(id) FROM uses)", arguments: [dose])
+            try db.execute(sql: "UPDATE catalog_metadata SET value = '3' WHERE key = 'version'")
+        }
+        try queue.close()
+    }
+
+    /// The catalog in use is v3 with v3's content, and its first use has `dose`.
+    private func assertDoseChangeInstalled(dose: Double, file: StaticString = #filePath, line: UInt = #line) throws {
+        let current = try fixture.store.select()
+        XCTAssertEqual(current.info.version, 3, file: file, line: line)
+        XCTAssertEqual(
+            try ContentHash.of(catalog: current.path), try ContentHash.of(catalog: fixture.builtPath(version: 3)),
+            file: file, line: line)
+        let queue = try DatabaseQueue(path: current.path)
+        defer { try? queue.close() }
+        let found = try queue.read { try Double.fetchOne($0, sql: "SELECT dose_from FROM uses ORDER BY id LIMIT 1") }
+        XCTAssertEqual(found, dose, file: file, line: line)
+        XCTAssertEqual(try fixture.store.verify().info.version, 3, file: file, line: line)
+    }
+
+    func testDeltaHeaderListsTheHashesOfTheLargeTablesOfItsStartingPoint() async throws {
+        let v3 = try await installV2PublishDoseChange()
+        let delta = try XCTUnwrap(v3.deltas?.first)
+        var bytes = Data()
+        _ = try Gzip.decompress(file: fixture.publishDirectory + "/" + delta.file.path, limit: delta.file.uncompressed.size) {
+            bytes.append(contentsOf: $0)
+        }
+        let listed = try XCTUnwrap(try DeltaFile.decode(bytes).header.fromTableHashes)
+        let all = try ContentHash.sections(of: fixture.builtPath(version: 2))
+        // 20 products with two 4,000-byte label texts each: more than 64 KiB; the version's
+        // table and the schema are a few hundred bytes.
+        XCTAssertTrue(listed.keys.contains("product_section_i18n"), "\(listed.keys.sorted())")
+        XCTAssertFalse(listed.keys.contains("catalog_metadata"))
+        XCTAssertFalse(listed.keys.contains(ContentHash.schemaSection))
+        XCTAssertEqual(listed, all.filter { listed.keys.contains($0.key) })
+    }
+
+    func testDoseChangeInstallsFromTheDelta() async throws {
+        let v3 = try await installV2PublishDoseChange()
+        let delta = try XCTUnwrap(v3.deltas?.first { $0.fromVersion == 2 && $0.toVersion == 3 })
+        let server = try fixture.server { _, _ in nil }
+        defer { server.stop() }
+        let log = ProgressLog()
+        _ = try await fixture.client(server.url).update { log.append($0) }
+        XCTAssertEqual(log.fallbacks, [])
+        XCTAssertEqual(log.downloadTotal, delta.file.compressed.size)
+        try assertDoseChangeInstalled(dose: 42.5)
+    }
+
+    func testWrongDoseFromADeltaFallsBack() async throws {
+        let v3 = try await installV2PublishDoseChange()
+        // A changeset to another dose, listed with v3's content hash: only `uses` is hashed
+        // again, and its hash is not v3's.
+        let other = fixture.root + "/other-3.sqlite"
+        try buildDoseChange(dose: 7, at: other)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: fixture.builtPath(version: 2), to: other))
+        try replaceDelta(of: v3, from: 2) { header, _ in (header, changeset) }
+        let server = try fixture.server { _, _ in nil }
+        defer { server.stop() }
+        let log = ProgressLog()
+        _ = try await fixture.client(server.url).update { log.append($0) }
+        XCTAssertEqual(log.fallbacks.count, 1)
+        XCTAssertTrue(log.fallbacks.first?.contains("content hash") ?? false, "\(log.fallbacks)")
+        try assertDoseChangeInstalled(dose: 42.5)
+    }
+
+    func testWrongListedTableHashFallsBack() async throws {
+        let v3 = try await installV2PublishDoseChange()
+        // The header gives another hash for a table the delta leaves alone: the copy's content
+        // hash made with it is not the manifest's.
+        try replaceDelta(of: v3, from: 2) { header, changeset in
+            var header = header
+            header.fromTableHashes?["product_section_i18n"] = String(repeating: "0", count: 64)
+            return (header, changeset)
+        }
+        let server = try fixture.server { _, _ in nil }
+        defer { server.stop() }
+        let log = ProgressLog()
+        _ = try await fixture.client(server.url).update { log.append($0) }
+        XCTAssertEqual(log.fallbacks.count, 1)
+        XCTAssertTrue(log.fallbacks.first?.contains("content hash") ?? false, "\(log.fallbacks)")
+        try assertDoseChangeInstalled(dose: 42.5)
     }
 
     // MARK: - Falling back to the full download

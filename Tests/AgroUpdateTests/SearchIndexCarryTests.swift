@@ -110,6 +110,45 @@ final class SearchIndexCarryTests: XCTestCase {
         XCTAssertEqual(try DeltaFile.tables(changedBy: [changeset]), ["catalog_metadata", "pest_i18n", "name_index"])
     }
 
+    func testMalformedChangesetIsATypedErrorNotAHang() throws {
+        let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
+        try build(version: 2, pestNames: ["pest-17": "Oldname blotch"], at: v2)
+        try build(version: 3, pestNames: ["pest-17": "Newname blotch"], at: v3)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: v2, to: v3))
+        let work = fixture.root + "/work.sqlite"
+        try FileManager.default.copyItem(atPath: v2, toPath: work)
+        let before = try FileSystem.digest(of: work)
+        // A table header cut before its name ends ('T', one column, its key flag): SQLite 3.40's
+        // reader loops for ever on it. Then no header at all, and a real changeset cut short.
+        let malformed = [
+            Data([0x54, 0x01, 0x01]), Data("abc".utf8), Data(changeset.prefix(5)), Data(changeset.dropLast()),
+        ]
+        for bytes in malformed {
+            XCTAssertThrowsError(try DeltaFile.tables(changedBy: [bytes])) { assertMalformed($0) }
+            XCTAssertThrowsError(try DeltaFile.apply([changeset, bytes], to: work)) { assertMalformed($0) }
+        }
+        XCTAssertEqual(try FileSystem.digest(of: work), before, "nothing written")
+        // Every cut of a real changeset is read (a cut between two changes is a shorter
+        // changeset) or refused the same way; none hangs.
+        var read = 0
+        for length in 0..<changeset.count {
+            do {
+                read += try DeltaFile.tables(changedBy: [Data(changeset.prefix(length))]).isEmpty ? 0 : 1
+            } catch {
+                assertMalformed(error)
+            }
+        }
+        XCTAssertGreaterThan(read, 0)
+        XCTAssertEqual(try DeltaFile.tables(changedBy: [changeset]), ["catalog_metadata", "pest_i18n", "name_index"])
+    }
+
+    private func assertMalformed(_ error: any Error, file: StaticString = #filePath, line: UInt = #line) {
+        guard case let .deltaFailed(reason)? = error as? UpdateError else {
+            return XCTFail("expected UpdateError.deltaFailed, got \(error)", file: file, line: line)
+        }
+        XCTAssertTrue(reason.contains("malformed"), reason, file: file, line: line)
+    }
+
     func testIndexIsLeftAsItIsWhenNoIndexedTableChanged() throws {
         let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
         try build(version: 2, at: v2)

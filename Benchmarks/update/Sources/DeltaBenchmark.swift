@@ -44,7 +44,8 @@ enum DeltaBenchmark {
         let demo = root + "/demo-1.sqlite", demoNext = root + "/demo-2.sqlite"
         try FileManager.default.copyItem(atPath: "Database/catalog.sqlite", toPath: demo)
         try FileManager.default.copyItem(atPath: demo, toPath: demoNext)
-        try UpdateBenchmark.shell("""
+        try UpdateBenchmark.shell(
+            """
             sqlite3 '\(demoNext)' "UPDATE uses SET dose_to = dose_to + 0.5 WHERE id = (SELECT min(id) FROM uses WHERE dose_to IS NOT NULL); \
             UPDATE catalog_metadata SET value = CAST(value AS INTEGER) + 1 WHERE key = 'version'; VACUUM;"
             """)
@@ -63,7 +64,9 @@ enum DeltaBenchmark {
         let shared = SharedFixtures.root.path + "/data/srppp"
         let ch2024 = cache + "/srppp-2024.sqlite", ch2026 = cache + "/srppp-2026.sqlite"
         if FileManager.default.fileExists(atPath: shared) {
-            for (file, out) in [("Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip", ch2024), ("PublicationData_2026_02_03.xml.xz", ch2026)]
+            for (file, out) in [
+                ("Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip", ch2024), ("PublicationData_2026_02_03.xml.xz", ch2026),
+            ]
             where !FileManager.default.fileExists(atPath: out) {
                 try UpdateBenchmark.shell("'\(agroFull)' catalog import srppp '\(shared)/\(file)' --out '\(out)' > /dev/null")
             }
@@ -102,32 +105,50 @@ enum DeltaBenchmark {
             let full = manifest.file.compressed.size
             let manifestBytes = UpdateBenchmark.fileSize(deltaSite + "/manifest.json") ?? 0
             let fullManifestBytes = UpdateBenchmark.fileSize(fullSite + "/manifest.json") ?? 0
-            print(String(
-                format: "  catalogs %.1f -> %.1f MB; full download %d bytes compressed; publishing with deltas took %.2f s",
-                Double(UpdateBenchmark.fileSize(scenario.old) ?? 0) / 1e6, Double(UpdateBenchmark.fileSize(scenario.new) ?? 0) / 1e6, full, publishTime))
+            print(
+                String(
+                    format: "  catalogs %.1f -> %.1f MB; full download %d bytes compressed; publishing with deltas took %.2f s",
+                    Double(UpdateBenchmark.fileSize(scenario.old) ?? 0) / 1e6,
+                    Double(UpdateBenchmark.fileSize(scenario.new) ?? 0) / 1e6, full, publishTime))
             if let delta = manifest.deltas?.first {
-                print("  delta listed: \(delta.file.compressed.size) bytes compressed (\(delta.file.uncompressed.size) uncompressed)")
+                print(
+                    "  delta listed: \(delta.file.compressed.size) bytes compressed (\(delta.file.uncompressed.size) uncompressed)"
+                )
             } else {
                 // Left out by the publisher: say how large it would have been.
                 let plain = root + "/unlisted.delta", packed = plain + ".gz"
                 if let changeset = try DeltaFile.changeset(from: scenario.old, to: scenario.new) {
                     try changeset.write(to: URL(fileURLWithPath: plain))
                     let (_, compressed) = try Gzip.compress(file: plain, to: packed)
-                    print("  no delta listed: the changeset is \(changeset.count) bytes, \(compressed.size) compressed, not smaller than the full file")
+                    print(
+                        "  no delta listed: the changeset is \(changeset.count) bytes, \(compressed.size) compressed, not smaller than the full file"
+                    )
                 } else {
                     print("  no delta listed: the schemas differ")
                 }
             }
             var deltas: [Sample] = [], fulls: [Sample] = [], replays: [[String: Double]] = []
             let changeset = try DeltaFile.changeset(from: scenario.old, to: scenario.new)
+            // The large tables' hashes the published delta lists, for the replay's checks.
+            var listed: [String: String] = [:]
+            if let delta = manifest.deltas?.first {
+                let plain = root + "/listed.delta"
+                try UpdateBenchmark.shell("gzip -dc '\(deltaSite)/\(delta.file.path)' > '\(plain)'")
+                listed = try DeltaFile.decode(Data(contentsOf: URL(fileURLWithPath: plain))).header.fromTableHashes ?? [:]
+                print("  tables listed in the delta's header: \(listed.count)")
+            }
             for run in 0..<runs + 1 {
                 let deltaData = root + "/delta-data-\(index)-\(run)", fullData = root + "/full-data-\(index)-\(run)"
                 for data in [deltaData, fullData] {
                     _ = try await client(base + "/s\(index)-old/", trust: trust, data: data, bundled: bundled).update()
                 }
-                let deltaSample = try await timedUpdate(client(base + "/s\(index)-delta/", trust: trust, data: deltaData, bundled: bundled))
-                let fullSample = try await timedUpdate(client(base + "/s\(index)-full/", trust: trust, data: fullData, bundled: bundled))
-                let replay = try changeset.map { try previousApplyAndVerify(old: scenario.old, changeset: $0, scratch: root) }
+                let deltaSample = try await timedUpdate(
+                    client(base + "/s\(index)-delta/", trust: trust, data: deltaData, bundled: bundled))
+                let fullSample = try await timedUpdate(
+                    client(base + "/s\(index)-full/", trust: trust, data: fullData, bundled: bundled))
+                let replay = try changeset.map {
+                    try previousApplyAndVerify(old: scenario.old, changeset: $0, listed: listed, scratch: root)
+                }
                 if run > 0 {
                     deltas.append(deltaSample)
                     fulls.append(fullSample)
@@ -138,33 +159,55 @@ enum DeltaBenchmark {
             }
             let deltaBytes = deltas.map(\.bytes).max() ?? 0, fullBytes = fulls.map(\.bytes).max() ?? 0
             let wireDelta = deltaBytes + manifestBytes, wireFull = fullBytes + fullManifestBytes
-            print(String(
-                format: "  bytes on the wire (manifest + files): delta path %lld, full %lld: %.2f %% of the full download%@",
-                wireDelta, wireFull, Double(wireDelta) / Double(wireFull) * 100,
-                deltaBytes == full ? " (the client chose the full file)" : ""))
+            print(
+                String(
+                    format: "  bytes on the wire (manifest + files): delta path %lld, full %lld: %.2f %% of the full download%@",
+                    wireDelta, wireFull, Double(wireDelta) / Double(wireFull) * 100,
+                    deltaBytes == full ? " (the client chose the full file)" : ""))
             print("  fallbacks to the full download: \(deltas.map(\.fallbacks).reduce(0, +))")
             let deltaTime = UpdateBenchmark.median(deltas.map(\.seconds)), fullTime = UpdateBenchmark.median(fulls.map(\.seconds))
-            let deltaApply = UpdateBenchmark.median(deltas.map(\.applyAndVerify)), fullApply = UpdateBenchmark.median(fulls.map(\.applyAndVerify))
-            print(String(
-                format: "  whole update, median of %d: delta path %.1f ms, full %.1f ms: %.2fx", runs, deltaTime * 1000, fullTime * 1000,
-                deltaTime / fullTime))
-            print(String(
-                format: "  apply-and-verify (delta: copy, apply, search index, content hash, integrity check, sha256; full: gunzip, sha256 x2, integrity check), median: %.1f ms vs %.1f ms: %.2fx",
-                deltaApply * 1000, fullApply * 1000, deltaApply / fullApply))
+            let deltaApply = UpdateBenchmark.median(deltas.map(\.applyAndVerify)),
+                fullApply = UpdateBenchmark.median(fulls.map(\.applyAndVerify))
+            print(
+                String(
+                    format: "  whole update, median of %d: delta path %.1f ms, full %.1f ms: %.2fx", runs, deltaTime * 1000,
+                    fullTime * 1000,
+                    deltaTime / fullTime))
+            print(
+                String(
+                    format:
+                        "  apply-and-verify (delta: copy, apply, search index, content hash, integrity check, sha256; full: gunzip, sha256 x2, integrity check), median: %.1f ms vs %.1f ms: %.2fx",
+                    deltaApply * 1000, fullApply * 1000, deltaApply / fullApply))
             if !replays.isEmpty {
                 func step(_ name: String) -> Double { UpdateBenchmark.median(replays.map { $0[name] ?? 0 }) }
-                print(String(
-                    format: "  the previous client's apply-and-verify replayed (serial: copy with sha256, apply, rebuild search index, content hash, integrity check, sha256), median: %.1f ms: %.2fx the full update's",
-                    step("total") * 1000, step("total") / fullApply))
+                print(
+                    String(
+                        format:
+                            "  the previous client's apply-and-verify replayed (serial: copy with sha256, apply, rebuild search index, content hash, integrity check, sha256), median: %.1f ms: %.2fx the full update's",
+                        step("total") * 1000, step("total") / fullApply))
                 let names = [
-                    "copy with sha256", "apply", "rebuild search index", "carry search index", "carry, changeset's tables", "content hash", "integrity check", "sha256",
+                    "copy with sha256", "apply", "rebuild search index", "carry search index", "carry, changeset's tables",
+                    "content hash", "integrity check", "sha256", "checks, whole result", "checks, changed tables",
                 ]
-                print("  steps alone, medians: " + names.map { String(format: "%@ %.1f ms", $0, step($0) * 1000) }.joined(separator: ", "))
+                print(
+                    "  steps alone, medians: "
+                        + names.map { String(format: "%@ %.1f ms", $0, step($0) * 1000) }.joined(separator: ", "))
+                // Measured only when the search index was left as it was and some table is listed.
+                if replays.contains(where: { $0["checks, changed tables"] != nil }) {
+                    print(
+                        String(
+                            format:
+                                "  checks of the result side by side, changed tables / whole result (main's): %.1f / %.1f ms: %.2fx",
+                            step("checks, changed tables") * 1000, step("checks, whole result") * 1000,
+                            step("checks, changed tables") / step("checks, whole result")))
+                }
             }
-            print(String(
-                format: "  of the delta path's: copy, changesets and search index %.1f ms; checks and fsync %.1f ms (medians)",
-                UpdateBenchmark.median(deltas.map(\.apply)) * 1000,
-                UpdateBenchmark.median(deltas.map { $0.applyAndVerify - $0.apply }) * 1000))
+            print(
+                String(
+                    format:
+                        "  of the delta path's: copy, changesets and search index %.1f ms; checks and fsync %.1f ms (medians)",
+                    UpdateBenchmark.median(deltas.map(\.apply)) * 1000,
+                    UpdateBenchmark.median(deltas.map { $0.applyAndVerify - $0.apply }) * 1000))
         }
     }
 
@@ -173,7 +216,9 @@ enum DeltaBenchmark {
     /// rebuild the whole search index, content hash, integrity check, sha256 of the result (the
     /// "before" figure of the same run, under "total"); then, on a second copy, the search index
     /// carried instead of rebuilt. Returns the time of each step.
-    static func previousApplyAndVerify(old: String, changeset: Data, scratch: String) throws -> [String: Double] {
+    static func previousApplyAndVerify(
+        old: String, changeset: Data, listed: [String: String], scratch: String
+    ) throws -> [String: Double] {
         let copy = scratch + "/replay.sqlite"
         try? FileManager.default.removeItem(atPath: copy)
         var times: [String: Double] = [:]
@@ -198,12 +243,47 @@ enum DeltaBenchmark {
         // row can be stale.
         try FileManager.default.copyItem(atPath: old, toPath: copy)
         try DeltaFile.apply([changeset], to: copy)
+        let changed = try DeltaFile.tables(changedBy: [changeset])
+        var refresh: SearchIndexRefresh?
         try time("carry, changeset's tables") {
-            _ = try CatalogStore.refreshSearchIndex(
-                at: copy, previous: old, changedTables: try DeltaFile.tables(changedBy: [changeset]))
+            refresh = try CatalogStore.refreshSearchIndex(at: copy, previous: old, changedTables: changed)
+        }
+        // The checks of the result, side by side on three threads, as main's client ran them
+        // (whole content hash, whole integrity check, sha256) and as this one does when the
+        // search index was left as it was (the large tables the changeset leaves alone taken from
+        // the delta's header, every other section hashed; the changed tables' integrity check;
+        // sha256).
+        try time("checks, whole result") {
+            try sideBySide(
+                { _ = try ContentHash.of(catalog: copy) }, { _ = try CatalogStore.inspect(copy, full: true) },
+                { _ = try sha256(of: copy) })
+        }
+        let carried = listed.filter { !changed.contains($0.key) }
+        if let refresh, refresh.changed == 0, !refresh.rebuilt, !carried.isEmpty {
+            var combined: String?
+            try time("checks, changed tables") {
+                try sideBySide(
+                    {
+                        let rehashed = try ContentHash.sections(of: copy, except: Set(carried.keys))
+                        combined = ContentHash.combine(carried.merging(rehashed) { $1 })
+                    },
+                    { _ = try CatalogStore.inspect(copy, full: true, integrityOf: changed) }, { _ = try sha256(of: copy) })
+            }
+            guard combined == (try ContentHash.of(catalog: copy)) else { fatalError("the partial content hash differs") }
         }
         try FileManager.default.removeItem(atPath: copy)
         return times
+    }
+
+    /// Runs the bodies on threads of their own and waits for all; the first error is rethrown.
+    static func sideBySide(_ bodies: (() throws -> Void)...) throws {
+        let errors = Errors()
+        // Each body runs on one thread only, and all have ended when concurrentPerform returns.
+        nonisolated(unsafe) let each = bodies
+        DispatchQueue.concurrentPerform(iterations: each.count) { index in
+            do { try each[index]() } catch { errors.append(error) }
+        }
+        if let first = errors.first { throw first }
     }
 
     /// A file's sha256 read in 1 MiB pieces, written to `destination` as it is read when given.
@@ -255,6 +335,13 @@ enum DeltaBenchmark {
             seconds: (end - start).seconds, applyAndVerify: applied.seconds, apply: apply, bytes: totals.total,
             fallbacks: totals.fallbacks)
     }
+}
+
+final class Errors: @unchecked Sendable {
+    private let lock = NSLock()
+    private var errors: [any Error] = []
+    func append(_ error: any Error) { lock.withLock { errors.append(error) } }
+    var first: (any Error)? { lock.withLock { errors.first } }
 }
 
 final class Totals: @unchecked Sendable {
