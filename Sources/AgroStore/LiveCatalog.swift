@@ -1,5 +1,6 @@
 import AgroDomain
 import Foundation
+import GRDB
 
 /// A catalog that can be replaced while it is being read: the handle a long-running process
 /// (the pager, `agro serve`, any program using the library) keeps.
@@ -80,15 +81,33 @@ public final class LiveCatalog: @unchecked Sendable {
         return true
     }
 
-    /// Prepares a catalog before it becomes current: runs a small query on `readers` threads
-    /// at once, so that the connections are open, the schema parsed and the first pages cached
-    /// before any reader arrives. Without it, each reader's first query on a new catalog pays
-    /// for that (a few milliseconds).
+    /// Prepares a catalog before it becomes current: opens `readers` connections at once and
+    /// runs a product card of a product that exists on each, so that the connections are open,
+    /// the schema parsed, the card's statements prepared and the first pages cached before any
+    /// reader arrives, then a small list query. Without it, each reader's first query on a new
+    /// catalog pays for that (a few milliseconds).
     public static func warm(_ catalog: SQLiteCatalog, readers: Int = 4) {
         let locale = catalog.info.locales.defaultLocale
+        // An unknown id would stop the card at its first statement and leave the others unprepared.
+        let id = (try? catalog.products(ProductFilter(), page: PageRequest(perPage: 1), locale: locale))?.items.first?.id ?? ""
+        // Each thread holds its connection until all hold one (or 100 ms have passed), so the
+        // pool opens that many connections instead of handing one out again and again.
+        let connections = catalog.database is DatabasePool ? catalog.database.configuration.maximumReaderCount : 1
+        let holders = max(1, min(readers, connections))
+        let gate = Gate(count: holders), done = DispatchGroup()
+        for _ in 0..<holders {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                _ = try? catalog.read { db in
+                    gate.arriveAndWait(timeout: 0.1)
+                    return try catalog.product(id: id, locale: locale, in: db)
+                }
+            }.start()
+        }
+        done.wait()
         DispatchQueue.concurrentPerform(iterations: readers) { _ in
             _ = try? catalog.products(ProductFilter(), page: PageRequest(perPage: 1), locale: locale)
-            _ = try? catalog.product(id: "", locale: locale)
         }
     }
 
@@ -288,5 +307,27 @@ extension LiveCatalog: SeasonPlanUseCase {
         products: [EntityID: Product], uses: [EntityID: [Use]]
     ) {
         try read { try $0.planFacts(products: products, culture: culture, locale: locale) }
+    }
+}
+
+/// Lets threads wait until `count` of them have arrived, or a timeout passes.
+private final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private let opened = DispatchSemaphore(value: 0)
+    private let count: Int
+    private var arrived = 0
+
+    init(count: Int) { self.count = count }
+
+    func arriveAndWait(timeout: TimeInterval) {
+        let last = lock.withLock {
+            arrived += 1
+            return arrived == count
+        }
+        if last {
+            for _ in 1..<max(count, 2) { opened.signal() }
+        } else {
+            _ = opened.wait(timeout: .now() + timeout)
+        }
     }
 }

@@ -185,68 +185,72 @@ extension SQLiteCatalog: ProductsUseCase {
 
     /// A product card; nil when unknown.
     public func product(id: EntityID, locale: String) throws -> Product? {
+        try read { db in try product(id: id, locale: locale, in: db) }
+    }
+
+    /// A product card read on a connection the caller holds (`LiveCatalog.warm` prepares each
+    /// connection's statements with it).
+    func product(id: EntityID, locale: String, in db: Database) throws -> Product? {
         let texts = texts(locale)
-        return try read { db in
-            guard
-                let row = try db.row(
-                    """
-                    SELECT p.*,
-                      \(texts.name("product", owner: "p.id")) AS name,
-                      \(texts.name("company", owner: "p.company_id")) AS company_name,
-                      \(texts.name("product", owner: "p.original_product_id")) AS original_name,
-                      \(texts.field("statement", "text", owner: "p.signal_word")) AS signal_word_text
-                    FROM products p WHERE p.id = \(id)
-                    """)
-            else { return nil }
-            let ingredients = try db.rows(
+        guard
+            let row = try db.row(
                 """
-                SELECT pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
-                  \(texts.name("substance", owner: "pi.substance_id")) AS name
-                FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
-                WHERE pi.product_id = \(id) ORDER BY pi.position
-                """
-            ).map { row in
-                ActiveIngredient(
-                    substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
-                    concentration: row["concentration"], unit: row.text("unit"),
-                    modeOfAction: Self.modeOfAction(row))
-            }
-            let pictograms = try db.column(
-                "SELECT code FROM product_pictograms WHERE product_id = \(id) ORDER BY position", as: String.self)
-            let statements = try db.rows(
-                """
-                SELECT ps.statement_code AS code, \(texts.field("statement", "text", owner: "ps.statement_code")) AS text
-                FROM product_statements ps WHERE ps.product_id = \(id) ORDER BY ps.position
-                """
-            ).map { Statement(code: $0["code"], text: $0["text"] ?? "") }
-            let links = try db.rows(
-                "SELECT kind, url FROM product_links WHERE product_id = \(id) ORDER BY position"
-            ).map { Link(kind: Link.Kind(rawValue: $0["kind"]) ?? .website, url: $0["url"]) }
-            let sections = try db.rows(
-                """
-                SELECT \(texts.field("product_section", "title", owner: "s.id")) AS title,
-                  \(texts.field("product_section", "body", owner: "s.id")) AS body
-                FROM product_sections s WHERE s.product_id = \(id) ORDER BY s.position
-                """
-            ).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
-            // P (GHS), SP and S (Swiss and older EU safety phrases) are precautions; H, EUH, R are hazards.
-            let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("S") }
-            let hazard = Hazard(
-                pictograms: pictograms, signalWord: row.text("signal_word_text"),
-                hazardStatements: statements.filter { !isPrecaution($0.code) },
-                precautionaryStatements: statements.filter { isPrecaution($0.code) })
-            let company = (row["company_id"] as String?).map { EntityRef(id: $0, name: row["company_name"] ?? $0) }
-            let original = (row["original_product_id"] as String?).map { EntityRef(id: $0, name: row["original_name"] ?? $0) }
-            return Product(
-                id: id, name: row["name"] ?? id,
-                category: ProductCategory(rawValue: row["category"]) ?? .other,
-                formulation: row.text("formulation"), company: company,
-                registrationNumber: row.text("registration_number"),
-                registrationExpiry: row.text("registration_expiry"),
-                origin: ProductOrigin(rawValue: row["origin"]) ?? .registered, originalProduct: original,
-                soldOutDeadline: row.text("sold_out_deadline"), exhaustionDeadline: row.text("exhaustion_deadline"),
-                ingredients: ingredients, hazard: hazard, links: links, sections: sections)
+                SELECT p.*,
+                  \(texts.name("product", owner: "p.id")) AS name,
+                  \(texts.name("company", owner: "p.company_id")) AS company_name,
+                  \(texts.name("product", owner: "p.original_product_id")) AS original_name,
+                  \(texts.field("statement", "text", owner: "p.signal_word")) AS signal_word_text
+                FROM products p WHERE p.id = \(id)
+                """)
+        else { return nil }
+        let ingredients = try db.rows(
+            """
+            SELECT pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
+              \(texts.name("substance", owner: "pi.substance_id")) AS name
+            FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
+            WHERE pi.product_id = \(id) ORDER BY pi.position
+            """
+        ).map { row in
+            ActiveIngredient(
+                substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
+                concentration: row["concentration"], unit: row.text("unit"),
+                modeOfAction: Self.modeOfAction(row))
         }
+        let pictograms = try db.column(
+            "SELECT code FROM product_pictograms WHERE product_id = \(id) ORDER BY position", as: String.self)
+        let statements = try db.rows(
+            """
+            SELECT ps.statement_code AS code, \(texts.field("statement", "text", owner: "ps.statement_code")) AS text
+            FROM product_statements ps WHERE ps.product_id = \(id) ORDER BY ps.position
+            """
+        ).map { Statement(code: $0["code"], text: $0["text"] ?? "") }
+        let links = try db.rows(
+            "SELECT kind, url FROM product_links WHERE product_id = \(id) ORDER BY position"
+        ).map { Link(kind: Link.Kind(rawValue: $0["kind"]) ?? .website, url: $0["url"]) }
+        let sections = try db.rows(
+            """
+            SELECT \(texts.field("product_section", "title", owner: "s.id")) AS title,
+              \(texts.field("product_section", "body", owner: "s.id")) AS body
+            FROM product_sections s WHERE s.product_id = \(id) ORDER BY s.position
+            """
+        ).map { TextSection(title: $0["title"] ?? "", body: $0["body"] ?? "") }
+        // P (GHS), SP and S (Swiss and older EU safety phrases) are precautions; H, EUH, R are hazards.
+        let isPrecaution = { (code: String) in code.hasPrefix("P") || code.hasPrefix("S") }
+        let hazard = Hazard(
+            pictograms: pictograms, signalWord: row.text("signal_word_text"),
+            hazardStatements: statements.filter { !isPrecaution($0.code) },
+            precautionaryStatements: statements.filter { isPrecaution($0.code) })
+        let company = (row["company_id"] as String?).map { EntityRef(id: $0, name: row["company_name"] ?? $0) }
+        let original = (row["original_product_id"] as String?).map { EntityRef(id: $0, name: row["original_name"] ?? $0) }
+        return Product(
+            id: id, name: row["name"] ?? id,
+            category: ProductCategory(rawValue: row["category"]) ?? .other,
+            formulation: row.text("formulation"), company: company,
+            registrationNumber: row.text("registration_number"),
+            registrationExpiry: row.text("registration_expiry"),
+            origin: ProductOrigin(rawValue: row["origin"]) ?? .registered, originalProduct: original,
+            soldOutDeadline: row.text("sold_out_deadline"), exhaustionDeadline: row.text("exhaustion_deadline"),
+            ingredients: ingredients, hazard: hazard, links: links, sections: sections)
     }
 
     static func modeOfAction(_ row: Row) -> ModeOfAction? {
