@@ -258,13 +258,7 @@ final class DeltaUpdateTests: XCTestCase {
         try buildDoseChange(dose: 7, at: other)
         let changeset = try XCTUnwrap(try DeltaFile.changeset(from: fixture.builtPath(version: 2), to: other))
         try replaceDelta(of: v3, from: 2) { header, _ in (header, changeset) }
-        let server = try fixture.server { _, _ in nil }
-        defer { server.stop() }
-        let log = ProgressLog()
-        _ = try await fixture.client(server.url).update { log.append($0) }
-        XCTAssertEqual(log.fallbacks.count, 1)
-        XCTAssertTrue(log.fallbacks.first?.contains("content hash") ?? false, "\(log.fallbacks)")
-        try assertDoseChangeInstalled(dose: 42.5)
+        try await assertContentHashFallsBack()
     }
 
     func testWrongListedTableHashFallsBack() async throws {
@@ -276,6 +270,12 @@ final class DeltaUpdateTests: XCTestCase {
             header.fromTableHashes?["product_section_i18n"] = String(repeating: "0", count: 64)
             return (header, changeset)
         }
+        try await assertContentHashFallsBack()
+    }
+
+    /// Updates from the published site: exactly one fallback, for the content hash, and the
+    /// dose change installed by the full download.
+    private func assertContentHashFallsBack() async throws {
         let server = try fixture.server { _, _ in nil }
         defer { server.stop() }
         let log = ProgressLog()
