@@ -104,8 +104,10 @@ extension Pages {
 
     /// The catalog's cultures for a `<select>`, by name in the page's language, `selected` marked:
     /// a section lambda over the choices kept per catalog and locale (`PageFragments`).
-    static func culturePicker(_ page: PageContext, selected: EntityID?) throws -> MustacheLambda {
-        try choices(page, .cultures(locale: page.locale), selected: selected) { catalog in
+    static func culturePicker(
+        _ page: PageContext, selected: EntityID?
+    ) throws -> (picker: MustacheLambda, selectedName: String?) {
+        try choicesNamingSelected(page, .cultures(locale: page.locale), selected: selected) { catalog in
             try catalog.cultures(locale: page.locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map {
                 ($0.id, $0.name)
             }
@@ -113,8 +115,10 @@ extension Pages {
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
-    static func pestPicker(_ page: PageContext, culture: EntityID?, selected: EntityID?) throws -> MustacheLambda {
-        try choices(page, .pests(locale: page.locale, culture: culture), selected: selected) { catalog in
+    static func pestPicker(
+        _ page: PageContext, culture: EntityID?, selected: EntityID?
+    ) throws -> (picker: MustacheLambda, selectedName: String?) {
+        try choicesNamingSelected(page, .pests(locale: page.locale, culture: culture), selected: selected) { catalog in
             try catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items
                 .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
         }
@@ -138,7 +142,16 @@ extension Pages {
         _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
         read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> MustacheLambda {
-        try page.app.fragments.choices(list, in: page.catalog, selected: selected, strings: strings(page), read: read)
+        try choicesNamingSelected(page, list, selected: selected, read: read).picker
+    }
+
+    private static func choicesNamingSelected(
+        _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> (picker: MustacheLambda, selectedName: String?) {
+        let (lambda, name) = try page.app.fragments.choicesNamingSelected(
+            list, in: page.catalog, selected: selected, strings: strings(page), read: read)
+        return (lambda, name)
     }
 
     /// Where the culture's protection scheme is: its own, else the nearest group's above it;
@@ -154,9 +167,11 @@ extension Pages {
         let cultureID = try page.environment.resolve(web.query("culture"), .culture, in: page.catalog)
         let pestID = try page.environment.resolve(web.query("pest"), .pest, in: page.catalog)
         let sort = web.query("sort") ?? "name", group = web.query("group")
+        // The pickers name the selected pest and culture for the title (no read of their own).
+        let cultures = try culturePicker(page, selected: cultureID)
+        let pests = try pestPicker(page, culture: cultureID, selected: pestID)
         var values: [String: Any] = [
-            "cultures": try culturePicker(page, selected: cultureID),
-            "pests": try pestPicker(page, culture: cultureID, selected: pestID),
+            "cultures": cultures.picker, "pests": pests.picker,
             "sorts": UseSort.allCases.map { order -> [String: Any] in
                 ["code": order.rawValue, "name": page.t("web.sort.\(order.rawValue)"), "selected": order.rawValue == sort]
             },
@@ -199,8 +214,10 @@ extension Pages {
         }
         values["empty"] = result.total == 0
         values["pages"] = pagination(result, page, path: "/uses")
-        let pestName = try pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
-        let cultureName = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
+        // A pest with no use on the culture is not among the pickers' choices: read then.
+        let pestName = try pests.selectedName ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
+        let cultureName =
+            try cultures.selectedName ?? cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
         switch (pestName, cultureName) {
         case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
         case let (pest?, nil): title = page.t("web.usesAgainst", pest)
@@ -335,7 +352,7 @@ extension Pages {
 
     static func plan(_ page: PageContext, form: PostedForm?) throws -> Rendered {
         var values: [String: Any] = [
-            "cultures": try culturePicker(page, selected: nil),
+            "cultures": try culturePicker(page, selected: nil).picker,
             "rows": (1...4).map {
                 ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
             },

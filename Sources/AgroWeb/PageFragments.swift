@@ -95,15 +95,25 @@ final class PageFragments: @unchecked Sendable {
         _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
         read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> MustacheLambda {
+        try choicesNamingSelected(list, in: live, selected: selected, strings: strings(), read: read).lambda
+    }
+
+    /// `choices`, and the name of `selected` among them (nil when it is not one of them), so that
+    /// a page names what it shows without reading it again.
+    func choicesNamingSelected(
+        _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> (lambda: MustacheLambda, selectedName: String?) {
         let (choices, source) = try live.read { catalog in
             (try value(list, source: catalog, current: live.catalog) { Choices(try read(catalog)) }, catalog)
         }
-        return MustacheLambda { [self] text in
+        let lambda = MustacheLambda { [self] text in
             let rendered = value(.html(of: list, template: text), source: source, current: live.catalog) {
                 RenderedChoices(choices, template: text, strings: strings())
             }
             return RawHTML(text: rendered.html(selecting: selected))
         }
+        return (lambda, selected.flatMap { id in choices.ids.firstIndex(of: id).map { choices.names[$0] } })
     }
 }
 

@@ -249,8 +249,8 @@ enum Pages {
         let result = try page.catalog.products(filter, page: try web.page(), locale: page.locale)
         let others = web.query(leaving: ["letter", "page", "lang"])
         let values: [String: Any] = [
-            "cultures": try culturePicker(page, selected: filter.culture),
-            "pests": try pestPicker(page, culture: filter.culture, selected: filter.pest),
+            "cultures": try culturePicker(page, selected: filter.culture).picker,
+            "pests": try pestPicker(page, culture: filter.culture, selected: filter.pest).picker,
             // Filters the form has no field for are kept as they came.
             "kept": web.parameters.filter { ["substance", "company", "letter"].contains($0.name) && !$0.value.isEmpty }
                 .map { ["name": $0.name, "value": $0.value] },
