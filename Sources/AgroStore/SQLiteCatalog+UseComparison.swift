@@ -31,6 +31,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
         let groupsOfProducts = try productGroups()
         // Read before the comparison's transaction (reads do not nest).
         var kept: (UseIndex, [String: Int], String, String)?
+        let names = (cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale))
         if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
             kept = (try useIndex(), try productRanks(locale), pest, culture)
         }
@@ -65,7 +66,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
             if !ids.items.isEmpty {
                 for row in try db.rows(listedUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
             }
-            let items = try useRows(db, ids.items.compactMap { details[$0] }, query: query, texts: texts)
+            let items = try useRows(db, ids.items.compactMap { details[$0] }, query: query, texts: texts, names: names)
             return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
         }
     }
@@ -103,6 +104,27 @@ extension SQLiteCatalog: UseComparisonUseCase {
                     "SELECT p.id FROM products p ORDER BY \(texts.field("product", "name_key", owner: "p.id")) COLLATE agro_name, p.id",
                     as: String.self)
                 return Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+        }
+    }
+
+    /// Each culture's or pest's (`entity`'s) name in `locale` and place in the name order (ties
+    /// by id, as the uses' own rows come), read once per catalog and locale.
+    func rankedNames(_ entity: String, _ locale: String) throws -> [String: RankedName] {
+        try namesOnce.value(entity + "/" + locale) {
+            let texts = texts(locale)
+            return try read { db in
+                var names: [String: RankedName] = [:]
+                for (rank, row) in try db.rows(
+                    """
+                    SELECT id, name FROM (SELECT e.id, \(texts.name(entity, owner: "e.id")) AS name FROM \(sql: entity)s e)
+                    ORDER BY name COLLATE agro_name, id
+                    """
+                ).enumerated() {
+                    let id: String = row["id"]
+                    names[id] = RankedName(name: row["name"] ?? id, rank: rank)
+                }
+                return names
             }
         }
     }
@@ -161,14 +183,23 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 
     /// The compared uses of `rows` (of `listedUses`), in their order, with their ingredients,
-    /// cultures and pests read in one statement each.
-    private func useRows(_ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL) throws -> [UseRow] {
+    /// cultures and pests read in one statement each (their names from `names` when given).
+    private func useRows(
+        _ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL,
+        names: (cultures: [String: RankedName], pests: [String: RankedName])? = nil
+    ) throws -> [UseRow] {
         let useIDs: [String] = rows.map { $0["id"] }
         let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
         let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
-        let cultures = try useRefs(
-            db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
-        let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
+        let cultures: [String: [EntityRef]], pests: [String: [EntityRef]]
+        if let names {
+            cultures = try useRefs(db, table: "use_cultures", column: "culture_id", useIDs: useIDs, names: names.cultures)
+            pests = try useRefs(db, table: "use_pests", column: "pest_id", useIDs: useIDs, names: names.pests)
+        } else {
+            cultures = try useRefs(
+                db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
+            pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
+        }
         return rows.map { row in
             let id: String = row["id"], productID: String = row["product_id"]
             let expiry = row.text("registration_expiry")
@@ -227,6 +258,23 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return result
     }
 
+    /// Cultures or pests of each use, by name, named from `names` (the ids alone read).
+    private func useRefs(
+        _ db: Database, table: String, column: String, useIDs: [String], names: [String: RankedName]
+    ) throws -> [String: [EntityRef]] {
+        guard !useIDs.isEmpty else { return [:] }
+        var ids: [String: [String]] = [:]
+        for row in try db.rows("SELECT t.use_id, t.\(sql: column) FROM \(sql: table) t WHERE t.use_id IN \(useIDs)") {
+            ids[row[0], default: []].append(row[1])
+        }
+        return ids.mapValues { refs in
+            refs.sorted { a, b in
+                let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
+                return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
+            }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
+        }
+    }
+
     /// Cultures or pests of each use, by name.
     private func useRefs(
         _ db: Database, table: String, column: String, entity: String, useIDs: [String], texts: LocalizedSQL
@@ -243,4 +291,10 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
         return result
     }
+}
+
+/// A culture's or pest's name in one locale and its place in that locale's name order.
+struct RankedName: Sendable {
+    let name: String
+    let rank: Int
 }
