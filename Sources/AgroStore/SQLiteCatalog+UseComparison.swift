@@ -40,10 +40,11 @@ extension SQLiteCatalog: UseComparisonUseCase {
             // culture sorted by name (the uses page's question) from the ids kept in memory.
             let ordered: [(id: String, product: String)]
             if case let (index, ranks, pest, culture)? = kept {
-                ordered = index.uses(pest: pest, culture: culture).sorted { a, b in
-                    let left = ranks[a.product] ?? -1, right = ranks[b.product] ?? -1
-                    return left != right ? left < right : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
-                }
+                // Each use's rank looked up once, not per comparison.
+                ordered = index.uses(pest: pest, culture: culture).map { (use: $0, rank: ranks[$0.product] ?? -1) }
+                    .sorted { a, b in
+                        a.rank != b.rank ? a.rank < b.rank : a.use.id.utf8.lexicographicallyPrecedes(b.use.id.utf8)
+                    }.map(\.use)
             } else {
                 ordered = try db.rows(
                     "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"

@@ -7,43 +7,74 @@ import GRDB
 /// page's question, is then found without a statement: about 380 uses for the Swiss register's
 /// largest pair, where SQLite took several index searches each.
 struct UseIndex: Sendable {
-    let usesOfPest: [String: [String]]
-    let culturesOfUse: [String: [String]]
-    let ancestors: [String: Set<String>]
-    /// Only uses whose product is in the catalog (the comparison joins the products).
-    let productOfUse: [String: String]
+    // Ids are numbered once (their place in these arrays): a comparison then hashes no 36-byte
+    // id per candidate use and culture, which was most of its time.
+    private let useIDs: [String]
+    private let productIDs: [String]
+    private let cultureNumbers: [String: Int32]
+    private let usesOfPest: [String: [Int32]]
+    private let culturesOfUse: [[Int32]]
+    private let ancestors: [String: [Int32]]
+    /// Only uses whose product is in the catalog (the comparison joins the products); -1 for others.
+    private let productOfUse: [Int32]
 
     init(_ db: Database) throws {
-        var usesOfPest: [String: [String]] = [:]
+        var useNumbers: [String: Int32] = [:], useIDs: [String] = []
+        func use(_ id: String) -> Int32 {
+            if let number = useNumbers[id] { return number }
+            let number = Int32(useIDs.count)
+            useNumbers[id] = number
+            useIDs.append(id)
+            return number
+        }
+        var cultureNumbers: [String: Int32] = [:]
+        func culture(_ id: String) -> Int32 {
+            if let number = cultureNumbers[id] { return number }
+            let number = Int32(cultureNumbers.count)
+            cultureNumbers[id] = number
+            return number
+        }
+        var usesOfPest: [String: [Int32]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT pest_id, use_id FROM use_pests") {
-            usesOfPest[row[0], default: []].append(row[1])
+            usesOfPest[row[0], default: []].append(use(row[1]))
         }
-        var culturesOfUse: [String: [String]] = [:]
+        var culturesOfUse: [Int32: [Int32]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT use_id, culture_id FROM use_cultures") {
-            culturesOfUse[row[0], default: []].append(row[1])
+            culturesOfUse[use(row[0]), default: []].append(culture(row[1]))
         }
-        var ancestors: [String: Set<String>] = [:]
+        var ancestors: [String: [Int32]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT culture_id, ancestor_id FROM culture_ancestors") {
-            ancestors[row[0], default: []].insert(row[1])
+            ancestors[row[0], default: []].append(culture(row[1]))
         }
-        var productOfUse: [String: String] = [:]
+        var productNumbers: [String: Int32] = [:], productIDs: [String] = []
+        var productOfUse: [Int32: Int32] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT u.id, u.product_id FROM uses u JOIN products p ON p.id = u.product_id") {
-            productOfUse[row[0]] = row[1]
+            let id: String = row[1]
+            let number = productNumbers[id] ?? Int32(productIDs.count)
+            if productNumbers[id] == nil {
+                productNumbers[id] = number
+                productIDs.append(id)
+            }
+            productOfUse[use(row[0])] = number
         }
+        self.useIDs = useIDs
+        self.productIDs = productIDs
+        self.cultureNumbers = cultureNumbers
         self.usesOfPest = usesOfPest
-        self.culturesOfUse = culturesOfUse
+        self.culturesOfUse = useIDs.indices.map { culturesOfUse[Int32($0)] ?? [] }
         self.ancestors = ancestors
-        self.productOfUse = productOfUse
+        self.productOfUse = useIDs.indices.map { productOfUse[Int32($0)] ?? -1 }
     }
 
     /// The uses (id and product) naming `pest` on `culture` or a group above it, unordered.
     func uses(pest: String, culture: String) -> [(id: String, product: String)] {
         guard let line = ancestors[culture], let candidates = usesOfPest[pest] else { return [] }
+        var inLine = [Bool](repeating: false, count: cultureNumbers.count)
+        for ancestor in line { inLine[Int(ancestor)] = true }
         return candidates.compactMap { use in
-            guard let product = productOfUse[use], culturesOfUse[use]?.contains(where: line.contains) == true else {
-                return nil
-            }
-            return (use, product)
+            let product = productOfUse[Int(use)]
+            guard product >= 0, culturesOfUse[Int(use)].contains(where: { inLine[Int($0)] }) else { return nil }
+            return (useIDs[Int(use)], productIDs[Int(product)])
         }
     }
 }
