@@ -68,6 +68,11 @@ extension SQLiteCatalog: ProductsUseCase {
         }
     }
 
+    /// `value` in a query: the named parameter `:name` when `named` (its value bound later), else bound here.
+    static func value(_ name: String, named: Bool, _ value: String) -> SQL {
+        named ? SQL(sql: ":" + name) : "\(value)"
+    }
+
     /// `?, ?, ...`: `count` positional parameters.
     static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
@@ -93,7 +98,6 @@ extension SQLiteCatalog: ProductsUseCase {
     /// `named`: the values as named parameters (`:pest`, `:culture`, `:substance`, `:category`,
     /// `:company`, `:letter`, the folded index letter) rather than bound.
     private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL, named: Bool = false) -> SQL {
-        func value(_ name: String, _ value: String) -> SQL { named ? SQL(sql: ":" + name) : "\(value)" }
         var conditions: [SQL] = []
         if filter.pest != nil || filter.culture != nil {
             conditions.append(
@@ -103,10 +107,13 @@ extension SQLiteCatalog: ProductsUseCase {
         }
         if let substance = filter.substance {
             conditions.append(
-                "p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(value("substance", substance)))")
+                "p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(Self.value("substance", named: named, substance)))"
+            )
         }
-        if let category = filter.category { conditions.append("p.category = \(value("category", category.rawValue))") }
-        if let company = filter.company { conditions.append("p.company_id = \(value("company", company))") }
+        if let category = filter.category {
+            conditions.append("p.category = \(Self.value("category", named: named, category.rawValue))")
+        }
+        if let company = filter.company { conditions.append("p.company_id = \(Self.value("company", named: named, company))") }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var listed: SQL = """
             SELECT * FROM (
@@ -118,7 +125,7 @@ extension SQLiteCatalog: ProductsUseCase {
             """ + whereClause + ")"
         if let letter = filter.letter, let folded = TextFolding.indexLetter(of: letter) {
             // Index letters are upper-case; name keys are folded lower-case.
-            listed += " WHERE substr(name_key, 1, 1) = \(value("letter", folded.lowercased()))"
+            listed += " WHERE substr(name_key, 1, 1) = \(Self.value("letter", named: named, folded.lowercased()))"
         }
         return listed
     }
@@ -127,12 +134,11 @@ extension SQLiteCatalog: ProductsUseCase {
     /// it or on any group above it. `named`: the values as named parameters (`:pest`,
     /// `:culture`, `:product`) rather than bound.
     func usesQuery(_ filter: UseFilter, column: String = "u.id", named: Bool = false) -> SQL {
-        func value(_ name: String, _ value: String) -> SQL { named ? SQL(sql: ":" + name) : "\(value)" }
         var conditions: [SQL] = []
         var source: SQL = "uses u"
         if let pest = filter.pest {
             source = "use_pests up JOIN uses u ON u.id = up.use_id"
-            conditions.append("up.pest_id = \(value("pest", pest))")
+            conditions.append("up.pest_id = \(Self.value("pest", named: named, pest))")
         }
         if let culture = filter.culture, filter.pest != nil {
             // A pest's uses are few next to a culture group's (305 against 1,186 for the
@@ -142,17 +148,17 @@ extension SQLiteCatalog: ProductsUseCase {
                 """
                 EXISTS (SELECT 1 FROM culture_ancestors ca
                         JOIN use_cultures uc ON uc.use_id = u.id AND uc.culture_id = ca.ancestor_id
-                        WHERE ca.culture_id = \(value("culture", culture)))
+                        WHERE ca.culture_id = \(Self.value("culture", named: named, culture)))
                 """)
         } else if let culture = filter.culture {
             conditions.append(
                 """
                 u.id IN (SELECT uc.use_id FROM culture_ancestors ca
                          JOIN use_cultures uc ON uc.culture_id = ca.ancestor_id
-                         WHERE ca.culture_id = \(value("culture", culture)))
+                         WHERE ca.culture_id = \(Self.value("culture", named: named, culture)))
                 """)
         }
-        if let product = filter.product { conditions.append("u.product_id = \(value("product", product))") }
+        if let product = filter.product { conditions.append("u.product_id = \(Self.value("product", named: named, product))") }
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return "SELECT \(sql: column) FROM " + source + whereClause
     }

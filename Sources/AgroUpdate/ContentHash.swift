@@ -99,9 +99,7 @@ public enum ContentHash {
         var hash = SHA256()
         hash.update(data: Data(definition.utf8))
         hash.update(data: schema)
-        let tables = sections.keys.filter { $0 != schemaSection }.sorted {
-            Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
-        }
+        let tables = sections.keys.filter { $0 != schemaSection }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for table in tables {
             guard let digest = sections[table].flatMap(bytes(ofHex:)) else { return nil }
             hash.update(data: digest)

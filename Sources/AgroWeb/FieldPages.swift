@@ -149,9 +149,8 @@ extension Pages {
         _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
         read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> (picker: MustacheLambda, selectedName: String?) {
-        let (lambda, name) = try page.app.fragments.choicesNamingSelected(
+        try page.app.fragments.choicesNamingSelected(
             list, in: page.catalog, selected: selected, strings: strings(page), read: read)
-        return (lambda, name)
     }
 
     /// Where the culture's protection scheme is: its own, else the nearest group's above it;

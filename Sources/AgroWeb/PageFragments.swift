@@ -95,7 +95,7 @@ final class PageFragments: @unchecked Sendable {
         _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
         read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> MustacheLambda {
-        try choicesNamingSelected(list, in: live, selected: selected, strings: strings(), read: read).lambda
+        try choicesNamingSelected(list, in: live, selected: selected, strings: strings(), read: read).picker
     }
 
     /// `choices`, and the name of `selected` among them (nil when it is not one of them), so that
@@ -103,7 +103,7 @@ final class PageFragments: @unchecked Sendable {
     func choicesNamingSelected(
         _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
         read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
-    ) throws -> (lambda: MustacheLambda, selectedName: String?) {
+    ) throws -> (picker: MustacheLambda, selectedName: String?) {
         let (choices, source) = try live.read { catalog in
             (try value(list, source: catalog, current: live.catalog) { Choices(try read(catalog)) }, catalog)
         }
