@@ -65,6 +65,9 @@ enum HTMLSanitizer {
                 for (attribute, value) in attributes(of: node, element: name, base: base) {
                     output += " \(attribute)=\"\(escape(value))\""
                 }
+                // A table wider than a phone scrolls sideways (app.css) rather than breaking its
+                // words; a scrolling region must take the keyboard's focus to be scrolled without a mouse.
+                if name == "table" { output += " tabindex=\"0\"" }
                 output += ">"
                 if name == "a" { output = output.dropLast() + " rel=\"noopener noreferrer nofollow\">" }
             }

@@ -13,7 +13,8 @@ final class WebPagesTests: XCTestCase {
         <p onclick="steal()">Spray <b>early</b>.</p><script>alert(1)</script>\
         <a href="javascript:alert(2)">bad</a> <a href="JaVaScRiPt&#58;alert(3)">worse</a>\
         <a href="https://example.org/a">good</a><img src="x" onerror="alert(4)" alt="pic">\
-        <iframe src="https://evil.example/"></iframe><style>body{display:none}</style>
+        <iframe src="https://evil.example/"></iframe><style>body{display:none}</style>\
+        <table tabindex="-1" onfocus="alert(5)"><tr><th>Rate</th></tr></table>
         """
 
     /// A catalog whose strings are hostile: a product and a pest named with markup, and a news
@@ -113,6 +114,8 @@ final class WebPagesTests: XCTestCase {
         // A relative image resolves against the item's source; the handler is gone.
         XCTAssertTrue(html.contains("<img src=\"https://example.org/news/x\" alt=\"pic\">"), html)
         XCTAssertTrue(html.contains(">bad</a>") && html.contains(">worse</a>"), "the links' text stays: \(html)")
+        // A table takes the keyboard's focus (it scrolls sideways on a phone); its own attributes go.
+        XCTAssertTrue(html.contains("<table tabindex=\"0\"><tr><th>Rate</th></tr></table>"), html)
         let body = try page("/news/n-evil")
         XCTAssertTrue(body.contains("<p>Spray <b>early</b>.</p>"))
         XCTAssertFalse(body.lowercased().contains("javascript:"))

@@ -322,10 +322,18 @@ CONTROLS = r"""(() => {
 })()"""
 
 # Elements whose right edge passes their card's (the card's border box): up to 3, named.
-OUT_OF_CARD = r"""(() => Array.from(document.querySelectorAll('.card *')).filter(e => {
+# What a region scrolling sideways inside the card holds (a wide table) may reach past it.
+OUT_OF_CARD = r"""(() => {
+  const scrolled = e => {
+    for (let a = e.parentElement; a && !a.classList.contains('card'); a = a.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
+    return false;
+  };
+  return Array.from(document.querySelectorAll('.card *')).filter(e => {
     const box = e.getBoundingClientRect(), card = e.closest('.card').getBoundingClientRect();
-    return box.width > 0 && box.right > card.right + 0.5 && !e.closest('details:not([open]) > :not(summary)');
-  }).slice(0, 3).map(e => e.tagName.toLowerCase() + ' "' + e.textContent.trim().slice(0, 40) + '" ' + Math.round(e.getBoundingClientRect().right)))()"""
+    return box.width > 0 && box.right > card.right + 0.5 && !e.closest('details:not([open]) > :not(summary)') && !scrolled(e);
+  }).slice(0, 3).map(e => e.tagName.toLowerCase() + ' "' + e.textContent.trim().slice(0, 40) + '" ' + Math.round(e.getBoundingClientRect().right));
+})()"""
 
 # Numbers in a chart or on the map, as drawn after the SVG is scaled to the screen.
 TINY_SVG_TEXT = r"""(() => Array.from(document.querySelectorAll('svg text')).filter(t => {
@@ -337,6 +345,25 @@ TINY_SVG_TEXT = r"""(() => Array.from(document.querySelectorAll('svg text')).fil
 SMALL_CONTACTS = r"""(() => Array.from(document.querySelectorAll('a[href^="tel:"], a[href^="mailto:"]'))
   .filter(a => a.getBoundingClientRect().height < 24).slice(0, 3)
   .map(a => a.textContent.trim() + ' ' + a.getBoundingClientRect().height.toFixed(0) + ' px'))()"""
+
+# A word in a table cell split over two lines ("гер / биц / ид"): a table too wide for the
+# screen must scroll, not break its words. Words with a hyphen, dash or slash may break there.
+BROKEN_WORDS = r"""(() => {
+  const broken = [];
+  for (const cell of document.querySelectorAll('td, th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node && broken.length < 3; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/[^\s\-\u2010-\u2015\/]{2,}/gu)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+        if (tops.size > 1) { broken.push(match[0]); break; }
+      }
+    }
+  }
+  return broken;
+})()"""
 
 VISIBLE_TEXT = r"""(() => {
   const parts = [document.title, document.body.innerText];
@@ -366,6 +393,9 @@ def inspect(tab, url, code, label, axe, raw_keys, lookup, shots, problems):
     small = tab.evaluate(SMALL_CONTACTS)
     if small:
         problems.append(f"{where}: contact links under 24 px high: {small}")
+    broken = tab.evaluate(BROKEN_WORDS)
+    if broken:
+        problems.append(f"{where}: words broken inside table cells: {broken}")
     found = raw_keys(tab.evaluate(VISIBLE_TEXT))
     if found:
         problems.append(f"{where}: raw interface keys {found}")
