@@ -384,15 +384,32 @@ enum Pages {
             "cultures": cultures.sorted { NameOrder.namePrecedes($0.name, $1.name) }
                 .map { ["id": $0.id, "name": $0.name, "selected": $0.id == culture] },
             "usesTitle": page.t("section.productsAgainst", Set(document.uses.map(\.product.id)).count),
-            "uses": document.uses.map { use -> [String: Any] in
-                var entry = useEntry(use, page)
-                entry["product"] = use.product.name
-                entry["href"] = href(.product, use.product.id)
-                entry["expired"] = expiredMark(expiries[use.product.id], page)
-                return entry
+            // One entry per product with its uses under it: a product registered on four cultures
+            // is named once, not four times down a phone's screen, and the heading counts entries.
+            "products": groupedByProduct(document.uses).map { uses -> [String: Any] in
+                let product = uses[0].product
+                return [
+                    "product": product.name, "href": href(.product, product.id),
+                    "expired": expiredMark(expiries[product.id], page), "uses": uses.map { useEntry($0, page) },
+                ]
             },
         ]
         return Rendered(template: "pest", title: pest.name, values: values)
+    }
+
+    /// `uses` in runs of one product each, products in the order they first appear.
+    static func groupedByProduct(_ uses: [Use]) -> [[Use]] {
+        var order: [String: Int] = [:]
+        var groups: [[Use]] = []
+        for use in uses {
+            if let index = order[use.product.id] {
+                groups[index].append(use)
+            } else {
+                order[use.product.id] = groups.count
+                groups.append([use])
+            }
+        }
+        return groups
     }
 
     static func scheme(_ page: PageContext, culture: String) throws -> Rendered {

@@ -236,6 +236,26 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         }
     }
 
+    /// The pest card names each product once, with all its uses against the pest under it: as
+    /// many products and uses as the API's pest document lists, every use's cultures shown.
+    func testPestCardListsEachProductOnceWithItsUses() throws {
+        let pest = "zymoseptoria-tritici"
+        let uses = try XCTUnwrap(try json("/api/v1/pest/\(pest)")["uses"] as? [[String: Any]])
+        let products = Set(uses.compactMap { ($0["product"] as? [String: Any])?["id"] as? String })
+        XCTAssertGreaterThan(uses.count, products.count, "the fixture has a product with several uses against septoria")
+        let html = try page("/pest/\(pest)")
+        let list = try XCTUnwrap(
+            html.components(separatedBy: "<ul class=\"uses items\">").dropFirst().first?.components(separatedBy: "</ul>")
+                .first)
+        let entries = list.components(separatedBy: "<li>").dropFirst()
+        XCTAssertEqual(entries.count, products.count, "one entry per product")
+        for product in products {
+            XCTAssertEqual(list.components(separatedBy: "<a href=\"/product/\(product)\">").count - 1, 1, product)
+        }
+        XCTAssertEqual(list.components(separatedBy: "<div class=\"use\">").count - 1, uses.count, "every use shown")
+        XCTAssertTrue(html.contains(">Products against it (\(products.count))<"), "the heading counts the entries")
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
