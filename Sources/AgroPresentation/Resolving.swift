@@ -33,14 +33,26 @@ package extension Environment {
     /// language: "GHS07 (Exclamation mark)", or the code alone when the asset lacks it.
     /// The asset is read once per call, not once per pictogram.
     func pictograms(_ codes: [String]) -> [String] {
+        let names = assetNames("ghs-pictograms.json")
+        return codes.map { code in names(code).map { "\(code) (\($0))" } ?? code }
+    }
+
+    /// A formulation code (CropLife's, as catalogs store it) as the interface language writes
+    /// it, from `Assets/formulations.json`: "КЭ (концентрат эмульсии, EC)" in Russian, where
+    /// labels and product names use the Russian abbreviation; the code alone when unknown.
+    func formulation(_ code: String) -> String {
+        assetNames("formulations.json")(code) ?? code
+    }
+
+    /// A lookup in an asset of names per code and language (`{"CODE": {"en": ..., "ru": ...}}`),
+    /// following the interface's language chain; nil for a code the asset lacks.
+    private func assetNames(_ file: String) -> (String) -> String? {
         let names =
             paths.assets
-            .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent("ghs-pictograms.json").path) }
+            .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file).path) }
             .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
-        return codes.map { code in
-            guard let name = strings.chain.lazy.compactMap({ names[code]?[$0] }).first else { return code }
-            return "\(code) (\(name))"
-        }
+        let chain = strings.chain
+        return { code in names[code].flatMap { byLocale in chain.lazy.compactMap { byLocale[$0] }.first } }
     }
 
     /// Localized name of a product category.

@@ -278,7 +278,9 @@ enum Pages {
         var facts: [[String: String]] = [
             ["label": page.t("field.category"), "value": environment.name(of: product.category)]
         ]
-        if let formulation = product.formulation { facts.append(["label": page.t("field.formulation"), "value": formulation]) }
+        if let formulation = product.formulation {
+            facts.append(["label": page.t("field.formulation"), "value": environment.formulation(formulation)])
+        }
         if let company = product.company { facts.append(["label": page.t("field.company"), "value": company.name]) }
         if let number = product.registrationNumber { facts.append(["label": page.t("field.registration"), "value": number]) }
         if let expiry = product.registrationExpiry {

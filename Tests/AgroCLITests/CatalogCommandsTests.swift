@@ -198,6 +198,50 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertTrue(card.stdout.contains("\(code) (\(name))"), card.stdout)
     }
 
+    /// The card writes the formulation as the reader's language does: in Russian and Kazakh the
+    /// abbreviation the product's own name ends with ("... 250 г/л КЭ"), then the code; one
+    /// product of each formulation. An expired registration's date is written 30.06.2025.
+    func testFormulationAndExpiryInTheReadersLanguage() throws {
+        var seen = Set<String>()
+        for product in try Self.entries("products.json") {
+            guard let code = product["formulation"] as? String, seen.insert(code).inserted else { continue }
+            let names = try XCTUnwrap(product["name"] as? [String: String])
+            for locale in ["ru", "kk"] {
+                let abbreviation = try XCTUnwrap(names[locale]?.split(separator: " ").last)
+                let card = try cli.run(["product", product["id"] as! String, "--lang", locale]).stdout
+                let line = try XCTUnwrap(card.split(separator: "\n").first { $0.contains(", \(code))") }, card)
+                XCTAssertTrue(line.contains(" \(abbreviation) ("), "\(code) in \(locale): \(line)")
+            }
+            let english = try cli.run(["product", product["id"] as! String, "--lang", "en"]).stdout
+            XCTAssertTrue(english.contains(" \(code) ("), english)
+        }
+        XCTAssertGreaterThan(seen.count, 5)
+
+        let expired = try XCTUnwrap(
+            try Self.entries("products.json").first {
+                (($0["registration"] as? [String: Any])?["expires"] as? String ?? "9999") < "2026-01-01"
+            })
+        let iso = try XCTUnwrap((expired["registration"] as? [String: Any])?["expires"] as? String)
+        let parts = iso.split(separator: "-")
+        let card = try cli.run(["product", expired["id"] as! String, "--lang", "ru"]).stdout
+        XCTAssertTrue(card.contains("\(parts[2]).\(parts[1]).\(parts[0]) (срок истёк)"), card)
+        XCTAssertFalse(card.contains(iso), card)
+    }
+
+    /// Every name in the assets of names per code is there in each interface language, so a
+    /// Kazakh reader never gets the Russian one by fallback.
+    func testAssetNamesInEveryLanguage() throws {
+        for file in ["ghs-pictograms.json", "formulations.json"] {
+            let assets = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: CLIRunner.root.appendingPathComponent("Assets/\(file)")))
+                    as? [String: [String: String]])
+            XCTAssertFalse(assets.isEmpty, file)
+            for (code, names) in assets {
+                XCTAssertEqual(Set(names.keys), ["en", "ru", "kk"], "\(file): \(code)")
+            }
+        }
+    }
+
     func testInterfaceLanguageFromTheEnvironmentAndFallback() throws {
         let russian = try cli.run(["products", "--per-page", "2"], extraEnvironment: ["LANG": "ru_RU.UTF-8"])
         XCTAssertTrue(russian.stdout.hasPrefix("Название"), russian.stdout)

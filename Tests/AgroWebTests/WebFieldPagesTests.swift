@@ -256,6 +256,17 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(html.contains(">Products against it (\(products.count))<"), "the heading counts the entries")
     }
 
+    /// The card's formulation in Kazakh: the abbreviation the product's Kazakh name ends with,
+    /// then the international code; never the code alone.
+    func testProductCardWritesTheFormulationInTheReadersLanguage() throws {
+        let product = try json("/api/v1/product/tebuconazole-250-ec?lang=kk")
+        let name = try XCTUnwrap(product["name"] as? String)
+        let code = try XCTUnwrap(product["formulation"] as? String)
+        let abbreviation = try XCTUnwrap(name.split(separator: " ").last)
+        let card = Self.text(try page("/product/tebuconazole-250-ec?lang=kk"))
+        XCTAssertNotNil(card.range(of: "\(abbreviation) \\([^)]+, \(code)\\)", options: .regularExpression), card)
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))

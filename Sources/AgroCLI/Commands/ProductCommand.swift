@@ -51,12 +51,12 @@ struct ProductCommand: ParsableCommand {
             (s("field.id"), product.id),
             (s("field.category"), environment.name(of: product.category)),
         ]
-        if let formulation = product.formulation { facts.append((s("field.formulation"), formulation)) }
+        if let formulation = product.formulation { facts.append((s("field.formulation"), environment.formulation(formulation))) }
         if let company = product.company { facts.append((s("field.company"), company.name)) }
         if let number = product.registrationNumber { facts.append((s("field.registration"), number)) }
         if let expiry = product.registrationExpiry {
             let expired = expiry < environment.today
-            facts.append((s("field.expires"), expired ? "\(expiry) (\(s("product.expired")))" : expiry))
+            facts.append((s("field.expires"), expired ? "\(s.date(expiry)) (\(s("product.expired")))" : s.date(expiry)))
         }
         if product.origin != .registered {
             let original = product.originalProduct.map { "\($0.name) (\($0.id))" } ?? ""
