@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -45,6 +46,21 @@ final class DecisionCommandsTests: XCTestCase {
             XCTAssertEqual(bbch?["from"], (use["bbch"] as? [Int])?.first)
             XCTAssertNotNil(item["registrationNumber"] as? String)
             XCTAssertFalse((item["groups"] as? [String] ?? []).isEmpty, "every fungicide here has a FRAC group")
+        }
+    }
+
+    /// The table's pre-harvest interval is in days, in the reader's words ("30 дней"), like the
+    /// interval beside it; the rows are the JSON's rows in the same order.
+    func testUsesTableWritesThePHIInDays() throws {
+        let query = ["uses", "--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--all"]
+        let items = try XCTUnwrap(
+            try json(try cli.run(["--lang", "ru"] + query + ["--format", "json"]))["items"] as? [[String: Any]])
+        let csv = try cli.run(["--lang", "ru"] + query + ["--format", "csv"]).stdout
+        let rows = csv.split(separator: "\n").dropFirst()
+        XCTAssertEqual(rows.count, items.count, csv)
+        for (item, row) in zip(items, rows) {
+            let phi = try XCTUnwrap(item["phiDays"] as? Int)
+            XCTAssertTrue(row.contains("," + RussianPlural.days(phi) + ","), "\(phi): \(row)")
         }
     }
 

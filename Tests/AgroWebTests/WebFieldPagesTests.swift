@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -35,14 +36,6 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         try XCTUnwrap(try server.get(target).json as? [String: Any], target)
     }
 
-    /// The Russian plural of "day" (CLDR one/few/many), written out for the test.
-    static func russianDays(_ n: Int) -> String {
-        let mod10 = n % 10, mod100 = n % 100
-        if mod10 == 1 && mod100 != 11 { return "\(n) день" }
-        if (2...4).contains(mod10) && !(12...14).contains(mod100) { return "\(n) дня" }
-        return "\(n) дней"
-    }
-
     /// Every product card in every language: each use's PHI under its label, no raw key.
     func testEveryProductCardLabelsItsUsesInEachLanguage() throws {
         let products = try XCTUnwrap(try json("/api/v1/products?all=true")["items"] as? [[String: Any]])
@@ -62,7 +55,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             XCTAssertTrue(kazakh.contains("Күту мерзімі"), id)
             for phi in phis {
                 XCTAssertTrue(english.contains(phi == 1 ? "1 day" : "\(phi) days"), "\(id): PHI \(phi) in English")
-                XCTAssertTrue(russian.contains(Self.russianDays(phi)), "\(id): PHI \(phi) in Russian")
+                XCTAssertTrue(russian.contains(RussianPlural.days(phi)), "\(id): PHI \(phi) in Russian")
                 XCTAssertTrue(kazakh.contains("\(phi) күн"), "\(id): PHI \(phi) in Kazakh")
             }
             // The uses come before the hazards, which fold away.
@@ -194,7 +187,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             let text = Self.text(html)
             for item in items {
                 if let phi = item["phiDays"] as? Int {
-                    XCTAssertTrue(text.contains(Self.russianDays(phi)), "\(query): PHI \(phi)")
+                    XCTAssertTrue(text.contains(RussianPlural.days(phi)), "\(query): PHI \(phi)")
                 }
                 for group in item["groups"] as? [String] ?? [] { XCTAssertTrue(text.contains(group), "\(query): \(group)") }
                 XCTAssertTrue(text.contains(item["name"] as? String ?? "?"))

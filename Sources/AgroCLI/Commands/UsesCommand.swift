@@ -56,7 +56,8 @@ struct UsesCommand: ParsableCommand {
             },
             Column(header: s("column.dose")) { environment.label($0.dose) },
             Column(header: s("column.water")) { $0.water.map { environment.label($0) } ?? "" },
-            Column(header: s("column.phi"), rightAligned: true) { $0.phiDays.map(String.init) ?? "" },
+            // In days, worded like the interval beside it ("30 дней"): a bare 30 read as nothing.
+            Column(header: s("column.phi"), rightAligned: true) { $0.phiDays.map { s.plural("use.days", $0) } ?? "" },
             Column(header: s("column.applications")) { row in
                 [row.maxApplications.map { "\($0)×" }, row.intervalDays.map { s.plural("use.days", $0) }]
                     .compactMap { $0 }.joined(separator: " / ")
