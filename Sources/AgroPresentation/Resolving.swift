@@ -55,6 +55,15 @@ package extension Environment {
         return { code in names[code].flatMap { byLocale in chain.lazy.compactMap { byLocale[$0] }.first } }
     }
 
+    /// A scheme's heading: its title, followed by its culture's name unless the title names it
+    /// already ("Spring wheat: northern Kazakhstan", not "... — Spring wheat"; "Potato", not
+    /// "Potato — Potato"); compared folded, so case and diacritics do not matter.
+    func heading(of scheme: ProtectionScheme) -> String {
+        let culture = scheme.culture.name
+        guard !TextFolding.fold(scheme.title).contains(TextFolding.fold(culture)) else { return scheme.title }
+        return "\(scheme.title) — \(culture)"
+    }
+
     /// Localized name of a product category.
     func name(of category: ProductCategory) -> String { strings("category.\(category.rawValue)") }
 

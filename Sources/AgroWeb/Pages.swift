@@ -421,7 +421,7 @@ enum Pages {
         let values: [String: Any] = [
             "schemes": schemes.map { scheme -> [String: Any] in
                 [
-                    "title": scheme.title, "culture": scheme.culture.name, "description": scheme.description ?? "",
+                    "heading": page.environment.heading(of: scheme), "description": scheme.description ?? "",
                     "timeline": Timeline(scheme: scheme, marker: stage, strings: page.environment.strings).values,
                     "stages": scheme.stages.enumerated().map { index, stage -> [String: Any] in
                         [

@@ -84,6 +84,28 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertFalse(english.contains("BBCH 0–8"), english)
     }
 
+    /// A scheme's heading names its culture once: "Potato", not "Potato — Potato"; a title that
+    /// does not name the culture is followed by it. Every scheme of the catalog, each language.
+    func testSchemeHeadingsNameTheCultureOnce() throws {
+        for culture in ["maize", "potato", "soybean", "spring-barley", "spring-wheat", "sugar-beet", "winter-wheat"] {
+            for locale in ["en", "ru", "kk"] {
+                let schemes = try XCTUnwrap(
+                    try JSONSerialization.jsonObject(
+                        with: Data(try server.get("/api/v1/scheme/\(culture)?lang=\(locale)").body.utf8))
+                        as? [[String: Any]])
+                let headings = try page("/scheme/\(culture)?lang=\(locale)").components(separatedBy: "<h1>").dropFirst()
+                    .compactMap { $0.components(separatedBy: "</h1>").first }.map(Self.text)
+                XCTAssertEqual(headings.count, schemes.count, "\(culture) [\(locale)]")
+                for (heading, scheme) in zip(headings, schemes) {
+                    let title = try XCTUnwrap(scheme["title"] as? String)
+                    let name = try XCTUnwrap((scheme["culture"] as? [String: Any])?["name"] as? String).lowercased()
+                    XCTAssertTrue(heading.hasPrefix(title), "\(heading) [\(locale)]")
+                    XCTAssertEqual(heading.lowercased().components(separatedBy: name).count - 1, 1, "\(heading) [\(locale)]")
+                }
+            }
+        }
+    }
+
     /// The card offers the alternatives (`agro product ID --alternatives`) and lists them, in
     /// the CLI's order, when asked.
     func testTheProductCardListsItsAlternatives() throws {

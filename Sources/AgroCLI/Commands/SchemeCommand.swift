@@ -49,7 +49,7 @@ struct SchemeCommand: ParsableCommand {
         let columns = environment.output.size.columns
         let scale = max(40, min(100, columns - 8))
         let position = { (bbch: Int) in min(scale - 1, bbch * scale / 100) }
-        var lines = [environment.bold(scheme.title) + " — " + scheme.culture.name]
+        var lines = [environment.bold(environment.heading(of: scheme))]
         if let description = scheme.description { lines += DisplayWidth.wrap(description, width: columns) }
         lines.append("")
         var axis = Array(repeating: Character(" "), count: scale + 2)
