@@ -228,6 +228,17 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertFalse(card.contains(iso), card)
     }
 
+    /// The culture card's growth stages and scheme stages start their names in one column,
+    /// whatever the width of their BBCH range ("BBCH 0–9" beside "BBCH 10–19").
+    func testCultureCardAlignsItsStages() throws {
+        let card = try cli.run(["culture", "winter-wheat", "--lang", "ru"]).stdout
+        let starts = card.split(separator: "\n").filter { $0.hasPrefix("  BBCH ") }.map { line in
+            line.distance(from: line.startIndex, to: line.range(of: #"^  BBCH \S+ +"#, options: .regularExpression)!.upperBound)
+        }
+        XCTAssertGreaterThan(starts.count, 10, card)
+        XCTAssertEqual(Set(starts).count, 1, card)
+    }
+
     /// Every name in the assets of names per code is there in each interface language, so a
     /// Kazakh reader never gets the Russian one by fallback.
     func testAssetNamesInEveryLanguage() throws {

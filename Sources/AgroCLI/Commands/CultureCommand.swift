@@ -43,13 +43,15 @@ struct CultureCommand: ParsableCommand {
             }
             if !culture.growthStages.isEmpty {
                 lines += ["", environment.bold(s("section.stages"))]
-                lines += culture.growthStages.map { "  \(s.label($0.bbch))  \($0.name)" }
+                // Aligned like the facts: "BBCH 0–9" is narrower than "BBCH 10–19".
+                lines += Card.facts(culture.growthStages.map { (s.label($0.bbch), $0.name) })
             }
             for scheme in schemes {
                 lines += ["", environment.bold(s("section.scheme", scheme.title))]
-                lines += scheme.stages.map { stage in
-                    "  \(s.label(stage.bbch))  \(stage.name): " + stage.treatments.map(\.product.name).joined(separator: ", ")
-                }
+                lines += Card.facts(
+                    scheme.stages.map { stage in
+                        (s.label(stage.bbch), "\(stage.name): " + stage.treatments.map(\.product.name).joined(separator: ", "))
+                    })
             }
             lines += ["", environment.bold(s("section.pests", pests.count))]
             lines += pests.map { "  • \($0.name)" + ($0.latinName.map { " (\($0))" } ?? "") }
