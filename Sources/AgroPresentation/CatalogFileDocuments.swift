@@ -34,7 +34,7 @@ package struct CatalogFileDocument: Encodable, Sendable {
         let s = environment.strings
         var facts =
             CatalogFileDocument.facts(info, s) + [
-                (s("field.path"), path), (s("field.size"), CatalogFileDocument.bytes(Int64(size))),
+                (s("field.path"), path), (s("field.size"), s.bytes(Int64(size))),
                 (s("field.contentHash"), contentHash),
             ]
         if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
@@ -45,13 +45,11 @@ package struct CatalogFileDocument: Encodable, Sendable {
     static func facts(_ info: CatalogInfo, _ s: Localizer) -> [(String, String)] {
         [
             (s("field.identity"), info.identity), (s("field.version"), String(info.version)),
-            (s("field.schema"), String(info.schemaVersion)), (s("field.built"), info.builtAt),
+            (s("field.schema"), String(info.schemaVersion)), (s("field.built"), s.timestamp(info.builtAt)),
             (s("field.locales"), info.locales.locales.joined(separator: ", ")),
         ]
     }
 
-    /// A size as a person reads it: "3.2 MB".
-    static func bytes(_ count: Int64) -> String { ByteCountFormatter.string(fromByteCount: count, countStyle: .file) }
 }
 
 /// `agro db status`: the catalog in use (bundled or installed), the one kept for a rollback,
@@ -86,8 +84,8 @@ package struct CatalogStatusDocument: Encodable, Sendable {
         let s = environment.strings
         var facts =
             [(s("field.origin"), s("db.source." + source.rawValue))] + CatalogFileDocument.facts(info, s) + [
-                (s("field.path"), path), (s("field.size"), CatalogFileDocument.bytes(size)),
-                (s("field.lastCheck"), lastCheck ?? s("db.never")),
+                (s("field.path"), path), (s("field.size"), s.bytes(size)),
+                (s("field.lastCheck"), lastCheck.map(s.timestamp) ?? s("db.never")),
             ]
         if let previous { facts.append((s("field.previous"), "\(previous.identity) \(previous.version)")) }
         return [environment.bold(info.title), ""] + Card.facts(facts)
@@ -163,14 +161,14 @@ package struct UpdateCheckDocument: Encodable, Sendable {
 
     /// The table: one line.
     package func line(_ s: Localizer) -> String {
-        let download = CatalogFileDocument.bytes(downloadSize)
+        let download = s.bytes(downloadSize)
         switch (available, deltas) {
         case (false, _): return s("db.upToDate", active.identity, active.version)
         case (true, 0): return s("db.check.available", identity, version, active.identity, active.version, download)
         case (true, _):
             return s(
                 "db.check.availableDelta", identity, version, active.identity, active.version, download, deltas,
-                CatalogFileDocument.bytes(fullDownloadSize))
+                s.bytes(fullDownloadSize))
         }
     }
 }

@@ -87,6 +87,32 @@ package final class Localizer: @unchecked Sendable {
         return callAsFunction("date.numeric", parts[0], parts[1], parts[2]) + iso.dropFirst(10)
     }
 
+    /// A UTC time stamp as the language writes it: "25.11.2026 14:05 UTC" in Russian and
+    /// Kazakh, "2026-11-25 14:05 UTC" in English, from ISO 8601 (`2026-11-25T14:05:00Z`); text
+    /// that is not such a stamp is returned as it is.
+    package func timestamp(_ iso: String) -> String {
+        let bytes = Array(iso.utf8)
+        let shape = Array("0000-00-00T00:00:00Z".utf8)
+        let fits =
+            bytes.count == shape.count
+            && zip(bytes, shape).allSatisfy { byte, expected in
+                expected == UInt8(ascii: "0") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
+            }
+        guard fits else { return iso }
+        return "\(date(String(iso.prefix(10)))) \(iso.dropFirst(11).prefix(5)) UTC"
+    }
+
+    /// A file size as a person reads it, in decimal units as file managers count them: "1,8 МБ"
+    /// in Russian, "1.8 MB" in English (`size.*` strings; one decimal from a megabyte on).
+    package func bytes(_ count: Int64) -> String {
+        switch count {
+        case ..<1000: return callAsFunction("size.bytes", count)
+        case ..<1_000_000: return callAsFunction("size.kb", number((Double(count) / 1000).rounded()))
+        case ..<1_000_000_000: return callAsFunction("size.mb", number((Double(count) / 100_000).rounded() / 10))
+        default: return callAsFunction("size.gb", number((Double(count) / 100_000_000).rounded() / 10))
+        }
+    }
+
     private func load() -> Loaded {
         lock.withLock {
             if let loaded { return loaded }

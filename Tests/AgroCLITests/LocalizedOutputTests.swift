@@ -22,6 +22,25 @@ final class LocalizedOutputTests: XCTestCase {
         }
     }
 
+    /// News dates as the language writes them, in the list, in search and on the item: every
+    /// date of the catalog's news (from its JSON) written day.month.year in Russian.
+    func testNewsDatesInTheReadersOrder() throws {
+        let listed = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(try cli.run(["--format", "json", "news", "--all"]).stdout.utf8))
+                as? [String: Any])
+        let items = try XCTUnwrap(listed["items"] as? [[String: Any]])
+        XCTAssertFalse(items.isEmpty)
+        let russian = try cli.run(["--lang", "ru", "news", "--all"]).stdout
+        for item in items {
+            let date = try XCTUnwrap(item["date"] as? String).prefix(10).split(separator: "-")
+            XCTAssertTrue(russian.contains("\(date[2]).\(date[1]).\(date[0])  "), "\(date) in \(russian)")
+        }
+        XCTAssertNil(russian.range(of: #"\d{4}-\d{2}-\d{2}"#, options: .regularExpression), russian)
+        let item = try cli.run(["--lang", "kk", "news", "show", try XCTUnwrap(items.first?["id"] as? String)]).stdout
+        XCTAssertNil(item.range(of: #"^\d{4}-\d{2}-\d{2}"#, options: [.regularExpression, .anchored]), item)
+        XCTAssertNotNil(item.range(of: #"\n\d{2}\.\d{2}\.\d{4}"#, options: .regularExpression), item)
+    }
+
     /// Card text with line breaks and runs of spaces made single spaces: wrapping depends on the width.
     func card(_ product: String, _ locale: String) throws -> String {
         let result = try cli.run(["product", product, "--lang", locale])

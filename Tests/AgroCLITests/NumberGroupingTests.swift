@@ -12,6 +12,37 @@ final class NumberGroupingTests: XCTestCase {
         .appendingPathComponent("Localizable")
     let cli = CLIRunner()
 
+    /// File sizes and time stamps on the catalog's cards (`catalog info`, `db status`, `db
+    /// check`) in the reader's units and date order; a text that is no time stamp stays as it is.
+    func testSizesAndTimeStampsInEachLanguage() throws {
+        let english = Localizer(locale: "en", directory: Self.localizable)
+        let russian = Localizer(locale: "ru", directory: Self.localizable)
+        let kazakh = Localizer(locale: "kk", directory: Self.localizable)
+        XCTAssertEqual(english.bytes(999), "999 B")
+        XCTAssertEqual(english.bytes(12_345), "12 KB")
+        XCTAssertEqual(english.bytes(1_834_567), "1.8 MB")
+        XCTAssertEqual(russian.bytes(1_834_567), "1,8 МБ")
+        XCTAssertEqual(russian.bytes(5_250_000), "5,3 МБ")
+        XCTAssertEqual(kazakh.bytes(2_500_000_000), "2,5 ГБ")
+        XCTAssertEqual(english.timestamp("2026-11-25T14:05:09Z"), "2026-11-25 14:05 UTC")
+        XCTAssertEqual(russian.timestamp("2026-11-25T14:05:09Z"), "25.11.2026 14:05 UTC")
+        XCTAssertEqual(kazakh.timestamp("2026-01-02T00:00:00Z"), "02.01.2026 00:00 UTC")
+        for text in ["2026-11-25", "2026-11-25T14:05:09+05:00", "soon", "2026-1x-25T14:05:09Z"] {
+            XCTAssertEqual(russian.timestamp(text), text)
+        }
+        // On the card: the catalog's size and build time, from its JSON, as a Russian reader reads them.
+        let info = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(cli.run(["--format", "json", "catalog", "info"]).stdout.utf8))
+                as? [String: Any])
+        let size = try XCTUnwrap(info["size"] as? Int)
+        let built = try XCTUnwrap((info["info"] as? [String: Any])?["builtAt"] as? String)
+        let card = try cli.run(["--lang", "ru", "catalog", "info"]).stdout
+        let megabytes = String(format: "%.1f", (Double(size) / 100_000).rounded() / 10).replacingOccurrences(of: ".", with: ",")
+        XCTAssertTrue(card.contains("  \(megabytes) МБ\n"), card)
+        let day = built.prefix(10).split(separator: "-")
+        XCTAssertTrue(card.contains("\(day[2]).\(day[1]).\(day[0]) \(built.dropFirst(11).prefix(5)) UTC"), card)
+    }
+
     func testNumbersGroupTheirThousandsInEachLanguage() {
         let nbsp = "\u{00A0}"
         let expected: [String: [(Double, String)]] = [

@@ -32,6 +32,7 @@ struct SearchCommand: ParsableCommand {
                 Column(header: s("column.detail")) { hit in
                     switch hit.kind {
                     case .product: return ProductCategory(rawValue: hit.detail ?? "").map(environment.name(of:)) ?? ""
+                    case .news: return s.date(hit.detail ?? "")
                     default: return hit.detail ?? ""
                     }
                 },

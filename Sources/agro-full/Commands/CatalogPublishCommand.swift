@@ -62,13 +62,13 @@ struct CatalogPublishCommand: ParsableCommand {
             environment.print(
                 environment.strings(
                     "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
-                    ByteCountFormatter.string(fromByteCount: manifest.file.compressed.size, countStyle: .file),
-                    manifest.expiresAt, pair.publicKey.keyID))
+                    environment.strings.bytes(manifest.file.compressed.size),
+                    environment.strings.timestamp(manifest.expiresAt), pair.publicKey.keyID))
             for delta in manifest.deltas ?? [] where delta.toVersion == manifest.catalogVersion {
                 environment.print(
                     environment.strings(
                         "catalog.published.delta", delta.fromVersion, to + "/" + delta.file.path,
-                        ByteCountFormatter.string(fromByteCount: delta.file.compressed.size, countStyle: .file)))
+                        environment.strings.bytes(delta.file.compressed.size)))
             }
         }
     }

@@ -83,7 +83,7 @@ final class ProgressDisplay: @unchecked Sendable {
                 if terminal.isInteractive {
                     drawBar(received: received, total: total)
                 } else {
-                    stage("db.progress.download", ByteCountFormatter.string(fromByteCount: total, countStyle: .file))
+                    stage("db.progress.download", strings.bytes(total))
                 }
             case let .applyingDeltas(count): stage("db.progress.apply", count)
             case .verifying: stage("db.progress.verify")
@@ -109,7 +109,7 @@ final class ProgressDisplay: @unchecked Sendable {
                 "agro: "
                     + strings(
                         "db.update.fallback",
-                        arguments: [reason, ByteCountFormatter.string(fromByteCount: size, countStyle: .file)]))
+                        arguments: [reason, strings.bytes(size)]))
         }
     }
 
@@ -141,8 +141,7 @@ final class ProgressDisplay: @unchecked Sendable {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let sizes =
-            ByteCountFormatter.string(fromByteCount: received, countStyle: .file) + " / "
-            + ByteCountFormatter.string(fromByteCount: total, countStyle: .file)
+            strings.bytes(received) + " / " + strings.bytes(total)
         terminal.write("\r\u{1B}[K[\(bar)] \(percent)% \(sizes)")
         barShown = true
     }

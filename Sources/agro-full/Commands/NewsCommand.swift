@@ -64,7 +64,7 @@ struct NewsListCommand: ParsableCommand {
         try ListPresenter(
             environment: environment,
             columns: [
-                Column(header: s("column.date")) { String($0.date.prefix(10)) },
+                Column(header: s("column.date")) { s.date(String($0.date.prefix(10))) },
                 Column(header: s("column.title")) { $0.name },
                 Column(header: s("column.source")) { $0.source == "catalog" ? s("news.catalog") : $0.source },
                 Column(header: s("column.id")) { $0.id },
@@ -114,7 +114,8 @@ struct NewsShowCommand: ParsableCommand {
         case .table, .csv:
             // csv is refused by `news show`; the list's pager opens items as cards.
             environment.print(DisplayWidth.wrap(item.title, width: options.width).map(environment.bold))
-            environment.print([String(item.date.prefix(10)), item.source].compactMap { $0 }.joined(separator: " · "))
+            environment.print(
+                [environment.strings.date(String(item.date.prefix(10))), item.source].compactMap { $0 }.joined(separator: " · "))
             environment.print()
             // The renderer removes control characters itself and adds only its own styles.
             environment.output.write(HTMLRenderer.render(html: item.bodyHTML, options: options))
