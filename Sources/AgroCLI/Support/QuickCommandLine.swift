@@ -119,11 +119,8 @@ package struct QuickCommandLine {
         var global = GlobalOptions()
         global.catalog = self["--catalog"]
         global.lang = self["--lang"]
-        global.format = .table
-        if let format = self["--format"] {
-            guard let value = OutputFormat(argument: format) else { return nil }
-            global.format = value
-        }
+        guard let format = value("--format", as: OutputFormat.init(argument:)) else { return nil }
+        global.format = format ?? .table
         return global
     }
 
@@ -138,11 +135,22 @@ package struct QuickCommandLine {
         return pages
     }
 
-    /// The value of the option `name` as an integer: `.some(nil)` when not given, nil when it
-    /// is not one.
+    /// The value of the option `name` as an integer: `.some(nil)` when not given, nil when a
+    /// value given is not one.
     func integer(_ name: String) -> Int?? {
-        guard let text = self[name] else { return .some(nil) }
-        return Int(argument: text).map { .some($0) }
+        value(name, as: Int.init(argument:))
+    }
+
+    /// The last value of the option `name` read by `read`: `.some(nil)` when not given, nil
+    /// when any value given does not read (swift-argument-parser reads every one, and refuses
+    /// `--format xml --format json`).
+    func value<Value>(_ name: String, as read: (String) -> Value?) -> Value?? {
+        var last: Value?
+        for given in values where given.name == name {
+            guard let value = read(given.value) else { return nil }
+            last = value
+        }
+        return .some(last)
     }
 }
 
@@ -201,11 +209,8 @@ extension SearchCommand: QuickParsable {
             let pages = line.pages
         else { return nil }
         (self.global, self.pages, words) = (global, pages, line.arguments)
-        kind = nil
-        if let text = line["--kind"] {
-            guard let value = EntityKind(argument: text) else { return nil }
-            kind = value
-        }
+        guard let kind = line.value("--kind", as: EntityKind.init(argument:)) else { return nil }
+        self.kind = kind
     }
 }
 
