@@ -6,7 +6,7 @@ import ArgumentParser
 ///
 /// swift-argument-parser reads a command line by reflection over the command's declarations,
 /// and its first dynamic casts make the Swift runtime scan every protocol conformance of the
-/// program: a quarter of a catalog query's instructions (Benchmarks/README.md, issue 20). The
+/// program: over a third of a catalog query's instructions (Benchmarks/README.md, issue 20). The
 /// commonest query command lines are plain (`--name value`, `--name=value`, flags, words), so
 /// this reads those, and only those, into the same command values the library would make.
 ///
@@ -159,7 +159,7 @@ package struct QuickCommandLine {
 protocol QuickParsable: ParsableCommand {
     /// Its options that take a value (`--pest`), besides the global and page options.
     static var quickOptions: [String] { get }
-    /// Its flags (`--letters`), besides `--all` of the page options.
+    /// Its flags (`--letters`), `--all` of the page options included.
     static var quickFlags: [String] { get }
     /// Whether it has the page options (`--page`, `--per-page`, `--all`).
     static var quickPages: Bool { get }
