@@ -29,13 +29,14 @@ struct ContactsCommand: ParsableCommand {
         let environment = try Environment(global)
         switch (region, near) {
         case let (region?, nil):
-            let catalog = try environment.openCatalog()
+            let catalog = try environment.openCatalogUntilExit()
             let id = try catalog.resolve(region, kind: .region, locale: environment.locale).id
             try Self.show(regionID: id, catalog: catalog, environment: environment)
         case let (nil, near?):
             // Coordinates first: bad input is reported before the catalog is opened.
             let point = try CoordinateParser.parse(near)
-            try Self.showNearest(to: point, catalog: try environment.openCatalog(), environment: environment, pages: pages)
+            try Self.showNearest(
+                to: point, catalog: try environment.openCatalogUntilExit(), environment: environment, pages: pages)
         case (_?, _?):
             throw RequestError.notBoth(.contactsRegion, .near)
         case (nil, nil):

@@ -14,7 +14,7 @@ struct CultureCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let id = try catalog.resolve(culture, kind: .culture, locale: environment.locale).id
         try Self.show(id: id, catalog: catalog, environment: environment)
     }

@@ -13,7 +13,7 @@ struct CulturesCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let nodes = try catalog.cultures(locale: environment.locale)
         let rows = environment.format == .table ? CatalogDocuments.cultureTree(nodes) : CatalogDocuments.cultureList(nodes)
         let s = environment.strings

@@ -42,7 +42,7 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let environment = try Environment(global)
             try environment.refuseCSV("favorites add")
-            let catalog = try environment.openCatalog()
+            let catalog = try environment.openCatalogUntilExit()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
             let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id)
             environment.print(environment.strings(added ? "favorites.added" : "favorites.already", match.name))
@@ -67,7 +67,7 @@ struct FavoritesCommand: ParsableCommand {
                 environment.print(environment.strings("favorites.removed", item))
                 return
             }
-            let catalog = try environment.openCatalog()
+            let catalog = try environment.openCatalogUntilExit()
             let (found, match) = try FavoritesCommand.resolve(item, kind: wanted, catalog: catalog, environment: environment)
             let removed = try store.removeFavorite(kind: found, id: match.id)
             environment.print(environment.strings(removed ? "favorites.removed" : "favorites.notThere", match.name))
@@ -93,7 +93,7 @@ struct FavoritesCommand: ParsableCommand {
 
         func run() throws {
             let environment = try Environment(global)
-            let catalog = try environment.openCatalog()
+            let catalog = try environment.openCatalogUntilExit()
             let locale = environment.locale
             let items = try environment.openUserStore().favorites().map { favorite -> Item in
                 let name: String?

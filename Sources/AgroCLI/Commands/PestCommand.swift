@@ -15,7 +15,7 @@ struct PestCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let id = try catalog.resolve(pest, kind: .pest, locale: environment.locale).id
         let cultureID = try environment.resolve(culture, .culture, in: catalog)
         try Self.show(id: id, cultureID: cultureID, catalog: catalog, environment: environment)

@@ -16,7 +16,7 @@ struct PestsCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let filter = try CatalogDocuments.pestFilter(culture: culture, kind: kind, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(

@@ -47,7 +47,7 @@ struct PlanCheckCommand: ParsableCommand {
         guard data.count <= Self.maximumPlanBytes else {
             throw RequestError.fileTooLarge(path: file, mebibytes: Self.maximumPlanBytes / 1_048_576)
         }
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let document = try CatalogDocuments.planCheck(data, fileName: file, catalog: catalog, environment: environment)
         let (resolved, report) = (document.resolved, document.report)
         switch environment.format {

@@ -19,7 +19,7 @@ struct ProductCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let id = try catalog.resolve(product, kind: .product, locale: environment.locale).id
         if alternatives || culture != nil || pest != nil {
             try ProductAlternatives.show(

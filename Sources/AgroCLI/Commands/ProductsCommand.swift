@@ -31,7 +31,7 @@ struct ProductsCommand: ParsableCommand {
         // Checked before the catalog opens, and worded in the interface language (a
         // RequestError), as the web API words it.
         if let letter { try CatalogDocuments.checkLetter(letter) }
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let filter = try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
             catalog: catalog, environment: environment)

@@ -13,7 +13,7 @@ struct RegionsCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let regions = try catalog.regions(locale: environment.locale)
         let s = environment.strings
         try ListPresenter(

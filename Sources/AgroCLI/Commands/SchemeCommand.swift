@@ -19,7 +19,7 @@ struct SchemeCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: catalog, environment: environment)
         switch environment.format {
         case .json:

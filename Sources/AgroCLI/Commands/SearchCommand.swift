@@ -20,7 +20,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let text = words.joined(separator: " ")
         let kinds = kind.map { Set([$0]) }
         let s = environment.strings

@@ -14,7 +14,7 @@ struct SubstanceCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let id = try catalog.resolve(substance, kind: .substance, locale: environment.locale).id
         try Self.show(id: id, catalog: catalog, environment: environment)
     }

@@ -13,7 +13,7 @@ struct SubstancesCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let s = environment.strings
         try ListPresenter(
             environment: environment,

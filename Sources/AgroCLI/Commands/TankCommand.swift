@@ -34,7 +34,7 @@ struct TankCommand: ParsableCommand {
     func run() throws {
         try check()
         let environment = try Environment(global)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let document = try CatalogDocuments.tank(
             products: product, doses: dose, units: unit, area: area, water: water, tank: tank,
             culture: try environment.resolve(culture, .culture, in: catalog), catalog: catalog, environment: environment)

@@ -30,7 +30,7 @@ struct UsesCommand: ParsableCommand {
         let environment = try Environment(global)
         // Checked before the catalog opens, worded in the interface language (RequestError).
         _ = try CatalogDocuments.checkUseOptions(pest: pest, culture: culture, stage: stage, group: group, sort: sort)
-        let catalog = try environment.openCatalog()
+        let catalog = try environment.openCatalogUntilExit()
         let query = try CatalogDocuments.useQuery(
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
             catalog: catalog, environment: environment)

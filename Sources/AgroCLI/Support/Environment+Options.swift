@@ -1,5 +1,6 @@
 import AgroDomain
 import AgroPresentation
+import AgroStore
 import AgroTerminal
 import Foundation
 
@@ -41,5 +42,18 @@ package extension Environment {
         guard chosen, !strings.hasOwnStrings else { return }
         Terminal.standardError.line(
             "agro: " + TerminalText.oneLine(strings("language.unknown", String(locale.prefix(40)))))
+    }
+}
+
+package extension Environment {
+    /// `openCatalog()` for a command whose process ends with it: the catalog is never closed.
+    ///
+    /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
+    /// a worker thread, which it first has to create: a thread started only to be killed by
+    /// the exit a moment later (Benchmarks/README.md, issue 20). The exit closes the file.
+    func openCatalogUntilExit() throws -> LiveCatalog {
+        let catalog = try openCatalog()
+        _ = Unmanaged.passRetained(catalog)
+        return catalog
     }
 }
