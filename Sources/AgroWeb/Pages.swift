@@ -292,7 +292,8 @@ enum Pages {
         }
         if let day = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date(day, page)]) }
         if let day = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date(day, page)]) }
-        var groups: [(String, [[String: Any]])] = []
+        // Uses grouped by their cultures, the cultures linked once in the group's heading.
+        var groups: [(String, [[String: String]], [[String: Any]])] = []
         for use in document.uses {
             let key = use.cultures.map(\.name).joined(separator: ", ")
             var entry = useEntry(use, page)
@@ -306,9 +307,9 @@ enum Pages {
             entry["compare"] = compare
             entry["hasCompare"] = !compare.isEmpty
             if let index = groups.firstIndex(where: { $0.0 == key }) {
-                groups[index].1.append(entry)
+                groups[index].2.append(entry)
             } else {
-                groups.append((key, [entry]))
+                groups.append((key, use.cultures.map { ["name": $0.name, "href": href(.culture, $0.id)] }, [entry]))
             }
         }
         // Alternatives cost a query of their own (tens of milliseconds on a national register):
@@ -331,7 +332,7 @@ enum Pages {
             "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map {
                 "\($0.code) \($0.text)"
             },
-            "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.0.isEmpty ? "—" : $0.0, "uses": $0.1] },
+            "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.1, "uses": $0.2] },
             "usesTitle": page.t("section.uses", document.uses.count),
             "alternativesTitle": page.t("alternatives.title", product.name), "showAlternatives": showAlternatives,
             "alternativesHref": "/product/\(percent(id))?alternatives=1#alternatives",

@@ -282,6 +282,24 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertNotNil(card.range(of: "\(abbreviation) \\([^)]+, \(code)\\)", options: .regularExpression), card)
     }
 
+    /// The product card groups its uses under their cultures, each culture a link in the group's
+    /// heading, and does not repeat them under every use.
+    func testProductCardNamesEachUsesCulturesOnceAsItsHeading() throws {
+        let uses = try XCTUnwrap(try json("/api/v1/product/mcpa-750-sl")["uses"] as? [[String: Any]])
+        let groups = Set(uses.map { (($0["cultures"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } })
+        XCTAssertGreaterThan(groups.count, 1)
+        let html = try page("/product/mcpa-750-sl")
+        let headings = html.components(separatedBy: "<section class=\"uses\"><h3>").dropFirst()
+            .compactMap { $0.components(separatedBy: "</h3>").first }
+        XCTAssertEqual(headings.count, groups.count)
+        for cultures in groups {
+            XCTAssertTrue(
+                headings.contains { heading in cultures.allSatisfy { heading.contains("<a href=\"/culture/\($0)\">") } },
+                "\(cultures) heads a group")
+        }
+        XCTAssertFalse(Self.text(html).contains("Cultures:"), "no culture line under each use")
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
