@@ -33,6 +33,8 @@ struct RegisterMapper {
         case obligation(CatalogRecord.Obligation)
         case product(CatalogRecord.Product)
         case use(CatalogRecord.Use)
+        /// The original of a product written before its original was read.
+        case original(productID: EntityID, originalID: EntityID)
     }
 
     /// What was mapped, counted.
@@ -157,9 +159,10 @@ struct RegisterMapper {
         var registeredWNbrs = Set<String>()
         /// Product ids so far: a later record with the same id is a data error.
         var productIDs = Set<String>()
-        /// Sale permissions and parallel imports whose original product has not been read yet
-        /// (it may come later in the register): mapped once every product is known.
-        var deferred: [(source: Int, place: Int, id: String)] = []
+        /// Sale permissions and parallel imports written before their original product was
+        /// read (it may come later in the register): the original is set, or the error logged,
+        /// once every product is known. With the place and message of that error.
+        var deferred: [(place: Int, id: String, original: String, missing: String)] = []
         var registeredCount = 0
         var parallelImportCount = 0
         /// False once `emit` has returned false: the writer has given up.
@@ -212,23 +215,19 @@ struct RegisterMapper {
                 log.add("duplicate product id", "\(label) at line \(source.line)")
                 return true
             }
-            guard let original = Self.original(of: source, id: id), !registeredWNbrs.contains(original) else {
-                writing = product(index, place: place, id: id)
-                return writing
-            }
-            deferred.append((index, place, id))
-            return true
+            writing = product(index, place: place, id: id)
+            return writing
         }
 
-        /// The deferred products, uses and pests; the counts and the data errors.
+        /// The originals of the products written before them, uses and pests; the counts and
+        /// the data errors.
         mutating func finish() -> Output {
-            if writing {
-                for (index, place, id) in deferred {
-                    log.enter(product: place, inUses: false)
-                    guard product(index, place: place, id: id) else {
-                        writing = false
-                        break
-                    }
+            for item in deferred where writing {
+                if registeredWNbrs.contains(item.original) {
+                    writing = emit(.original(productID: item.id, originalID: item.original))
+                } else {
+                    log.enter(product: item.place, inUses: false)
+                    log.add("missing original product", item.missing)
                 }
             }
             if writing { _ = uses() && pests() }
@@ -341,8 +340,7 @@ struct RegisterMapper {
             return true
         }
 
-        /// A registered product, sale permission or parallel import, its id checked unique;
-        /// `registeredWNbrs` holds its original if the register has it.
+        /// A registered product, sale permission or parallel import, its id checked unique.
         mutating func product(_ index: Int, place: Int, id: String) -> Bool {
             let source = sources[index]
             let label = Self.label(source)
@@ -351,24 +349,28 @@ struct RegisterMapper {
             if source.isParallelImport {
                 record.origin = .parallelImport
                 record.registrationNumber = id
-                let original = source.wNbr.trimmingCharacters(in: .whitespaces)
-                if registeredWNbrs.contains(original) {
-                    record.originalProductID = original
-                } else {
-                    log.add("missing original product", "\(label) refers to W-\(original)")
-                }
                 output.parallelImports += 1
             } else {
                 record.registrationNumber = "W-\(id)"
                 if source.isSalePermission {
                     record.origin = .salePermission
-                    let base = Self.original(of: source, id: id) ?? ""
-                    if !base.isEmpty, registeredWNbrs.contains(base), base != id {
-                        record.originalProductID = base
-                    } else {
-                        log.add("missing original product", "sale permission \(label) has no registered product W-\(base)")
-                    }
                     output.salePermissions += 1
+                }
+            }
+            if let original = Self.original(of: source, id: id) {
+                let missing =
+                    source.isParallelImport
+                    ? "\(label) refers to W-\(original)" : "sale permission \(label) has no registered product W-\(original)"
+                // A sale permission "6649-1" derives from "6649"; one without a base cannot.
+                let possible = source.isParallelImport || (!original.isEmpty && original != id)
+                if possible, registeredWNbrs.contains(original) {
+                    record.originalProductID = original
+                } else if possible {
+                    // The original may come later: the product is written now, in register
+                    // order (which numbers its sections), and its original set in `finish()`.
+                    deferred.append((place, id, original, missing))
+                } else {
+                    log.add("missing original product", missing)
                 }
             }
             describe(&record, from: source, label: label)

@@ -225,6 +225,7 @@ public struct SRPPPImporter: Sendable {
                         case let .obligation(obligation): try writer.add(obligation)
                         case let .product(product): try writer.add(product)
                         case let .use(use): try writer.add(use)
+                        case let .original(productID, originalID): try writer.setOriginal(of: productID, to: originalID)
                         }
                         written += 1
                         if written % 5000 == 0 { progress?(.writing(records: written)) }

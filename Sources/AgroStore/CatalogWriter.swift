@@ -269,6 +269,14 @@ public final class CatalogWriter {
         }
     }
 
+    /// Sets the product that the product `id` (a sale permission or parallel import) derives
+    /// from, for a source that names the original only after the product itself.
+    public func setOriginal(of id: EntityID, to original: EntityID) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE products SET original_product_id = ? WHERE id = ?", arguments: [original, id])
+        }
+    }
+
     /// Adds an obligation that uses refer to by id.
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
