@@ -133,17 +133,10 @@ public struct SRPPPImporter: Sendable {
         _ input: RegisterInput, layout: RegisterLayout, path: String, to target: Target
     ) throws -> RegisterMapper.Output? {
         let descriptor = input.fileDescriptor
-        let metadata: RegisterDocument
-        do {
-            let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
-            let reader = XMLNodeStream(source: source, documentName: input.documentName, path: path)
-            defer { reader.stop() }
-            metadata = try RegisterParser(path: path, part: .metadata).parse(reader)
-        } catch {
-            return nil
-        }
         let records = BatchChannel<RegisterMapper.Record>(capacity: 64)
         target.progress?(.writing(records: 0))
+        // The writer creates its schema, and libxml2 starts on the products, while the
+        // metadata pass runs.
         let writing = WorkerThread(name: "agro.import.writer") {
             try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
         }
@@ -155,23 +148,33 @@ public struct SRPPPImporter: Sendable {
                 _ = try? writing.join()
             }
         }
+        let reader = XMLNodeStream(
+            source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path)
+        // The reading thread ends before the input is finished or closed.
+        defer { reader.stop() }
+        let metadata: RegisterDocument
+        do {
+            let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
+            let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path)
+            defer { tables.stop() }
+            metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
+        } catch {
+            reader.stop()
+            lseek(descriptor, 0, SEEK_SET)
+            return nil
+        }
         var sender = BatchSender(records, batchSize: 256)
         var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
             sender.send(record)
         }
         _ = run.begin()
-        let products: RegisterDocument
-        do {
-            let reader = XMLNodeStream(
-                source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path)
-            // The reading thread ends before the input is finished or closed.
-            defer { reader.stop() }
-            products = try RegisterParser(path: path, progress: target.progress, part: .products).parse(reader) { product in
-                _ = run.add(product)
-                return true
-            }
+        let products = try RegisterParser(path: path, progress: target.progress, part: .products).parse(reader) { product in
+            _ = run.add(product)
+            return true
         }
+        reader.stop()
         guard products.skippedTables == metadata.tableCount else {
+            // Some table is elsewhere than the scan found: read the file again, in one pass.
             lseek(descriptor, 0, SEEK_SET)
             return nil
         }
@@ -213,7 +216,8 @@ public struct SRPPPImporter: Sendable {
         }
         do {
             var written = 0
-            while let batch = records.receive() {
+            var finished: [RegisterMapper.Record] = []
+            while let batch = records.receive(returning: consume finished) {
                 try writer.batch {
                     for record in batch {
                         switch record {
@@ -231,6 +235,7 @@ public struct SRPPPImporter: Sendable {
                         if written % 5000 == 0 { progress?(.writing(records: written)) }
                     }
                 }
+                finished = batch
             }
             // A cancelled channel ends like a closed one, with records missing.
             if records.isCancelled { throw WritingCancelled() }

@@ -1,9 +1,10 @@
 import AgroDomain
-import AgroImport
 import AgroStore
 import AgroTestSupport
 import Foundation
 import XCTest
+
+@testable import AgroImport
 
 /// A plain register file is read metadata first (the tables at its end, then the products as
 /// they come); a compressed one in one pass. Both must give the same catalog and report,
@@ -20,19 +21,20 @@ final class MetadataFirstTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    private let cultureAndPest = """
+          <MetaData name="Culture" numberOfRows="1">
+            <Detail primaryKey="C1"><Description value="Weizen" language="de"/></Detail>
+          </MetaData>
+          <MetaData name="Pest" numberOfRows="1">
+            <Detail primaryKey="P1"><Description value="Blattläuse" language="de"/></Detail>
+          </MetaData>
+        """
+
     /// A register whose sale permission "5-1" comes before its registered product "5", with
     /// a parallel import of "5" and one of a product the register does not have; `tables`
     /// goes where the metadata belongs (after the products), `early` before the products.
     private func register(early: String = "", tables: String? = nil) -> String {
-        let metadata =
-            tables ?? """
-                  <MetaData name="Culture" numberOfRows="1">
-                    <Detail primaryKey="C1"><Description value="Weizen" language="de"/></Detail>
-                  </MetaData>
-                  <MetaData name="Pest" numberOfRows="1">
-                    <Detail primaryKey="P1"><Description value="Blattläuse" language="de"/></Detail>
-                  </MetaData>
-                """
+        let metadata = tables ?? cultureAndPest
         func product(_ wNbr: String, sale: Bool, culture: String) -> String {
             """
                 <Product id="\(wNbr)" wNbr="\(wNbr)" name="Mittel \(wNbr)" exhaustionDeadline="" soldoutDeadline="" isSalePermission="\(sale)">
@@ -60,6 +62,25 @@ final class MetadataFirstTests: XCTestCase {
             \(metadata)
             </PublicationData>
             """
+    }
+
+    /// Where `RegisterLayout` finds the tables of `text`, as a plain file.
+    private func metadataOffset(_ text: String) throws -> Int? {
+        let path = directory.appendingPathComponent("layout.xml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        return RegisterLayout.find(in: descriptor)?.metadataOffset
+    }
+
+    func testTheTablesAreFoundFromTheEnd() throws {
+        let text = register()
+        let first = try XCTUnwrap(text.range(of: "<MetaData")).lowerBound
+        XCTAssertEqual(try metadataOffset(text), text.utf8.distance(from: text.startIndex, to: first))
+        // Not laid out as the register is: no tables after the products, or something else
+        // between the products and the tables.
+        XCTAssertNil(try metadataOffset(register(tables: "")))
+        XCTAssertNil(try metadataOffset(register(tables: "<Other/>\n" + cultureAndPest)))
     }
 
     /// Imports `text` as a plain file and as an `.xz` file.
