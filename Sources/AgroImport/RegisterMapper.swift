@@ -445,16 +445,20 @@ struct RegisterMapper {
             mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
             for (id, index, place, category, label) in mapped {
                 log.enter(product: place, inUses: true)
-                let source = sources[index]
+                // Taken out of the product read: each product's indications are freed once
+                // mapped, while SQLite's cache grows with the uses written.
+                let isParallelImport = sources[index].isParallelImport
+                let indications = sources[index].indications
+                sources[index].indications = []
                 // Zero-padded so that uses sort in register order.
-                let width = max(3, String(source.indications.count).count)
-                for (index, indication) in source.indications.enumerated() {
+                let width = max(3, String(indications.count).count)
+                for (index, indication) in indications.enumerated() {
                     let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
                     let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
                     let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
                     guard emit(.use(use)) else { return false }
                     output.uses += 1
-                    if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+                    if isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
                 }
             }
             log.enter(product: Int.max, inUses: false)

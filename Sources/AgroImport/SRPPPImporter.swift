@@ -91,7 +91,7 @@ public struct SRPPPImporter: Sendable {
     private func importInOnePass(_ input: RegisterInput, path: String, to target: Target) throws -> RegisterMapper.Output {
         // Mapping and writing overlap: the mapper hands records over in batches to a thread
         // that owns the catalog writer, so SQLite stores one batch while the next is mapped.
-        let records = BatchChannel<RegisterMapper.Record>(capacity: 64)
+        let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
         var writing: WorkerThread<Void>?
         let mapped = try { () throws -> RegisterMapper.Output in
             // The parsed document lives only until it is mapped, so it is freed while the
@@ -133,7 +133,9 @@ public struct SRPPPImporter: Sendable {
         _ input: RegisterInput, layout: RegisterLayout, path: String, to target: Target
     ) throws -> RegisterMapper.Output? {
         let descriptor = input.fileDescriptor
-        let records = BatchChannel<RegisterMapper.Record>(capacity: 64)
+        // A few batches ahead are enough to keep the writer busy; more only hold mapped records
+        // (some 0.6 MB a batch of uses) while SQLite's cache grows.
+        let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
         target.progress?(.writing(records: 0))
         // The writer creates its schema, and libxml2 starts on the products, while the
         // metadata pass runs.
@@ -152,40 +154,48 @@ public struct SRPPPImporter: Sendable {
             source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path)
         // The reading thread ends before the input is finished or closed.
         defer { reader.stop() }
-        let metadata: RegisterDocument
-        do {
-            let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
-            let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path)
-            defer { tables.stop() }
-            metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
-        } catch {
-            reader.stop()
-            lseek(descriptor, 0, SEEK_SET)
-            return nil
-        }
-        var sender = BatchSender(records, batchSize: 256)
-        var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
-            sender.send(record)
-        }
-        _ = run.begin()
-        let products = try RegisterParser(path: path, progress: target.progress, part: .products).parse(reader) { product in
-            _ = run.add(product)
-            return true
-        }
+        // The metadata and the products read live only until they are mapped, so they are
+        // freed before the writer's last steps (indexes, VACUUM), where its memory peaks.
+        let mapped = try { () throws -> RegisterMapper.Output? in
+            let metadata: RegisterDocument
+            do {
+                let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
+                let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path)
+                defer { tables.stop() }
+                metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
+            } catch {
+                return nil
+            }
+            var sender = BatchSender(records, batchSize: 256)
+            var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
+                sender.send(record)
+            }
+            _ = run.begin()
+            let products = try RegisterParser(path: path, progress: target.progress, part: .products).parse(reader) {
+                product in
+                _ = run.add(product)
+                return true
+            }
+            // Some table is elsewhere than the scan found: the file is read again, in one pass.
+            guard products.skippedTables == metadata.tableCount else { return nil }
+            let output = run.finish()
+            sender.flush()
+            return output
+        }()
         reader.stop()
-        guard products.skippedTables == metadata.tableCount else {
-            // Some table is elsewhere than the scan found: read the file again, in one pass.
+        guard let output = mapped else {
             lseek(descriptor, 0, SEEK_SET)
             return nil
         }
         try input.finish()
-        let output = run.finish()
-        sender.flush()
         records.close()
         finished = true
         try Self.join(writing, catalogPath: target.catalogPath)
         return output
     }
+
+    /// How many batches of mapped records may wait for the writer.
+    private static let batchesAhead = 8
 
     /// Waits for the writer thread; its errors as the import's.
     private static func join(_ writing: WorkerThread<Void>, catalogPath: String) throws {
