@@ -42,8 +42,8 @@ struct RegisterParser {
         var document = RegisterDocument()
         /// Products seen, kept or handed over.
         var productCount = 0
-        /// Depth inside a skipped `<MetaData>` table (`.products`): 0 outside.
-        var skipped = 0
+        /// Inside a `<MetaData>` table that a `.products` pass skips.
+        var skipping = false
         var sawRoot = false
         var table: String?
         var detail: RegisterDocument.Detail?
@@ -99,13 +99,10 @@ struct RegisterParser {
         }
 
         while try next() {
-            if skipped > 0 {
-                // Inside a table the metadata pass has read: depth only, no attribute copied.
-                switch reader.kind {
-                case .element where !reader.isEmptyElement: skipped += 1
-                case .endElement: skipped -= 1
-                default: break
-                }
+            if skipping {
+                // Inside a table the metadata pass has read, up to its end tag (tables do not
+                // nest; the reader passes on the end tags of known elements only).
+                if reader.kind == .endElement, reader.knownName == .metaData { skipping = false }
                 continue
             }
             switch reader.kind {
@@ -116,7 +113,7 @@ struct RegisterParser {
                 if elements % 200_000 == 0 { progress?(.reading(elements: elements)) }
                 if part == .products, name == .metaData, sawRoot {
                     document.skippedTables += 1
-                    if !empty { skipped = 1 }
+                    skipping = !empty
                     continue
                 }
                 if !sawRoot {

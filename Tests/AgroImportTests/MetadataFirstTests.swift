@@ -83,6 +83,38 @@ final class MetadataFirstTests: XCTestCase {
         XCTAssertNil(try metadataOffset(register(tables: "<Other/>\n" + cultureAndPest)))
     }
 
+    func testBothPassesCountEveryTable() throws {
+        // A table holding an element the parser does not know, with text (as in 2024): the
+        // reader passes on its start but not its end tag.
+        let text = register(
+            tables: cultureAndPest.replacingOccurrences(
+                of: #"language="de"/></Detail>"#, with: #"language="de"/><Remark>alt</Remark></Detail>"#))
+        let path = directory.appendingPathComponent("passes.xml").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let layout = try XCTUnwrap(RegisterLayout.find(in: descriptor))
+
+        let tables = XMLNodeStream(
+            source: XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset),
+            documentName: "passes.xml", path: path)
+        defer { tables.stop() }
+        let metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
+        XCTAssertEqual(metadata.tableCount, 2)
+        XCTAssertEqual(metadata.table("Pest")["P1"]?.texts["de"], "Blattläuse")
+
+        let reader = XMLNodeStream(source: XMLByteSource(fileDescriptor: descriptor), documentName: "passes.xml", path: path)
+        defer { reader.stop() }
+        var handed: [String] = []
+        let products = try RegisterParser(path: path, part: .products).parse(reader) { product in
+            handed.append(product.isParallelImport ? product.id : product.wNbr)
+            return true
+        }
+        XCTAssertEqual(products.skippedTables, 2)
+        XCTAssertTrue(products.metadata.isEmpty)
+        XCTAssertEqual(handed, ["5-1", "5", "F-1", "F-2"])
+    }
+
     /// Imports `text` as a plain file and as an `.xz` file.
     private func importBoth(_ text: String) throws -> (plain: SRPPPImportReport, packed: SRPPPImportReport) {
         let input = directory.appendingPathComponent("register.xml").path
