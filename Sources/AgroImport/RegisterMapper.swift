@@ -110,12 +110,19 @@ struct RegisterMapper {
         }
     }
 
-    /// Maps the document, handing each record to `emit` as soon as it is made; stops early
-    /// when `emit` returns false (the writer has given up).
-    func map(_ emit: @escaping (Record) -> Bool) -> Output {
-        var run = Run(mapper: self, emit: emit)
+    /// Maps a whole document, handing each record to `emit` as soon as it is made; stops
+    /// early when `emit` returns false (the writer has given up). The products are moved out
+    /// of `document`, so that each one's indications are freed once its uses are mapped.
+    static func map(
+        _ document: consuming RegisterDocument, examplesPerError: Int, _ emit: @escaping (Record) -> Bool
+    ) -> Output {
+        var metadata = document
+        let products = metadata.products + metadata.parallelImports
+        metadata.products = []
+        metadata.parallelImports = []
+        var run = RegisterMapper(document: metadata, examplesPerError: examplesPerError).run(emit)
         if run.begin() {
-            for product in document.products + document.parallelImports {
+            for product in consume products {
                 guard run.add(product) else { break }
             }
         }

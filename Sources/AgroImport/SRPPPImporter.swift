@@ -110,7 +110,7 @@ public struct SRPPPImporter: Sendable {
                 try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
             }
             var sender = BatchSender(records, batchSize: 256)
-            let output = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map { record in
+            let output = RegisterMapper.map(consume document, examplesPerError: options.examplesPerError) { record in
                 sender.send(record)
             }
             sender.flush()
