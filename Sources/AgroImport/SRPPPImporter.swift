@@ -6,8 +6,9 @@ import Foundation
 /// https://www.psm.admin.ch) into an agro catalog.
 ///
 /// Reads the XML directly or inside its `.zip` or `.xz`, in both published variants (2024:
-/// integer keys; 2026: GUID keys), in one streaming pass, then writes a catalog in the schema
-/// of the bundled one:
+/// integer keys; 2026: GUID keys), streaming: a plain file metadata first (the tables at its
+/// end, then the products, written as they are read), a compressed one in one pass. It writes
+/// a catalog in the schema of the bundled one:
 ///
 /// ```swift
 /// let report = try SRPPPImporter(options: .init(version: 2)).importFile(at: input, to: "ch.sqlite")
