@@ -72,6 +72,10 @@ struct RegisterDocument: Sendable {
     var parallelImports: [Product] = []
     /// `numberOfProducts` as declared by the file.
     var declaredProducts: Int?
+    /// `<MetaData>` tables a products-only pass skipped (read by the metadata pass before).
+    var skippedTables = 0
+    /// `<MetaData>` tables read.
+    var tableCount = 0
 
     func table(_ name: String) -> [String: Detail] { metadata[name] ?? [:] }
 }

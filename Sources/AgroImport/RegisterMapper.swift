@@ -33,6 +33,8 @@ struct RegisterMapper {
         case obligation(CatalogRecord.Obligation)
         case product(CatalogRecord.Product)
         case use(CatalogRecord.Use)
+        /// The original of a product written before its original was read.
+        case original(productID: EntityID, originalID: EntityID)
     }
 
     /// What was mapped, counted.
@@ -52,13 +54,14 @@ struct RegisterMapper {
         var errors: [SRPPPDataError] = []
     }
 
+    /// The document mapped; only its metadata when products are handed to `Run.add(_:)`.
     let document: RegisterDocument
     let examplesPerError: Int
 
     /// Where in the register an error is found, for keeping the first examples of each kind
     /// in register order although uses are mapped after all products: the product's place,
     /// then whether the error is in the product itself or in its uses, then a running count.
-    private struct Place: Comparable {
+    struct Place: Comparable {
         var product: Int
         var inUses: Bool
         var sequence: Int
@@ -69,7 +72,7 @@ struct RegisterMapper {
     }
 
     /// Collects data errors by kind, with the examples first in register order.
-    private final class ErrorLog {
+    final class ErrorLog {
         let limit: Int
         private var counts: [String: Int] = [:]
         private var examples: [String: [(place: Place, text: String)]] = [:]
@@ -107,23 +110,36 @@ struct RegisterMapper {
         }
     }
 
-    /// Maps the document, handing each record to `emit` as soon as it is made; stops early
-    /// when `emit` returns false (the writer has given up).
-    func map(_ emit: (Record) -> Bool) -> Output {
-        withoutActuallyEscaping(emit) { emit in
-            var run = Run(mapper: self, emit: emit)
-            // One step per entity, in the order the type's comment gives; each returns false
-            // when the writer has given up.
-            _ =
-                run.companies() && run.statements() && run.substances() && run.cultures() && run.obligations()
-                && run.products() && run.uses() && run.pests()
-            run.output.errors = run.log.errors
-            return run.output
+    /// Maps a whole document, handing each record to `emit` as soon as it is made; stops
+    /// early when `emit` returns false (the writer has given up). The products are moved out
+    /// of `document`, so that each one's indications are freed once its uses are mapped.
+    static func map(
+        _ document: consuming RegisterDocument, examplesPerError: Int, _ emit: @escaping (Record) -> Bool
+    ) -> Output {
+        var metadata = document
+        let products = metadata.products + metadata.parallelImports
+        metadata.products = []
+        metadata.parallelImports = []
+        var run = RegisterMapper(document: metadata, examplesPerError: examplesPerError).run(emit)
+        if run.begin() {
+            for product in consume products {
+                guard run.add(product) else { break }
+            }
         }
+        return run.finish()
     }
 
+    /// A mapping that is handed the products one by one (`Run.add(_:)`), `document` holding
+    /// the metadata only.
+    func run(_ emit: @escaping (Record) -> Bool) -> Run { Run(mapper: self, emit: emit) }
+
     /// One mapping of the document: what the steps share.
-    private struct Run {
+    ///
+    /// Made from the metadata alone, it maps products as they are read: `begin()` (the
+    /// metadata records), `add(_:)` for each product and parallel import in register order,
+    /// then `finish()` (uses, pests, the error report). `RegisterMapper.map` does the same
+    /// from a whole document.
+    struct Run {
         let mapper: RegisterMapper
         let emit: (Record) -> Bool
         var output = Output()
@@ -141,9 +157,23 @@ struct RegisterMapper {
         var signalWords: [String: String] = [:]
         /// Per pest, how many uses against it each product category has.
         var pestCategories: [String: [ProductCategory: Int]] = [:]
-        /// The products written, for mapping their uses after them.
-        var mapped: [(id: String, source: Int, category: ProductCategory, label: String)] = []
-        let sources: [RegisterDocument.Product]
+        /// The products written, for mapping their uses after them: the index of the source in
+        /// `sources`, its place in the register for the error log.
+        var mapped: [(id: String, source: Int, place: Int, category: ProductCategory, label: String)] = []
+        /// Products and parallel imports as they come.
+        var sources: [RegisterDocument.Product] = []
+        /// The wNbr of every registered product (and sale permission) so far.
+        var registeredWNbrs = Set<String>()
+        /// Product ids so far: a later record with the same id is a data error.
+        var productIDs = Set<String>()
+        /// Sale permissions and parallel imports written before their original product was
+        /// read (it may come later in the register): the original is set, or the error logged,
+        /// once every product is known. With the place and message of that error.
+        var deferred: [(place: Int, id: String, original: String, missing: String)] = []
+        var registeredCount = 0
+        var parallelImportCount = 0
+        /// False once `emit` has returned false: the writer has given up.
+        var writing = true
 
         var document: RegisterDocument { mapper.document }
 
@@ -156,7 +186,77 @@ struct RegisterMapper {
             pestTable = document.table("Pest")
             substanceTable = document.table("Substance")
             obligationTable = document.table("Obligation")
-            sources = document.products + document.parallelImports
+        }
+
+        /// The metadata records: companies, statements, substances, cultures, obligations.
+        /// False when the writer has given up.
+        mutating func begin() -> Bool {
+            writing = companies() && statements() && substances() && cultures() && obligations()
+            return writing
+        }
+
+        /// Maps one product or parallel import, in register order. False when the writer has
+        /// given up.
+        mutating func add(_ source: RegisterDocument.Product) -> Bool {
+            guard writing else { return false }
+            // The places sort as `products + parallelImports` would, whatever the file's order.
+            let place: Int
+            if source.isParallelImport {
+                place = Self.parallelImportPlaces + parallelImportCount
+                parallelImportCount += 1
+            } else {
+                place = registeredCount
+                registeredCount += 1
+                registeredWNbrs.insert(source.wNbr.trimmingCharacters(in: .whitespaces))
+            }
+            let index = sources.count
+            sources.append(source)
+            log.enter(product: place, inUses: false)
+            let label = Self.label(source)
+            let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
+            guard !id.isEmpty else {
+                log.add("record without id", "\(label) at line \(source.line)")
+                return true
+            }
+            guard productIDs.insert(id).inserted else {
+                log.add("duplicate product id", "\(label) at line \(source.line)")
+                return true
+            }
+            writing = product(index, place: place, id: id)
+            return writing
+        }
+
+        /// The originals of the products written before them, uses and pests; the counts and
+        /// the data errors.
+        mutating func finish() -> Output {
+            for item in deferred where writing {
+                if registeredWNbrs.contains(item.original) {
+                    writing = emit(.original(productID: item.id, originalID: item.original))
+                } else {
+                    log.enter(product: item.place, inUses: false)
+                    log.add("missing original product", item.missing)
+                }
+            }
+            if writing { _ = uses() && pests() }
+            output.errors = log.errors
+            return output
+        }
+
+        /// Parallel imports come after every product in the error log's order, as in the
+        /// register's: their places start here.
+        static let parallelImportPlaces = 1 << 40
+
+        static func label(_ source: RegisterDocument.Product) -> String {
+            source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
+        }
+
+        /// The wNbr of the registered product a sale permission or parallel import derives
+        /// from; nil for a registered product.
+        static func original(of source: RegisterDocument.Product, id: String) -> String? {
+            if source.isParallelImport { return source.wNbr.trimmingCharacters(in: .whitespaces) }
+            guard source.isSalePermission else { return nil }
+            // A sale permission "6649-1" derives from the registered product "6649".
+            return id.split(separator: "-").dropLast().joined(separator: "-")
         }
 
         /// A metadata row by key; a non-empty key that is not there is a data error.
@@ -247,54 +347,43 @@ struct RegisterMapper {
             return true
         }
 
-        /// Registered products, sale permissions and parallel imports, in register order.
-        mutating func products() -> Bool {
-            // A sale permission "6649-1" derives from the registered product "6649" (its register
-            // id is the permission's own serial number, not the original's id).
-            let registeredWNbrs = Set(document.products.map { $0.wNbr.trimmingCharacters(in: .whitespaces) })
-            var productIDs = Set<String>()
-            for (index, source) in sources.enumerated() {
-                log.enter(product: index, inUses: false)
-                let label = source.isParallelImport ? "parallel import \(source.id)" : "product W-\(source.wNbr)"
-                let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
-                guard !id.isEmpty else {
-                    log.add("record without id", "\(label) at line \(source.line)")
-                    continue
+        /// A registered product, sale permission or parallel import, its id checked unique.
+        mutating func product(_ index: Int, place: Int, id: String) -> Bool {
+            let source = sources[index]
+            let label = Self.label(source)
+            var record = CatalogRecord.Product(
+                id: id, name: RegisterMapper.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
+            if source.isParallelImport {
+                record.origin = .parallelImport
+                record.registrationNumber = id
+                output.parallelImports += 1
+            } else {
+                record.registrationNumber = "W-\(id)"
+                if source.isSalePermission {
+                    record.origin = .salePermission
+                    output.salePermissions += 1
                 }
-                guard productIDs.insert(id).inserted else {
-                    log.add("duplicate product id", "\(label) at line \(source.line)")
-                    continue
-                }
-                var record = CatalogRecord.Product(
-                    id: id, name: RegisterMapper.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
-                if source.isParallelImport {
-                    record.origin = .parallelImport
-                    record.registrationNumber = id
-                    let original = source.wNbr.trimmingCharacters(in: .whitespaces)
-                    if registeredWNbrs.contains(original) {
-                        record.originalProductID = original
-                    } else {
-                        log.add("missing original product", "\(label) refers to W-\(original)")
-                    }
-                    output.parallelImports += 1
-                } else {
-                    record.registrationNumber = "W-\(id)"
-                    if source.isSalePermission {
-                        record.origin = .salePermission
-                        let base = id.split(separator: "-").dropLast().joined(separator: "-")
-                        if !base.isEmpty, registeredWNbrs.contains(base), base != id {
-                            record.originalProductID = base
-                        } else {
-                            log.add("missing original product", "sale permission \(label) has no registered product W-\(base)")
-                        }
-                        output.salePermissions += 1
-                    }
-                }
-                describe(&record, from: source, label: label)
-                guard emit(.product(record)) else { return false }
-                output.products += 1
-                mapped.append((id, index, record.category, label))
             }
+            if let original = Self.original(of: source, id: id) {
+                let missing =
+                    source.isParallelImport
+                    ? "\(label) refers to W-\(original)" : "sale permission \(label) has no registered product W-\(original)"
+                // A sale permission "6649-1" derives from "6649"; one without a base cannot.
+                let possible = source.isParallelImport || (!original.isEmpty && original != id)
+                if possible, registeredWNbrs.contains(original) {
+                    record.originalProductID = original
+                } else if possible {
+                    // The original may come later: the product is written now, in register
+                    // order (which numbers its sections), and its original set in `finish()`.
+                    deferred.append((place, id, original, missing))
+                } else {
+                    log.add("missing original product", missing)
+                }
+            }
+            describe(&record, from: source, label: label)
+            guard emit(.product(record)) else { return false }
+            output.products += 1
+            mapped.append((id, index, place, record.category, label))
             return true
         }
 
@@ -361,21 +450,25 @@ struct RegisterMapper {
         /// Uses by product id (see the type's comment); ids compared as SQLite compares them.
         mutating func uses() -> Bool {
             mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-            for (id, place, category, label) in mapped {
+            for (id, index, place, category, label) in mapped {
                 log.enter(product: place, inUses: true)
-                let source = sources[place]
+                // Taken out of the product read: each product's indications are freed once
+                // mapped, while SQLite's cache grows with the uses written.
+                let isParallelImport = sources[index].isParallelImport
+                let indications = sources[index].indications
+                sources[index].indications = []
                 // Zero-padded so that uses sort in register order.
-                let width = max(3, String(source.indications.count).count)
-                for (index, indication) in source.indications.enumerated() {
+                let width = max(3, String(indications.count).count)
+                for (index, indication) in indications.enumerated() {
                     let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
                     let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
                     let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
                     guard emit(.use(use)) else { return false }
                     output.uses += 1
-                    if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+                    if isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
                 }
             }
-            log.enter(product: sources.count, inUses: false)
+            log.enter(product: Int.max, inUses: false)
             return true
         }
 

@@ -6,8 +6,20 @@ import Foundation
 /// few "current record" slots replace a full element stack. Both published variants are
 /// read: the 2024 one carries the substance type as element text, the 2026 one as attribute.
 struct RegisterParser {
+    /// What of the document a pass reads.
+    enum Part {
+        /// Everything, in one pass.
+        case whole
+        /// The `<MetaData>` tables only: the pass over `RegisterLayout.head` and the file's tail.
+        case metadata
+        /// The products and parallel imports; the `<MetaData>` tables (read before, by the
+        /// `.metadata` pass) are skipped and only counted.
+        case products
+    }
+
     let path: String
     var progress: (@Sendable (SRPPPImportProgress) -> Void)?
+    var part: Part = .whole
 
     /// A metadata key as written, upper-cased: the 2026 file writes some GUID references in
     /// lower case while the rows they refer to are in upper case, and GUIDs ignore case.
@@ -19,8 +31,19 @@ struct RegisterParser {
         return hasLowercase ? trimmed.uppercased() : trimmed
     }
 
-    func parse(_ reader: XMLNodeStream) throws -> RegisterDocument {
+    /// Reads the document; every finished product and parallel import goes to `product` as
+    /// soon as its end tag is read (whole documents keep them in `products` and
+    /// `parallelImports` when `product` returns false).
+    ///
+    /// - Throws: `SRPPPImportError.notThisRegister` or `.malformedXML`.
+    func parse(
+        _ reader: XMLNodeStream, product handOver: (RegisterDocument.Product) -> Bool = { _ in false }
+    ) throws -> RegisterDocument {
         var document = RegisterDocument()
+        /// Products seen, kept or handed over.
+        var productCount = 0
+        /// Inside a `<MetaData>` table that a `.products` pass skips.
+        var skipping = false
         var sawRoot = false
         var table: String?
         var detail: RegisterDocument.Detail?
@@ -52,10 +75,13 @@ struct RegisterParser {
                 indication = nil
             case .product, .parallelimport:
                 if let finished = product {
-                    if finished.isParallelImport {
-                        document.parallelImports.append(finished)
-                    } else {
-                        document.products.append(finished)
+                    productCount += 1
+                    if !handOver(finished) {
+                        if finished.isParallelImport {
+                            document.parallelImports.append(finished)
+                        } else {
+                            document.products.append(finished)
+                        }
                     }
                 }
                 product = nil
@@ -73,12 +99,23 @@ struct RegisterParser {
         }
 
         while try next() {
+            if skipping {
+                // Inside a table the metadata pass has read, up to its end tag (tables do not
+                // nest; the reader passes on the end tags of known elements only).
+                if reader.kind == .endElement, reader.knownName == .metaData { skipping = false }
+                continue
+            }
             switch reader.kind {
             case .element:
                 let name = reader.knownName
                 let empty = reader.isEmptyElement
                 elements += 1
                 if elements % 200_000 == 0 { progress?(.reading(elements: elements)) }
+                if part == .products, name == .metaData, sawRoot {
+                    document.skippedTables += 1
+                    skipping = !empty
+                    continue
+                }
                 if !sawRoot {
                     guard name == .publicationData else {
                         throw SRPPPImportError.notThisRegister(
@@ -154,7 +191,9 @@ struct RegisterParser {
                     }
                 } else {
                     switch name {
-                    case .metaData: table = attributes[.name]
+                    case .metaData:
+                        table = attributes[.name]
+                        document.tableCount += 1
                     case .detail where table != nil:
                         let iupac = attributes[.iupacName]?.trimmedASCIIWhitespace
                         detail = .init(key: key, iupacName: iupac?.isEmpty == false ? iupac : nil)
@@ -186,7 +225,9 @@ struct RegisterParser {
             }
         }
         guard sawRoot else { throw SRPPPImportError.notThisRegister(path: path, reason: "it holds no XML element") }
-        guard document.declaredProducts != nil || !document.products.isEmpty, !document.metadata.isEmpty else {
+        let hasProducts = document.declaredProducts != nil || productCount > 0
+        let hasMetadata = !document.metadata.isEmpty || document.skippedTables > 0
+        guard part == .metadata || hasProducts, part == .products || hasMetadata else {
             throw SRPPPImportError.notThisRegister(path: path, reason: "it has no <Products> or no <MetaData> section")
         }
         progress?(.reading(elements: elements))

@@ -6,8 +6,9 @@ import Foundation
 /// https://www.psm.admin.ch) into an agro catalog.
 ///
 /// Reads the XML directly or inside its `.zip` or `.xz`, in both published variants (2024:
-/// integer keys; 2026: GUID keys), in one streaming pass, then writes a catalog in the schema
-/// of the bundled one:
+/// integer keys; 2026: GUID keys), streaming: a plain file metadata first (the tables at its
+/// end, then the products, written as they are read), a compressed one in one pass. It writes
+/// a catalog in the schema of the bundled one:
 ///
 /// ```swift
 /// let report = try SRPPPImporter(options: .init(version: 2)).importFile(at: input, to: "ch.sqlite")
@@ -64,41 +65,13 @@ public struct SRPPPImporter: Sendable {
             throw SRPPPImportError.versionUnknown(path: inputPath)
         }
         let header = Self.header(version: version, date: date)
-        // Mapping and writing overlap: the mapper hands records over in batches to a thread
-        // that owns the catalog writer, so SQLite stores one batch while the next is mapped.
-        let records = BatchChannel<RegisterMapper.Record>(capacity: 64)
-        var writing: WorkerThread<Void>?
-        let mapped = try { () throws -> RegisterMapper.Output in
-            // The parsed document lives only until it is mapped, so it is freed while the
-            // writer goes on.
-            let reader = XMLNodeStream(
-                fileDescriptor: input.fileDescriptor, documentName: input.documentName, path: inputPath)
-            let document: RegisterDocument
-            do {
-                // The reading thread ends before the input is finished or closed.
-                defer { reader.stop() }
-                document = try RegisterParser(path: inputPath, progress: progress).parse(reader)
-            }
-            try input.finish()
-            progress?(.writing(records: 0))
-            writing = WorkerThread(name: "agro.import.writer") {
-                try Self.write(records, header: header, to: catalogPath, progress: progress)
-            }
-            var sender = BatchSender(records, batchSize: 256)
-            let output = RegisterMapper(document: document, examplesPerError: options.examplesPerError).map { record in
-                sender.send(record)
-            }
-            sender.flush()
-            records.close()
-            return output
-        }()
-        do {
-            try writing?.join()
-        } catch let error as any UserFacingError {
-            throw error
-        } catch {
-            throw SRPPPImportError.cannotWrite(path: catalogPath, reason: "\(error)")
-        }
+        let target = Target(catalogPath: catalogPath, header: header, progress: progress)
+        // A plain file is read metadata first, so that products are mapped and written while
+        // libxml2 reads on; a pipe from a decompressor cannot be read twice.
+        let layout = input.packaging == .xml ? RegisterLayout.find(in: input.fileDescriptor) : nil
+        let mapped =
+            try layout.flatMap { try importMetadataFirst(input, layout: $0, path: inputPath, to: target) }
+            ?? importInOnePass(input, path: inputPath, to: target)
         return SRPPPImportReport(
             catalogPath: catalogPath, identity: header.identity, version: version, publicationDate: date,
             products: mapped.products - mapped.parallelImports, salePermissions: mapped.salePermissions,
@@ -107,6 +80,137 @@ public struct SRPPPImporter: Sendable {
             substances: mapped.substances, companies: mapped.companies,
             obligations: mapped.obligations, dataErrors: mapped.errors)
     }
+
+    /// Where and how a catalog is written.
+    private struct Target {
+        var catalogPath: String
+        var header: CatalogHeader
+        var progress: (@Sendable (SRPPPImportProgress) -> Void)?
+    }
+
+    /// Reads the whole register, then maps it while the writer thread stores the records.
+    private func importInOnePass(_ input: RegisterInput, path: String, to target: Target) throws -> RegisterMapper.Output {
+        // Mapping and writing overlap: the mapper hands records over in batches to a thread
+        // that owns the catalog writer, so SQLite stores one batch while the next is mapped.
+        let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
+        var writing: WorkerThread<Void>?
+        let mapped = try { () throws -> RegisterMapper.Output in
+            // The parsed document lives only until it is mapped, so it is freed while the
+            // writer goes on.
+            let reader = XMLNodeStream(
+                source: XMLByteSource(fileDescriptor: input.fileDescriptor), documentName: input.documentName, path: path)
+            let document: RegisterDocument
+            do {
+                // The reading thread ends before the input is finished or closed.
+                defer { reader.stop() }
+                document = try RegisterParser(path: path, progress: target.progress).parse(reader)
+            }
+            try input.finish()
+            target.progress?(.writing(records: 0))
+            writing = WorkerThread(name: "agro.import.writer") {
+                try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
+            }
+            var sender = BatchSender(records, batchSize: 256)
+            let output = RegisterMapper.map(consume document, examplesPerError: options.examplesPerError) { record in
+                sender.send(record)
+            }
+            sender.flush()
+            records.close()
+            return output
+        }()
+        if let writing { try Self.join(writing, catalogPath: target.catalogPath) }
+        return mapped
+    }
+
+    /// Reads the `<MetaData>` tables at the end of the file first, then the products from the
+    /// start, each mapped and handed to the writer thread as soon as libxml2 has read it: the
+    /// writer stores products while the rest of the file is read, instead of waiting for the
+    /// whole document. Uses follow once every product is read (they go in product id order).
+    ///
+    /// Returns nil, with the descriptor back at the start, when the file is not laid out as
+    /// `layout` says after all (the metadata pass fails, or the products pass meets other
+    /// tables): the one-pass import then reads it and reports what is wrong with its lines.
+    private func importMetadataFirst(
+        _ input: RegisterInput, layout: RegisterLayout, path: String, to target: Target
+    ) throws -> RegisterMapper.Output? {
+        let descriptor = input.fileDescriptor
+        // A few batches ahead are enough to keep the writer busy; more only hold mapped records
+        // (some 0.6 MB a batch of uses) while SQLite's cache grows.
+        let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
+        target.progress?(.writing(records: 0))
+        // The writer creates its schema, and libxml2 starts on the products, while the
+        // metadata pass runs.
+        let writing = WorkerThread(name: "agro.import.writer") {
+            try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
+        }
+        // On any way out but the last, the writer stops and leaves no file.
+        var finished = false
+        defer {
+            if !finished {
+                records.cancel()
+                _ = try? writing.join()
+            }
+        }
+        let reader = XMLNodeStream(
+            source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path)
+        // The reading thread ends before the input is finished or closed.
+        defer { reader.stop() }
+        // The metadata and the products read live only until they are mapped, so they are
+        // freed before the writer's last steps (indexes, VACUUM), where its memory peaks.
+        let mapped = try { () throws -> RegisterMapper.Output? in
+            let metadata: RegisterDocument
+            do {
+                let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
+                let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path)
+                defer { tables.stop() }
+                metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
+            } catch {
+                return nil
+            }
+            var sender = BatchSender(records, batchSize: 256)
+            var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
+                sender.send(record)
+            }
+            _ = run.begin()
+            let products = try RegisterParser(path: path, progress: target.progress, part: .products).parse(reader) {
+                product in
+                _ = run.add(product)
+                return true
+            }
+            // Some table is elsewhere than the scan found: the file is read again, in one pass.
+            guard products.skippedTables == metadata.tableCount else { return nil }
+            let output = run.finish()
+            sender.flush()
+            return output
+        }()
+        reader.stop()
+        guard let output = mapped else {
+            lseek(descriptor, 0, SEEK_SET)
+            return nil
+        }
+        try input.finish()
+        records.close()
+        finished = true
+        try Self.join(writing, catalogPath: target.catalogPath)
+        return output
+    }
+
+    /// How many batches of mapped records may wait for the writer.
+    private static let batchesAhead = 8
+
+    /// Waits for the writer thread; its errors as the import's.
+    private static func join(_ writing: WorkerThread<Void>, catalogPath: String) throws {
+        do {
+            try writing.join()
+        } catch let error as any UserFacingError {
+            throw error
+        } catch {
+            throw SRPPPImportError.cannotWrite(path: catalogPath, reason: "\(error)")
+        }
+    }
+
+    /// The import stopped before every record was sent: the writer leaves no catalog.
+    private struct WritingCancelled: Error {}
 
     /// Runs on the writer thread: stores the records coming through `records`, then finishes
     /// the catalog. On failure, cancels the channel (so the mapper stops) and leaves no file.
@@ -123,22 +227,29 @@ public struct SRPPPImporter: Sendable {
         }
         do {
             var written = 0
-            while let batch = records.receive() {
-                for record in batch {
-                    switch record {
-                    case let .company(company): try writer.add(company)
-                    case let .statement(statement): try writer.add(statement)
-                    case let .substance(substance): try writer.add(substance)
-                    case let .culture(culture): try writer.add(culture)
-                    case let .pest(pest): try writer.add(pest)
-                    case let .obligation(obligation): try writer.add(obligation)
-                    case let .product(product): try writer.add(product)
-                    case let .use(use): try writer.add(use)
+            var finished: [RegisterMapper.Record] = []
+            while let batch = records.receive(returning: consume finished) {
+                try writer.batch {
+                    for record in batch {
+                        switch record {
+                        case let .company(company): try writer.add(company)
+                        case let .statement(statement): try writer.add(statement)
+                        case let .substance(substance): try writer.add(substance)
+                        case let .culture(culture): try writer.add(culture)
+                        case let .pest(pest): try writer.add(pest)
+                        case let .obligation(obligation): try writer.add(obligation)
+                        case let .product(product): try writer.add(product)
+                        case let .use(use): try writer.add(use)
+                        case let .original(productID, originalID): try writer.setOriginal(of: productID, to: originalID)
+                        }
+                        written += 1
+                        if written % 5000 == 0 { progress?(.writing(records: written)) }
                     }
-                    written += 1
-                    if written % 5000 == 0 { progress?(.writing(records: written)) }
                 }
+                finished = batch
             }
+            // A cancelled channel ends like a closed one, with records missing.
+            if records.isCancelled { throw WritingCancelled() }
             progress?(.finishing)
             // Compacted: this is the file a publisher ships to phones, and uncompacted it
             // compresses a quarter larger (2026 register: 6.47 MB against 5.09 MB gzipped).

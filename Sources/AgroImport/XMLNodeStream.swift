@@ -50,16 +50,16 @@ final class XMLNodeStream {
     private var index = -1
     private let keys = KeyCache()
 
-    /// Starts reading the XML from `fileDescriptor` (which stays owned by the caller and must
-    /// stay open until `stop()`).
-    init(fileDescriptor: Int32, documentName: String, path: String) {
+    /// Starts reading the XML from `source` (whose descriptor stays owned by the caller and
+    /// must stay open until `stop()`).
+    init(source: XMLByteSource, documentName: String, path: String) {
         let channel = BatchChannel<XMLNodeBatch>(capacity: 16)
         self.channel = channel
         producer = WorkerThread(name: "agro.import.xml") { [channel] in
             // Closed however the reading ends, so that the parser gets every node read before
             // an error, then the error (from `join()`).
             defer { channel.close() }
-            let reader = try XMLStreamReader(fileDescriptor: fileDescriptor, documentName: documentName)
+            let reader = try XMLStreamReader(source: source, documentName: documentName)
             var batch = XMLNodeBatch()
             var named = false
             let read = Result { () throws -> Void in

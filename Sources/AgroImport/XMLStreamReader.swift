@@ -16,6 +16,66 @@ private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPoint
     #endif
 }
 
+/// pread(2), for reading the tail of a file without moving the descriptor's position.
+private func readDescriptor(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, at offset: Int) -> Int {
+    #if canImport(Glibc)
+        return Glibc.pread(descriptor, buffer, count, off_t(offset))
+    #else
+        return Darwin.pread(descriptor, buffer, count, off_t(offset))
+    #endif
+}
+
+/// The bytes libxml2's reader is fed: a descriptor read from where it stands to its end, or,
+/// for the metadata pass (`RegisterLayout`), some head bytes of a file (its XML declaration
+/// and root start tag) followed by the file from `offset` on, read with `pread` so that the
+/// descriptor stays where it is for the full pass that follows.
+///
+/// Used by one reading thread at a time (handed from the thread that makes it to the one
+/// that reads), hence @unchecked Sendable.
+final class XMLByteSource: @unchecked Sendable {
+    private let descriptor: Int32
+    private let head: [UInt8]
+    private var headSent = 0
+    private var offset: Int?
+
+    /// The descriptor's bytes from its current position.
+    init(fileDescriptor: Int32) {
+        descriptor = fileDescriptor
+        head = []
+        offset = nil
+    }
+
+    /// `head`, then the file's bytes from `offset` to its end.
+    init(fileDescriptor: Int32, head: [UInt8], tailFrom offset: Int) {
+        descriptor = fileDescriptor
+        self.head = head
+        self.offset = offset
+    }
+
+    /// Fills `buffer` with up to `count` bytes: how many, 0 at the end, -1 on an error.
+    fileprivate func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int {
+        if headSent < head.count {
+            let n = min(count, head.count - headSent)
+            head.withUnsafeBytes { bytes in
+                guard let base = bytes.baseAddress else { return }
+                UnsafeMutableRawPointer(buffer).copyMemory(from: base + headSent, byteCount: n)
+            }
+            headSent += n
+            return n
+        }
+        while true {
+            let n =
+                offset.map { readDescriptor(descriptor, buffer, count, at: $0) }
+                ?? readDescriptor(descriptor, buffer, count)
+            if n >= 0 {
+                offset = offset.map { $0 + n }
+                return n
+            }
+            if errno != EINTR { return -1 }
+        }
+    }
+}
+
 /// A forward-only pull reader over libxml2's `xmlTextReader`, fed from a file descriptor.
 ///
 /// libxml2 reads the descriptor in small chunks and keeps only the current node, so memory
@@ -26,6 +86,8 @@ final class XMLStreamReader {
 
     private let reader: xmlTextReaderPtr
     private let errors: ErrorBox
+    /// Kept alive as long as libxml2 may call back into it.
+    private let source: XMLByteSource
 
     /// Collects the first parse error libxml2 reports, instead of letting it print to stderr.
     private final class ErrorBox {
@@ -33,19 +95,15 @@ final class XMLStreamReader {
         var line: Int = 0
     }
 
-    /// Starts reading from `fileDescriptor`, which stays owned by the caller.
-    init(fileDescriptor: Int32, documentName: String) throws {
+    /// Starts reading from `source`, whose descriptor stays owned by the caller.
+    init(source: XMLByteSource, documentName: String) throws {
         let readCallback: xmlInputReadCallback = { context, buffer, length in
             guard let context, let buffer else { return -1 }
-            let descriptor = Int32(Int(bitPattern: context) - 1)
-            while true {
-                let count = readDescriptor(descriptor, buffer, Int(length))
-                if count >= 0 { return Int32(count) }
-                if errno != EINTR { return -1 }
-            }
+            let source = Unmanaged<XMLByteSource>.fromOpaque(context).takeUnretainedValue()
+            return Int32(source.read(into: buffer, count: Int(length)))
         }
-        // The descriptor travels as the context pointer (offset by one so that 0 is not nil).
-        let context = UnsafeMutableRawPointer(bitPattern: Int(fileDescriptor) + 1)
+        self.source = source
+        let context = Unmanaged.passUnretained(source).toOpaque()
         // No XML_PARSE_HUGE, NOENT or DTDLOAD: libxml2's limits and entity-expansion guards stay
         // on and no external DTD or entity is fetched, whatever the input file holds.
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)

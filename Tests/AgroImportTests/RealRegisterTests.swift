@@ -279,4 +279,38 @@ final class Register2026Tests: XCTestCase {
         let r = try register()
         XCTAssertEqual(r.report.version, 20260203)
     }
+
+    /// The plain XML is read metadata first (the tables at its end before the products), the
+    /// published `.xz` in one pass: the same report, data errors and all, and the same catalog.
+    func testPlainFileReadsLikePublished() throws {
+        let r = try register()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("agro-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = directory.appendingPathComponent("PublicationData_2026_02_03.xml")
+        XCTAssertTrue(FileManager.default.createFile(atPath: plain.path, contents: nil))
+        let output = try FileHandle(forWritingTo: plain)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xz", "-dc", "--", r.file.path]
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        try output.close()
+        XCTAssertEqual(process.terminationStatus, 0, "xz -dc")
+
+        let catalogPath = directory.appendingPathComponent("plain.sqlite").path
+        var report = try SRPPPImporter().importFile(at: plain.path, to: catalogPath)
+        report.catalogPath = r.report.catalogPath
+        XCTAssertEqual(report, r.report)
+        let catalog = try SQLiteCatalog(path: catalogPath)
+        let products = try catalog.products(ProductFilter(), page: .all, locale: "de").items
+        XCTAssertEqual(products, try r.catalog.products(ProductFilter(), page: .all, locale: "de").items)
+        // A sale permission: its original is resolved against every product of the register.
+        let sample = try XCTUnwrap(products.first { $0.id.contains("-") && $0.registrationNumber?.hasPrefix("W-") == true })
+        XCTAssertEqual(try catalog.product(id: sample.id, locale: "fr"), try r.catalog.product(id: sample.id, locale: "fr"))
+        XCTAssertEqual(
+            try catalog.uses(UseFilter(product: sample.id), locale: "it"),
+            try r.catalog.uses(UseFilter(product: sample.id), locale: "it"))
+    }
 }
