@@ -1,39 +1,74 @@
 import AgroDomain
 import Foundation
 
-/// Names resolved by `SQLiteCatalog.lookup`, kept for the catalog's lifetime: a web request's
-/// pest and culture cost two reads each otherwise, and the same few are asked again and again.
+/// Values a catalog gives the same answer for every time, kept per key for the catalog's
+/// lifetime (a catalog file never changes; a swapped-in catalog is another object with its
+/// own): names looked up, SQL texts built, orders and indexes read.
 ///
-/// Bounded: when full it starts over, so a client sending endless new names holds at most
-/// `capacity` answers.
-final class LookupCache: @unchecked Sendable {
-    struct Key: Hashable {
-        let text: String
-        let kind: EntityKind
-        let locale: String
+/// Bounded: at most `capacity` keys. When full, a cache of answers to what clients send (names,
+/// query shapes) starts over, so endless new keys hold at most `capacity` values; a cache of a
+/// few keys the program names itself (locales) keeps what it has and reads others each time.
+final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    /// What a full cache does with a new key's value.
+    enum WhenFull {
+        case startOver
+        case keepWhatIsKept
     }
 
-    /// Entries kept at most; a lookup's answer holds up to 50 short names.
-    static let capacity = 4096
-    /// Texts longer than this (in UTF-8 bytes) are not kept.
-    static let longestText = 200
-    // Guards `entries`; held for a dictionary access only.
+    let capacity: Int
+    let whenFull: WhenFull
+    // Guards `kept`; held for a dictionary access only, never while reading.
     private let lock = NSLock()
-    private var entries: [Key: [NameMatch]] = [:]
+    private var kept: [Key: Value] = [:]
 
-    subscript(key: Key) -> [NameMatch]? {
-        get { lock.withLock { entries[key] } }
-        set {
-            lock.withLock {
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[key] = newValue
+    init(capacity: Int, whenFull: WhenFull) {
+        self.capacity = capacity
+        self.whenFull = whenFull
+    }
+
+    /// The value kept for `key`, else `read`'s, kept when there is room (two first readers may
+    /// both read; the first kept wins).
+    func value(_ key: Key, _ read: () throws -> Value) rethrows -> Value {
+        if let value = lock.withLock({ kept[key] }) { return value }
+        let made = try read()
+        return lock.withLock {
+            if let value = kept[key] { return value }
+            if kept.count >= capacity {
+                guard whenFull == .startOver else { return made }
+                kept.removeAll(keepingCapacity: true)
             }
+            kept[key] = made
+            return made
         }
     }
 }
 
-/// A value read from a catalog once, on first use, and kept for the catalog's lifetime (a
-/// catalog file never changes; a swapped-in catalog is another object with its own).
+/// A name looked up by `SQLiteCatalog.lookup`: a web request's pest and culture cost two reads
+/// each otherwise, and the same few are asked again and again.
+struct LookupKey: Hashable, Sendable {
+    let text: String
+    let kind: EntityKind
+    let locale: String
+}
+
+/// Names resolved by `SQLiteCatalog.lookup`; a lookup's answer holds up to 50 short names.
+typealias LookupCache = KeptValues<LookupKey, [NameMatch]>
+
+extension KeptValues where Key == LookupKey, Value == [NameMatch] {
+    /// Texts longer than this (in UTF-8 bytes) are not kept.
+    static var longestText: Int { 200 }
+
+    convenience init() { self.init(capacity: 4096, whenFull: .startOver) }
+}
+
+/// Values read once per locale (an order, names): at most 16 locales are kept.
+typealias ReadOncePerKey<Value: Sendable> = KeptValues<String, Value>
+
+extension KeptValues where Key == String {
+    convenience init() { self.init(capacity: 16, whenFull: .keepWhatIsKept) }
+}
+
+/// A value read from a catalog once, on first use, and kept for the catalog's lifetime.
 final class ReadOnce<Value: Sendable>: @unchecked Sendable {
     // Guards `kept`; never held while reading.
     private let lock = NSLock()
@@ -46,26 +81,6 @@ final class ReadOnce<Value: Sendable>: @unchecked Sendable {
         return lock.withLock {
             if kept == nil { kept = made }
             return kept ?? made
-        }
-    }
-}
-
-/// Values read from a catalog once per key (a locale), on first use; at most `capacity` keys
-/// are kept, a value for any other is read each time.
-final class ReadOncePerKey<Value: Sendable>: @unchecked Sendable {
-    static var capacity: Int { 16 }
-    // Guards `kept`; never held while reading.
-    private let lock = NSLock()
-    private var kept: [String: Value] = [:]
-
-    /// The value kept for `key`, else `read`'s.
-    func value(_ key: String, _ read: () throws -> Value) rethrows -> Value {
-        if let value = lock.withLock({ kept[key] }) { return value }
-        let made = try read()
-        return lock.withLock {
-            if let value = kept[key] { return value }
-            if kept.count < Self.capacity { kept[key] = made }
-            return made
         }
     }
 }

@@ -84,11 +84,9 @@ extension SQLiteCatalog: LookupUseCase {
         guard trimmed.utf8.count <= LookupCache.longestText else {
             return try lookupUncached(trimmed, kind: kind, locale: locale)
         }
-        let cacheKey = LookupCache.Key(text: trimmed, kind: kind, locale: locale)
-        if let found = lookups[cacheKey] { return found }
-        let found = try lookupUncached(trimmed, kind: kind, locale: locale)
-        lookups[cacheKey] = found
-        return found
+        return try lookups.value(LookupKey(text: trimmed, kind: kind, locale: locale)) {
+            try lookupUncached(trimmed, kind: kind, locale: locale)
+        }
     }
 
     private func lookupUncached(_ trimmed: String, kind: EntityKind, locale: String) throws -> [NameMatch] {

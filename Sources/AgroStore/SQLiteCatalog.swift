@@ -288,31 +288,27 @@ extension Row {
     }
 }
 
+/// What an SQL text kept in `SQLTexts` depends on: the query and its shape (the filter's
+/// parts, the locale chain's length, a page's length).
+struct SQLTextKey: Hashable, Sendable {
+    let query: UInt8
+    let shape: Int
+}
+
 /// SQL texts with named parameters, built once per query shape and kept for the catalog's
 /// lifetime: building a query through GRDB's SQL interpolation (the localized-name subqueries,
 /// the filter) cost more per products request than some of its statements (Benchmarks/web/README.md).
-/// Bounded: when full it starts over.
-final class SQLTexts: @unchecked Sendable {
-    /// A query and what its text depends on.
-    struct Key: Hashable {
-        let query: UInt8
-        let shape: Int
-    }
+typealias SQLTexts = KeptValues<SQLTextKey, String>
 
-    static let capacity = 1024
-    // Guards `texts`; held for a dictionary access only.
-    private let lock = NSLock()
-    private var texts: [Key: String] = [:]
+extension KeptValues where Key == SQLTextKey, Value == String {
+    convenience init() { self.init(capacity: 1024, whenFull: .startOver) }
 
     /// The text of `key`, built by `make` (an SQL literal without bound values) the first time.
-    func text(_ key: Key, _ db: Database, _ make: () -> SQL) throws -> String {
-        if let text = lock.withLock({ texts[key] }) { return text }
-        let (text, arguments) = try make().build(db)
-        precondition(arguments.isEmpty, "a kept SQL text takes its values as named parameters")
-        lock.withLock {
-            if texts.count >= Self.capacity { texts.removeAll(keepingCapacity: true) }
-            texts[key] = text
+    func text(_ key: SQLTextKey, _ db: Database, _ make: () -> SQL) throws -> String {
+        try value(key) {
+            let (text, arguments) = try make().build(db)
+            precondition(arguments.isEmpty, "a kept SQL text takes its values as named parameters")
+            return text
         }
-        return text
     }
 }
