@@ -33,9 +33,10 @@ extension SQLiteCatalog: UseComparisonUseCase {
         var kept: (UseIndex, [String: Int], String, String)?
         let names = KeptNames(
             cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale),
-            products: try rankedNames("product", locale), substances: try rankedNames("substance", locale))
+            products: try rankedNames("product", locale), substances: try rankedNames("substance", locale),
+            uses: try useIndex())
         if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
-            kept = (try useIndex(), try productRanks(locale), pest, culture)
+            kept = (names.uses, try productRanks(locale), pest, culture)
         }
         return try read { db in
             // Every matching use in the page's order, only its id and product read. A pest on a
@@ -199,7 +200,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// The compared uses of `rows` (of `listedUses`, or of `pageUses` when `names` are given),
     /// in their order, with their ingredients, cultures and pests read in one statement each
-    /// (the names of products, substances, cultures and pests from `names` when given).
+    /// (the names of products, substances, cultures and pests from `names` when given, and the
+    /// cultures and pests of each use from its `UseIndex`, no statement).
     private func useRows(
         _ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL, names: KeptNames? = nil
     ) throws -> [UseRow] {
@@ -208,8 +210,14 @@ extension SQLiteCatalog: UseComparisonUseCase {
         let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts, names: names?.substances)
         let cultures: [String: [EntityRef]], pests: [String: [EntityRef]]
         if let names {
-            cultures = try useRefs(db, table: "use_cultures", column: "culture_id", useIDs: useIDs, names: names.cultures)
-            pests = try useRefs(db, table: "use_pests", column: "pest_id", useIDs: useIDs, names: names.pests)
+            var culturesOfUse: [String: [EntityRef]] = [:], pestsOfUse: [String: [EntityRef]] = [:]
+            for id in useIDs {
+                let refs = names.uses.refs(of: id)
+                culturesOfUse[id] = Self.ordered(refs.cultures, names.cultures)
+                pestsOfUse[id] = Self.ordered(refs.pests, names.pests)
+            }
+            cultures = culturesOfUse
+            pests = pestsOfUse
         } else {
             cultures = try useRefs(
                 db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
@@ -282,21 +290,12 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return result
     }
 
-    /// Cultures or pests of each use, by name, named from `names` (the ids alone read).
-    private func useRefs(
-        _ db: Database, table: String, column: String, useIDs: [String], names: [String: RankedName]
-    ) throws -> [String: [EntityRef]] {
-        guard !useIDs.isEmpty else { return [:] }
-        var ids: [String: [String]] = [:]
-        for row in try db.rows("SELECT t.use_id, t.\(sql: column) FROM \(sql: table) t WHERE t.use_id IN \(useIDs)") {
-            ids[row[0], default: []].append(row[1])
-        }
-        return ids.mapValues { refs in
-            refs.sorted { a, b in
-                let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
-                return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
-            }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
-        }
+    /// Cultures or pests (`ids`) named from `names`, in their name order, ties by id.
+    private static func ordered(_ ids: [String], _ names: [String: RankedName]) -> [EntityRef] {
+        ids.sorted { a, b in
+            let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
+            return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
+        }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
     }
 
     /// Cultures or pests of each use, by name.
@@ -317,12 +316,14 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 }
 
-/// The names a page's rows take from memory, per catalog and locale (`rankedNames`).
+/// What a page's rows take from memory rather than from statements: names per catalog and
+/// locale (`rankedNames`), each use's cultures and pests per catalog (`useIndex`).
 struct KeptNames {
     let cultures: [String: RankedName]
     let pests: [String: RankedName]
     let products: [String: RankedName]
     let substances: [String: RankedName]
+    let uses: UseIndex
 }
 
 /// An entity's name in one locale and its place in that locale's name order.
