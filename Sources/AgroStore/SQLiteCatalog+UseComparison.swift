@@ -31,9 +31,12 @@ extension SQLiteCatalog: UseComparisonUseCase {
         let groupsOfProducts = try productGroups()
         // Read before the comparison's transaction (reads do not nest).
         var kept: (UseIndex, [String: Int], String, String)?
-        let names = (cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale))
+        let names = KeptNames(
+            cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale),
+            products: try rankedNames("product", locale), substances: try rankedNames("substance", locale),
+            uses: try useIndex())
         if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
-            kept = (try useIndex(), try productRanks(locale), pest, culture)
+            kept = (names.uses, try productRanks(locale), pest, culture)
         }
         return try read { db in
             // Every matching use in the page's order, only its id and product read. A pest on a
@@ -65,7 +68,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
             let ids = Page(slicing: ordered.map(\.id), page)
             var details: [String: Row] = [:]
             if !ids.items.isEmpty {
-                for row in try db.rows(listedUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
+                for row in try db.rows(pageUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
             }
             let items = try useRows(db, ids.items.compactMap { details[$0] }, query: query, texts: texts, names: names)
             return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
@@ -109,8 +112,9 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
     }
 
-    /// Each culture's or pest's (`entity`'s) name in `locale` and place in the name order (ties
-    /// by id, as the uses' own rows come), read once per catalog and locale.
+    /// Each culture's, pest's, product's or substance's (`entity`'s) name in `locale` and place
+    /// in the name order (ties by id, as the uses' own rows come), read once per catalog and
+    /// locale.
     func rankedNames(_ entity: String, _ locale: String) throws -> [String: RankedName] {
         try namesOnce.value(entity + "/" + locale) {
             let texts = texts(locale)
@@ -136,6 +140,17 @@ extension SQLiteCatalog: UseComparisonUseCase {
         SELECT u.*, p.registration_number, p.registration_expiry,
           \(texts.name("product", owner: "u.product_id")) AS product_name,
           \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
+          \(texts.field("use", "application_area", owner: "u.id")) AS application_area
+        FROM uses u JOIN products p ON p.id = u.product_id
+        """
+    }
+
+    /// The columns of a page's uses (`u`) and their products (`p`), before the WHERE clause:
+    /// `listedUses` less the product's name and name key, which the page's rows take from the
+    /// names kept per catalog and locale (two subqueries per language of the chain and row).
+    private func pageUses(_ texts: LocalizedSQL) -> SQL {
+        """
+        SELECT u.*, p.registration_number, p.registration_expiry,
           \(texts.field("use", "application_area", owner: "u.id")) AS application_area
         FROM uses u JOIN products p ON p.id = u.product_id
         """
@@ -183,19 +198,26 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The compared uses of `rows` (of `listedUses`), in their order, with their ingredients,
-    /// cultures and pests read in one statement each (their names from `names` when given).
+    /// The compared uses of `rows` (of `listedUses`, or of `pageUses` when `names` are given),
+    /// in their order, with their ingredients, cultures and pests read in one statement each
+    /// (the names of products, substances, cultures and pests from `names` when given, and the
+    /// cultures and pests of each use from its `UseIndex`, no statement).
     private func useRows(
-        _ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL,
-        names: (cultures: [String: RankedName], pests: [String: RankedName])? = nil
+        _ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL, names: KeptNames? = nil
     ) throws -> [UseRow] {
         let useIDs: [String] = rows.map { $0["id"] }
         let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
-        let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
+        let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts, names: names?.substances)
         let cultures: [String: [EntityRef]], pests: [String: [EntityRef]]
         if let names {
-            cultures = try useRefs(db, table: "use_cultures", column: "culture_id", useIDs: useIDs, names: names.cultures)
-            pests = try useRefs(db, table: "use_pests", column: "pest_id", useIDs: useIDs, names: names.pests)
+            var culturesOfUse: [String: [EntityRef]] = [:], pestsOfUse: [String: [EntityRef]] = [:]
+            for id in useIDs {
+                let refs = names.uses.refs(of: id)
+                culturesOfUse[id] = Self.ordered(refs.cultures, names.cultures)
+                pestsOfUse[id] = Self.ordered(refs.pests, names.pests)
+            }
+            cultures = culturesOfUse
+            pests = pestsOfUse
         } else {
             cultures = try useRefs(
                 db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
@@ -208,7 +230,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
             let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
             let productIngredients = ingredients[productID] ?? []
             return UseRow(
-                id: id, name: row["product_name"] ?? productID, productID: productID,
+                id: id, name: names.map { $0.products[productID]?.name ?? productID } ?? row["product_name"] ?? productID,
+                productID: productID,
                 registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
                 ingredients: productIngredients, groups: Self.groups(productIngredients),
                 dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")).closed,
@@ -227,9 +250,12 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return seen
     }
 
-    /// Active ingredients with their mode-of-action group, per product id, in label order.
-    func useIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [UseIngredient]] {
-        try activeIngredients(db, productIDs: productIDs, texts: texts).mapValues { ingredients in
+    /// Active ingredients with their mode-of-action group, per product id, in label order
+    /// (the substances named from `names` when given).
+    func useIngredients(
+        _ db: Database, productIDs: [String], texts: LocalizedSQL, names: [String: RankedName]? = nil
+    ) throws -> [String: [UseIngredient]] {
+        try activeIngredients(db, productIDs: productIDs, texts: texts, names: names).mapValues { ingredients in
             ingredients.map {
                 UseIngredient(
                     substanceID: $0.substance.id, name: $0.substance.name, concentration: $0.concentration, unit: $0.unit,
@@ -240,40 +266,36 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// Active ingredients with their mode of action, per product id, in label order: one
     /// statement for all the products (the use comparison and the plan check read them so).
-    func activeIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [ActiveIngredient]] {
+    /// The substances are named from `names` when given (not read then).
+    func activeIngredients(
+        _ db: Database, productIDs: [String], texts: LocalizedSQL, names: [String: RankedName]? = nil
+    ) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
         var result: [String: [ActiveIngredient]] = [:]
+        let name: SQL = names == nil ? ", " + texts.name("substance", owner: "pi.substance_id") + " AS name" : ""
         for row in try db.rows(
             """
-            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
-              \(texts.name("substance", owner: "pi.substance_id")) AS name
+            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group\(name)
             FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
             WHERE pi.product_id IN \(productIDs) ORDER BY pi.product_id, pi.position
             """)
         {
+            let substance: String = row["substance_id"]
             result[row["product_id"], default: []].append(
                 ActiveIngredient(
-                    substance: EntityRef(id: row["substance_id"], name: row["name"] ?? row["substance_id"]),
+                    substance: EntityRef(
+                        id: substance, name: names.map { $0[substance]?.name ?? substance } ?? row["name"] ?? substance),
                     concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
         }
         return result
     }
 
-    /// Cultures or pests of each use, by name, named from `names` (the ids alone read).
-    private func useRefs(
-        _ db: Database, table: String, column: String, useIDs: [String], names: [String: RankedName]
-    ) throws -> [String: [EntityRef]] {
-        guard !useIDs.isEmpty else { return [:] }
-        var ids: [String: [String]] = [:]
-        for row in try db.rows("SELECT t.use_id, t.\(sql: column) FROM \(sql: table) t WHERE t.use_id IN \(useIDs)") {
-            ids[row[0], default: []].append(row[1])
-        }
-        return ids.mapValues { refs in
-            refs.sorted { a, b in
-                let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
-                return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
-            }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
-        }
+    /// Cultures or pests (`ids`) named from `names`, in their name order, ties by id.
+    private static func ordered(_ ids: [String], _ names: [String: RankedName]) -> [EntityRef] {
+        ids.sorted { a, b in
+            let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
+            return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
+        }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
     }
 
     /// Cultures or pests of each use, by name.
@@ -294,7 +316,17 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 }
 
-/// A culture's or pest's name in one locale and its place in that locale's name order.
+/// What a page's rows take from memory rather than from statements: names per catalog and
+/// locale (`rankedNames`), each use's cultures and pests per catalog (`useIndex`).
+struct KeptNames {
+    let cultures: [String: RankedName]
+    let pests: [String: RankedName]
+    let products: [String: RankedName]
+    let substances: [String: RankedName]
+    let uses: UseIndex
+}
+
+/// An entity's name in one locale and its place in that locale's name order.
 struct RankedName: Sendable {
     let name: String
     let rank: Int

@@ -3,15 +3,19 @@ import GRDB
 
 /// The catalog's uses as ids in memory, read once per catalog (a few MB for a national
 /// register): the uses naming each pest, the cultures of each use, each culture's ancestry
-/// (itself included) and each use's product. A comparison of a pest on a culture, the uses
+/// (itself included), each use's product and pests. A comparison of a pest on a culture, the uses
 /// page's question, is then found without a statement: about 380 uses for the Swiss register's
 /// largest pair, where SQLite took several index searches each.
 struct UseIndex: Sendable {
     // Ids are numbered once (their place in these arrays): a comparison then hashes no 36-byte
     // id per candidate use and culture, which was most of its time.
     private let useIDs: [String]
+    private let useNumbers: [String: Int32]
     private let productIDs: [String]
     private let cultureNumbers: [String: Int32]
+    private let cultureIDs: [String]
+    private let pestIDs: [String]
+    private let pestsOfUse: [[Int32]]
     private let usesOfPest: [String: [Int32]]
     private let culturesOfUse: [[Int32]]
     private let ancestors: [String: [Int32]]
@@ -34,9 +38,17 @@ struct UseIndex: Sendable {
             cultureNumbers[id] = number
             return number
         }
-        var usesOfPest: [String: [Int32]] = [:]
+        var pestNumbers: [String: Int32] = [:], pestIDs: [String] = []
+        var usesOfPest: [String: [Int32]] = [:], pestsOfUse: [Int32: [Int32]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT pest_id, use_id FROM use_pests") {
-            usesOfPest[row[0], default: []].append(use(row[1]))
+            let pest: String = row[0], number = use(row[1])
+            usesOfPest[pest, default: []].append(number)
+            let pestNumber = pestNumbers[pest] ?? Int32(pestIDs.count)
+            if pestNumbers[pest] == nil {
+                pestNumbers[pest] = pestNumber
+                pestIDs.append(pest)
+            }
+            pestsOfUse[number, default: []].append(pestNumber)
         }
         var culturesOfUse: [Int32: [Int32]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT use_id, culture_id FROM use_cultures") {
@@ -58,12 +70,25 @@ struct UseIndex: Sendable {
             productOfUse[use(row[0])] = number
         }
         self.useIDs = useIDs
+        self.useNumbers = useNumbers
         self.productIDs = productIDs
         self.cultureNumbers = cultureNumbers
+        var cultureIDs = [String](repeating: "", count: cultureNumbers.count)
+        for (id, number) in cultureNumbers { cultureIDs[Int(number)] = id }
+        self.cultureIDs = cultureIDs
+        self.pestIDs = pestIDs
+        self.pestsOfUse = useIDs.indices.map { pestsOfUse[Int32($0)] ?? [] }
         self.usesOfPest = usesOfPest
         self.culturesOfUse = useIDs.indices.map { culturesOfUse[Int32($0)] ?? [] }
         self.ancestors = ancestors
         self.productOfUse = useIDs.indices.map { productOfUse[Int32($0)] ?? -1 }
+    }
+
+    /// The cultures and pests `use` names (ids, in no order), as `use_cultures` and `use_pests`
+    /// hold them: the uses page's rows take them from here rather than from two statements.
+    func refs(of use: String) -> (cultures: [String], pests: [String]) {
+        guard let number = useNumbers[use].map({ Int($0) }) else { return ([], []) }
+        return (culturesOfUse[number].map { cultureIDs[Int($0)] }, pestsOfUse[number].map { pestIDs[Int($0)] })
     }
 
     /// The uses (id and product) naming `pest` on `culture` or a group above it, unordered.

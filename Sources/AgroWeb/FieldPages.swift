@@ -190,27 +190,7 @@ extension Pages {
         values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
             ["code": code, "selected": GroupCode(parsing: code) == query.group]
         }
-        let s = page.environment.strings
-        values["rows"] = result.items.map { row -> [String: Any] in
-            [
-                "product": row.name, "href": href(.product, row.productID), "registration": row.registrationNumber ?? "",
-                "ingredients": row.ingredients.map { ingredient -> [String: String] in
-                    let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
-                    return [
-                        "name": amount.isEmpty ? ingredient.name : "\(ingredient.name) \(amount)",
-                        "group": ingredient.group ?? "?",
-                        "href": href(.substance, ingredient.substanceID),
-                    ]
-                },
-                "dose": s.label(row.dose), "water": row.water.map { s.label($0) } ?? "",
-                "phi": row.phiDays.map { s.plural("use.days", $0) } ?? "",
-                "applications": row.maxApplications.map { s("web.atMost", $0) } ?? "",
-                "interval": row.intervalDays.map { s.plural("use.days", $0) } ?? "",
-                "bbch": row.bbch.map { stages($0, s) } ?? "", "area": row.applicationArea ?? "",
-                "expired": row.expired ? expiredMark(row.registrationExpiry, page).nonEmpty ?? page.t("mark.expired") : "",
-                "outsideStage": row.outsideStage ? page.t("mark.outsideStage") : "",
-            ]
-        }
+        values["rows"] = RawHTML(text: useRowsHTML(result.items, page, labels: strings(page)))
         values["empty"] = result.total == 0
         values["pages"] = pagination(result, page, path: "/uses")
         // A pest with no use on the culture is not among the pickers' choices: read then.

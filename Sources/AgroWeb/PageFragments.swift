@@ -22,6 +22,11 @@ final class PageFragments: @unchecked Sendable {
         case products(locale: String)
         case allPests(locale: String)
         case catalogTitle(locale: String)
+        /// The layout in pieces around a page's own values (`PageLayout`).
+        case layout(locale: String)
+        /// The interface strings the templates see as `t` (they depend on the language alone;
+        /// kept here for the bound, and made again after a swap at the cost of one page).
+        case interfaceStrings(locale: String)
         /// `list`'s choices rendered with a section's template (`template` is its text).
         case html(of: Key, template: String)
     }
@@ -126,6 +131,10 @@ extension String: Fragment {
     var cost: Int { utf8.count + 16 }
 }
 
+extension Dictionary: Fragment where Key == String, Value == String {
+    var cost: Int { reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 48 } }
+}
+
 /// Choices of a `<select>` or `<datalist>`, in the order shown.
 struct Choices: Fragment {
     let ids: [EntityID]
@@ -181,6 +190,91 @@ struct RenderedChoices: Fragment {
 
     /// Bytes held, estimated: the HTML and an entry per choice.
     var cost: Int { html.utf8.count + parts.reduce(0) { $0 + $1.key.utf8.count + $1.value.name.utf8.count + 64 } }
+}
+
+/// The layout (`layout.mustache`) rendered once per catalog and locale, in pieces around what
+/// each page gives it: its title, the language switch's links (they keep the page's path and
+/// query) and its body. Everything else in the layout (the strings, the language, the catalog's
+/// title) is the same for every page of a catalog and language, and looking up its forty
+/// values through Mustache's context stack was a fixed cost of every page.
+///
+/// Made by rendering the layout with markers in place of the three page values (a NUL and a
+/// digit, which no template text or escaping writes), then splitting at the markers.
+struct PageLayout: Fragment {
+    private enum Piece {
+        case text(String)
+        case title, languages, body
+    }
+
+    private let pieces: [Piece]
+    /// The language switch's section (`{{#languages}}...{{/languages}}`), rendered per page.
+    private let languagesTemplate: MustacheTemplate?
+    private let strings: [String: String]
+
+    /// - Parameters:
+    ///   - strings: the interface strings (`t`); `locale`: the page's language (`lang`);
+    ///   - catalogTitle: the catalog's title in that language.
+    init(templates: MustacheLibrary, strings: [String: String], locale: String, catalogTitle: String) {
+        // The section's text, as Mustache hands it to a lambda (written once, while rendering).
+        final class Section { var text: String? }
+        let section = Section()
+        let values: [String: Any] = [
+            "t": strings, "lang": locale, "catalogTitle": catalogTitle,
+            "title": "\u{0}t", "body": RawHTML(text: "\u{0}b"),
+            "languages": MustacheLambda { text in
+                section.text = text
+                return RawHTML(text: "\u{0}l")
+            },
+        ]
+        let rendered = templates.render(values, withTemplate: "layout") ?? ""
+        var pieces: [Piece] = []
+        for (index, part) in rendered.split(separator: "\u{0}", omittingEmptySubsequences: false).enumerated() {
+            var text = Substring(part)
+            if index > 0, let slot = text.first {
+                switch slot {
+                case "t": pieces.append(.title)
+                case "l": pieces.append(.languages)
+                default: pieces.append(.body)
+                }
+                text = text.dropFirst()
+            }
+            if !text.isEmpty { pieces.append(.text(String(text))) }
+        }
+        self.pieces = pieces
+        // The section escapes as the layout does (the templates' pragma, `HTMLEscaping`).
+        languagesTemplate = section.text.flatMap {
+            try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + $0)
+        }
+        self.strings = strings
+    }
+
+    /// The page: `title` escaped, `body` as it is, a link per language (`code`, `name`,
+    /// `selected`, `href`, as the section reads them).
+    func html(title: String, body: String, languages: [[String: Any]]) -> String {
+        var out = HTMLWriter(capacity: body.utf8.count + 4_096)
+        for piece in pieces {
+            switch piece {
+            case .text(let text): out.markup(text)
+            case .title: out.text(title)
+            case .body: out.markup(body)
+            case .languages:
+                for language in languages {
+                    var values = language
+                    values["t"] = strings
+                    out.markup(languagesTemplate?.render(values) ?? "")
+                }
+            }
+        }
+        return out.html
+    }
+
+    /// Bytes held, estimated: the pieces of text.
+    var cost: Int {
+        pieces.reduce(0) {
+            if case .text(let text) = $1 { return $0 + text.utf8.count + 32 }
+            return $0 + 16
+        } + 1_024
+    }
 }
 
 /// Text a Mustache lambda inserts as it is (a `String` result would be parsed as a template).

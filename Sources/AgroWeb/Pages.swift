@@ -127,21 +127,26 @@ enum Pages {
                 "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&"),
             ]
         }
-        let layout: [String: Any] = [
-            "t": strings, "lang": page.locale, "title": rendered.title, "body": body, "languages": locales,
-            // In the page's language: `info` holds the title in the catalog's default locale.
-            "catalogTitle":
-                (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
-                    try $0.catalogInfo(locale: page.locale).title
-                }) ?? page.catalog.info.title,
-        ]
-        let html = page.app.templates.render(layout, withTemplate: "layout") ?? ""
+        let html = layout(page, strings: strings).html(title: rendered.title, body: body, languages: locales)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
         // The switch's choice is remembered for the next pages (a preference, not a session).
         if let asked = page.web.query("lang"), WebApp.interfaceLocales.contains(LocaleChain.normalize(asked)) {
             headers[.setCookie] = "agro_lang=\(LocaleChain.normalize(asked)); Path=/; Max-Age=31536000; SameSite=Lax"
         }
         return Response(status: rendered.status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    /// The layout of the page's catalog and language, made once (`PageFragments`).
+    static func layout(_ page: PageContext, strings: [String: String]) -> PageLayout {
+        func make() -> PageLayout {
+            // In the page's language: `info` holds the title in the catalog's default locale.
+            let title =
+                (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
+                    try $0.catalogInfo(locale: page.locale).title
+                }) ?? page.catalog.info.title
+            return PageLayout(templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title)
+        }
+        return (try? page.app.fragments.value(.layout(locale: page.locale), in: page.catalog) { _ in make() }) ?? make()
     }
 
     /// The values without their empty strings: Mustache takes an empty string for true, so
@@ -174,11 +179,18 @@ enum Pages {
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
     ]
 
+    /// The interface strings of the page's language as the templates see them (`t`), made once
+    /// per language (`PageFragments`): a hundred look-ups through the language chain per page
+    /// otherwise.
     static func strings(_ page: PageContext) -> [String: String] {
-        var table: [String: String] = [:]
-        for key in keys { table[key] = page.t("web." + key) }
-        table["dateNumeric"] = page.t("date.numeric")  // the dates the page's script writes
-        return table
+        func table() -> [String: String] {
+            var table: [String: String] = [:]
+            for key in keys { table[key] = page.t("web." + key) }
+            table["dateNumeric"] = page.t("date.numeric")  // the dates the page's script writes
+            return table
+        }
+        return (try? page.app.fragments.value(.interfaceStrings(locale: page.locale), in: page.catalog) { _ in table() })
+            ?? table()
     }
 
     static func percent(_ text: String) -> String { WebRequest.encoded(text) }
