@@ -176,7 +176,7 @@ enum Pages {
         "cityKind", "expiredOn", "noSprayWindow",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
-        "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount",
+        "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount", "decide",
     ]
 
     /// The interface strings of the page's language as the templates see them (`t`), made once
@@ -245,6 +245,12 @@ enum Pages {
             values["empty"] = result.total == 0
             values["total"] = result.total
             values["pages"] = pagination(result, page, path: "/")
+        } else {
+            // The first screen asks the question the app is for: which product against this
+            // pest on this crop (the uses page), with pickers rather than a word to search.
+            values["landing"] = true
+            values["cultures"] = try culturePicker(page, selected: nil).picker
+            values["pests"] = try pestPicker(page, culture: nil, selected: nil).picker
         }
         return Rendered(template: "search", title: page.t("web.search"), values: values)
     }

@@ -300,6 +300,27 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertFalse(Self.text(html).contains("Cultures:"), "no culture line under each use")
     }
 
+    /// The home page asks the app's question with pickers: a form to the uses page with every
+    /// culture and pest by name in the page's language; a search answers without it.
+    func testHomePageOffersTheUsesComparison() throws {
+        let cultures = try XCTUnwrap(try json("/api/v1/cultures?lang=kk&perPage=500")["items"] as? [[String: Any]])
+        let home = try page("/?lang=kk")
+        let form = try XCTUnwrap(
+            home.components(separatedBy: "<form class=\"filters\" action=\"/uses\" method=\"get\">").dropFirst().first?
+                .components(separatedBy: "</form>").first, home)
+        for culture in cultures {
+            let id = try XCTUnwrap(culture["id"] as? String), name = try XCTUnwrap(culture["name"] as? String)
+            XCTAssertTrue(form.contains("<option value=\"\(id)\">\(name)</option>"), "\(id) \(name)")
+        }
+        XCTAssertTrue(form.contains("<select name=\"pest\">"))
+        XCTAssertTrue(Self.text(home).contains("Дақылды зиянды ағзадан немен қорғауға болады?"))
+        XCTAssertFalse(try page("/?q=wheat").contains("action=\"/uses\""), "a search's answer is the hits")
+        // What the form sends answers with the uses of that pest on that culture.
+        XCTAssertTrue(
+            Self.text(try page("/uses?culture=winter-wheat&pest=zymoseptoria-tritici&lang=kk")).contains("Тебуконазол 250 г/л КЭ")
+        )
+    }
+
     func testPickersAndEchoedQueries() throws {
         let products = try page("/products?culture=winter+wheat&lang=ru")
         XCTAssertTrue(products.contains("<select name=\"culture\">"))
