@@ -158,7 +158,8 @@ struct RenderedChoices: Fragment {
     private let parts: [EntityID: (range: Range<String.Index>, name: String)]
 
     init(_ choices: Choices, template text: String, strings: [String: String]) {
-        template = try? MustacheTemplate(string: text)
+        // Escaped as the page around it is (the templates' pragma, `HTMLEscaping`).
+        template = try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + text)
         self.strings = strings
         var html = "", offsets: [(id: EntityID, name: String, from: Int, to: Int)] = []
         offsets.reserveCapacity(choices.ids.count)

@@ -25,6 +25,18 @@ final class HTMLEscapingTests: XCTestCase {
         XCTAssertEqual(HTMLEscaping().escapeText("<\u{301}"), "&lt;\u{301}")
     }
 
+    /// The pickers' choices, rendered once per catalog apart from the page, escape as the page
+    /// does: a quote before a combining mark would otherwise end the option's value.
+    func testPickerChoicesEscapeAsThePages() {
+        MustacheContentTypes.register(HTMLEscaping(), named: HTMLEscaping.name)
+        let choices = RenderedChoices(
+            Choices([(id: "a\"\u{301}", name: "x\"\u{301} <y>")]),
+            template: "<option value=\"{{id}}\"{{#selected}} selected{{/selected}}>{{name}}</option>", strings: [:])
+        XCTAssertEqual(choices.html, "<option value=\"a&quot;\u{301}\">x&quot;\u{301} &lt;y&gt;</option>")
+        XCTAssertEqual(
+            choices.html(selecting: "a\"\u{301}"), "<option value=\"a&quot;\u{301}\" selected>x&quot;\u{301} &lt;y&gt;</option>")
+    }
+
     func testTheLibraryEscapesAndKeepsTheTemplatesLines() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("escaping-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
