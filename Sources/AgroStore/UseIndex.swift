@@ -4,8 +4,9 @@ import GRDB
 /// The catalog's uses as ids in memory, read once per catalog (a few MB for a national
 /// register): the uses naming each pest, the cultures of each use, each culture's ancestry
 /// (itself included) and each use's product. A comparison of a pest on a culture, the uses
-/// page's question, is then found without a statement: about 380 uses for the Swiss register's
-/// largest pair, where SQLite took several index searches each.
+/// page's question, and the products list of a pest on a culture (the API's busiest answer)
+/// are then found without a statement: about 380 uses for the Swiss register's largest pair,
+/// where SQLite took several index searches each.
 struct UseIndex: Sendable {
     // Ids are numbered once (their place in these arrays): a comparison then hashes no 36-byte
     // id per candidate use and culture, which was most of its time.
@@ -68,13 +69,30 @@ struct UseIndex: Sendable {
 
     /// The uses (id and product) naming `pest` on `culture` or a group above it, unordered.
     func uses(pest: String, culture: String) -> [(id: String, product: String)] {
+        matching(pest: pest, culture: culture).map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
+    }
+
+    /// The products (ids) of those uses, each once, unordered: the products list's filter by a
+    /// pest on a culture.
+    func products(pest: String, culture: String) -> [String] {
+        var seen = [Bool](repeating: false, count: productIDs.count)
+        var found: [String] = []
+        for match in matching(pest: pest, culture: culture) where !seen[Int(match.product)] {
+            seen[Int(match.product)] = true
+            found.append(productIDs[Int(match.product)])
+        }
+        return found
+    }
+
+    /// The numbers of the uses naming `pest` on `culture` or a group above it, and of their products.
+    private func matching(pest: String, culture: String) -> [(use: Int32, product: Int32)] {
         guard let line = ancestors[culture], let candidates = usesOfPest[pest] else { return [] }
         var inLine = [Bool](repeating: false, count: cultureNumbers.count)
         for ancestor in line { inLine[Int(ancestor)] = true }
         return candidates.compactMap { use in
             let product = productOfUse[Int(use)]
             guard product >= 0, culturesOfUse[Int(use)].contains(where: { inLine[Int($0)] }) else { return nil }
-            return (useIDs[Int(use)], productIDs[Int(product)])
+            return (use, product)
         }
     }
 }
