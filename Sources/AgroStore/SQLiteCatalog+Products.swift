@@ -93,14 +93,10 @@ extension SQLiteCatalog: ProductsUseCase {
     /// `ORDER BY name_key COLLATE agro_name, id` in `locale` (their ranks were read so); nil if a
     /// product has no rank (then SQL lists them).
     private func orderedProducts(pest: String, culture: String, locale: String) throws -> [String]? {
+        let index = try useIndex()
         let ranks = try productRanks(locale)
-        var ranked: [(id: String, rank: Int)] = []
-        for id in try useIndex().products(pest: pest, culture: culture) {
-            guard let rank = ranks[id] else { return nil }
-            ranked.append((id, rank))
-        }
-        // Ranks are distinct (one per product): the order is total.
-        return ranked.sorted { $0.rank < $1.rank }.map(\.id)
+        let order = productOrderOnce.value(locale) { index.order(ranks) }
+        return index.products(pest: pest, culture: culture, in: order)
     }
 
     /// `value` in a query: the named parameter `:name` when `named` (its value bound later), else bound here.

@@ -72,16 +72,37 @@ struct UseIndex: Sendable {
         matching(pest: pest, culture: culture).map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
     }
 
-    /// The products (ids) of those uses, each once, unordered: the products list's filter by a
-    /// pest on a culture.
-    func products(pest: String, culture: String) -> [String] {
+    /// The products of those uses, each once, in `order` (the products list's filter by a pest
+    /// on a culture, in its name order); nil if one of them has no place in `order`.
+    func products(pest: String, culture: String, in order: ProductOrder) -> [String]? {
+        // Ranks are sorted as integers: sorting the ids by a rank looked up per comparison
+        // (hashing 36-byte ids, retaining strings) cost more than the page's SQL.
         var seen = [Bool](repeating: false, count: productIDs.count)
-        var found: [String] = []
+        var ranks: [Int] = []
         for match in matching(pest: pest, culture: culture) where !seen[Int(match.product)] {
             seen[Int(match.product)] = true
-            found.append(productIDs[Int(match.product)])
+            let rank = order.rankOfNumber[Int(match.product)]
+            guard rank >= 0 else { return nil }
+            ranks.append(rank)
         }
-        return found
+        ranks.sort()
+        return ranks.map { order.idOfRank[$0] }
+    }
+
+    /// `ranks` (each product's place in a name order, by id) for this index's products: made
+    /// once per locale, so that a list is ordered without looking an id up.
+    func order(_ ranks: [String: Int]) -> ProductOrder {
+        let rankOfNumber = productIDs.map { ranks[$0] ?? -1 }
+        var idOfRank = [String](repeating: "", count: (rankOfNumber.max() ?? -1) + 1)
+        for (number, rank) in rankOfNumber.enumerated() where rank >= 0 { idOfRank[rank] = productIDs[number] }
+        return ProductOrder(rankOfNumber: rankOfNumber, idOfRank: idOfRank)
+    }
+
+    /// The products of a `UseIndex` in a name order: each one's rank by its number in the
+    /// index (-1 for none), and the ids by rank (empty for ranks of products without a use).
+    struct ProductOrder: Sendable {
+        fileprivate let rankOfNumber: [Int]
+        fileprivate let idOfRank: [String]
     }
 
     /// The numbers of the uses naming `pest` on `culture` or a group above it, and of their products.
