@@ -40,26 +40,18 @@ final class WorkPool: @unchecked Sendable {
     /// Runs `body` when a worker is free, within `deadline` seconds of catalog reads
     /// (`CatalogDeadline`).
     func run<T>(deadline: Double, _ body: () async throws -> T) async throws -> T {
-        if #available(macOS 15.0, *), let executor = executor as? DispatchTaskExecutor {
-            // The wait for a worker happens on the pool's executor: a request let in by
-            // `release()` resumes on the pool's threads directly, not first on Swift's
-            // cooperative pool and then again here (one thread switch less per queued request).
-            return try await withTaskExecutorPreference(executor) {
-                try await acquire()
-                defer { release() }
-                return try await Self.$inWorker.withValue(true) { try await withinDeadline(deadline, body) }
-            }
-        }
         try await acquire()
         defer { release() }
-        return try await withinDeadline(deadline, body)
-    }
-
-    /// `body` within `deadline` seconds of catalog reads from now.
-    private func withinDeadline<T>(_ deadline: Double, _ body: () async throws -> T) async throws -> T {
-        try await CatalogDeadline.$current.withValue(
+        return try await CatalogDeadline.$current.withValue(
             DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)
-        ) { try await body() }
+        ) {
+            if #available(macOS 15.0, *), let executor = executor as? DispatchTaskExecutor {
+                return try await Self.$inWorker.withValue(true) {
+                    try await withTaskExecutorPreference(executor) { try await body() }
+                }
+            }
+            return try await body()
+        }
     }
 
     private func acquire() async throws {
