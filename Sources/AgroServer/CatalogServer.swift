@@ -67,11 +67,19 @@ public struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
             "path": .string(Self.escaped(request.uri.description)),
             "status": .stringConvertible(status),
             "bytes": .string(length ?? "-"),
-            "ms": .string(String(format: "%.1f", milliseconds)),
+            "ms": .string(Self.tenths(milliseconds)),
         ]
         if let range = request.headers[.range] { metadata["range"] = .string(Self.escaped(range)) }
         if let tag = request.headers[.ifNoneMatch] { metadata["if-none-match"] = .string(Self.escaped(tag)) }
         context.logger.info("access", metadata: metadata)
+    }
+
+    /// `value` with one decimal, as `%.1f` writes it: `String(format:)` goes through
+    /// Foundation's formatter, a visible cost of a cheap request's log line.
+    static func tenths(_ value: Double) -> String {
+        guard value.isFinite, value >= 0, value < 1e15 else { return String(format: "%.1f", value) }
+        let tenths = Int((value * 10).rounded(.toNearestOrEven))
+        return String(tenths / 10) + "." + String(tenths % 10)
     }
 
     /// A client's text as it may go into a log line: printable ASCII as is (backslash

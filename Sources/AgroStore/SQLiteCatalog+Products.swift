@@ -5,6 +5,18 @@ import GRDB
 extension SQLiteCatalog: ProductsUseCase {
     /// Products by name, filtered; a culture filter includes uses registered on its groups.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
+        try products(filter, page: page, locale: locale, fromMemory: true)
+    }
+
+    /// `products(_:page:locale:)`; `fromMemory`: a pest on a culture, with no other filter, is
+    /// listed from the uses kept in memory (`UseIndex`) in the products' name order kept per
+    /// locale (`productRanks`), without a statement. That statement was most of an uncached
+    /// products request's SQL: each of the pest's uses probed for the culture's groups, then the
+    /// name keys of every match read and sorted by the collation (Benchmarks/web/README.md).
+    /// False lists by SQL (tests compare the two).
+    func products(
+        _ filter: ProductFilter, page: PageRequest, locale: String, fromMemory: Bool
+    ) throws -> Page<ProductSummary> {
         // The SQL texts depend on the filter's shape and the length of the locale chain only:
         // built once with named parameters and kept (`SQLTexts`); the values are bound here.
         let texts = LocalizedSQL(chain: info.locales.chain(for: locale), named: true)
@@ -24,17 +36,26 @@ extension SQLiteCatalog: ProductsUseCase {
         ].enumerated() where present {
             shape |= 1 << (8 + bit)
         }
+        // Read before the products' transaction (reads do not nest).
+        var kept: [String]?
+        if fromMemory, let pest = filter.pest, let culture = filter.culture, filter.substance == nil,
+            filter.category == nil, filter.company == nil, letter == nil
+        {
+            kept = try orderedProducts(pest: pest, culture: culture, locale: locale)
+        }
         return try read { db in
             // The filter is evaluated once, for the ids of every match in order, which give
             // the total and the page; names and companies are read for the page's products
             // only. A count and a LIMIT query each evaluated the filter, and the page query
             // read the names of every match (twice the SQL time on the register).
             let listed = { self.productsQuery(filter, texts: texts, named: true) }
-            let ordered = try String.fetchAll(
-                db.cachedStatement(
-                    sql: sqlTexts.text(.init(query: 0, shape: shape), db) {
-                        "SELECT id FROM (" + listed() + ") ORDER BY name_key COLLATE agro_name, id"
-                    }), arguments: arguments)
+            let ordered =
+                try kept
+                ?? String.fetchAll(
+                    db.cachedStatement(
+                        sql: sqlTexts.text(.init(query: 0, shape: shape), db) {
+                            "SELECT id FROM (" + listed() + ") ORDER BY name_key COLLATE agro_name, id"
+                        }), arguments: arguments)
             let perPage = page.perPage ?? max(ordered.count, 1)
             let start = min(ordered.count, perPage * (page.page - 1))
             let pageIDs = Array(ordered[start..<min(ordered.count, start + perPage)])
@@ -66,6 +87,16 @@ extension SQLiteCatalog: ProductsUseCase {
             }
             return Page(items: items, page: page.page, perPage: perPage, total: ordered.count)
         }
+    }
+
+    /// The products with a use naming `pest` on `culture` or a group above it, in the order of
+    /// `ORDER BY name_key COLLATE agro_name, id` in `locale` (their ranks were read so); nil if a
+    /// product has no rank (then SQL lists them).
+    private func orderedProducts(pest: String, culture: String, locale: String) throws -> [String]? {
+        let index = try useIndex()
+        let ranks = try productRanks(locale)
+        let order = productOrderOnce.value(locale) { index.order(ranks) }
+        return index.products(pest: pest, culture: culture, in: order)
     }
 
     /// `value` in a query: the named parameter `:name` when `named` (its value bound later), else bound here.

@@ -32,6 +32,9 @@ public final class SQLiteCatalog: Sendable {
     /// the uses page's comparison of a pest on a culture, read on first use.
     let useIndexOnce = ReadOnce<UseIndex>()
     let productRanksOnce = ReadOncePerKey<[String: Int]>()
+    /// The same order by the numbers of `UseIndex`'s products (the products list of a pest on a
+    /// culture), made on first use per locale.
+    let productOrderOnce = ReadOncePerKey<UseIndex.ProductOrder>()
     /// The cultures' and pests' names and name order per locale (the uses page's rows), read on
     /// first use.
     let namesOnce = ReadOncePerKey<[String: RankedName]>()

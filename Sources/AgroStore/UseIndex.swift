@@ -4,8 +4,9 @@ import GRDB
 /// The catalog's uses as ids in memory, read once per catalog (a few MB for a national
 /// register): the uses naming each pest, the cultures of each use, each culture's ancestry
 /// (itself included), each use's product and pests. A comparison of a pest on a culture, the uses
-/// page's question, is then found without a statement: about 380 uses for the Swiss register's
-/// largest pair, where SQLite took several index searches each.
+/// page's question, and the products list of a pest on a culture (the API's busiest answer)
+/// are then found without a statement: about 380 uses for the Swiss register's largest pair,
+/// where SQLite took several index searches each.
 struct UseIndex: Sendable {
     // Ids are numbered once (their place in these arrays): a comparison then hashes no 36-byte
     // id per candidate use and culture, which was most of its time.
@@ -93,13 +94,51 @@ struct UseIndex: Sendable {
 
     /// The uses (id and product) naming `pest` on `culture` or a group above it, unordered.
     func uses(pest: String, culture: String) -> [(id: String, product: String)] {
+        matching(pest: pest, culture: culture).map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
+    }
+
+    /// The products of those uses, each once, in `order` (the products list's filter by a pest
+    /// on a culture, in its name order); nil if one of them has no place in `order`.
+    func products(pest: String, culture: String, in order: ProductOrder) -> [String]? {
+        // Ranks are sorted as integers: sorting the ids by a rank looked up per comparison
+        // (hashing 36-byte ids, retaining strings) cost more than the page's SQL.
+        var seen = [Bool](repeating: false, count: productIDs.count)
+        var ranks: [Int] = []
+        for match in matching(pest: pest, culture: culture) where !seen[Int(match.product)] {
+            seen[Int(match.product)] = true
+            let rank = order.rankOfNumber[Int(match.product)]
+            guard rank >= 0 else { return nil }
+            ranks.append(rank)
+        }
+        ranks.sort()
+        return ranks.map { order.idOfRank[$0] }
+    }
+
+    /// `ranks` (each product's place in a name order, by id) for this index's products: made
+    /// once per locale, so that a list is ordered without looking an id up.
+    func order(_ ranks: [String: Int]) -> ProductOrder {
+        let rankOfNumber = productIDs.map { ranks[$0] ?? -1 }
+        var idOfRank = [String](repeating: "", count: (rankOfNumber.max() ?? -1) + 1)
+        for (number, rank) in rankOfNumber.enumerated() where rank >= 0 { idOfRank[rank] = productIDs[number] }
+        return ProductOrder(rankOfNumber: rankOfNumber, idOfRank: idOfRank)
+    }
+
+    /// The products of a `UseIndex` in a name order: each one's rank by its number in the
+    /// index (-1 for none), and the ids by rank (empty for ranks of products without a use).
+    struct ProductOrder: Sendable {
+        fileprivate let rankOfNumber: [Int]
+        fileprivate let idOfRank: [String]
+    }
+
+    /// The numbers of the uses naming `pest` on `culture` or a group above it, and of their products.
+    private func matching(pest: String, culture: String) -> [(use: Int32, product: Int32)] {
         guard let line = ancestors[culture], let candidates = usesOfPest[pest] else { return [] }
         var inLine = [Bool](repeating: false, count: cultureNumbers.count)
         for ancestor in line { inLine[Int(ancestor)] = true }
         return candidates.compactMap { use in
             let product = productOfUse[Int(use)]
             guard product >= 0, culturesOfUse[Int(use)].contains(where: { inLine[Int($0)] }) else { return nil }
-            return (useIDs[Int(use)], productIDs[Int(product)])
+            return (use, product)
         }
     }
 }

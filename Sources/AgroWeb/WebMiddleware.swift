@@ -154,9 +154,9 @@ struct ProtocolMiddleware: RouterMiddleware {
         var response = response
         let collector = BodyCollector()
         try await response.body.write(collector)
-        let bytes = collector.bytes
-        let tag = response.headers[.eTag] ?? Self.etag(bytes)
-        let gzip = bytes.count >= minimumCompressed && accepts("gzip", request.headers[.acceptEncoding])
+        let buffer = collector.buffer
+        let tag = response.headers[.eTag] ?? Self.etag(buffer)
+        let gzip = buffer.readableBytes >= minimumCompressed && accepts("gzip", request.headers[.acceptEncoding])
         let sentTag = gzip ? String(tag.dropLast()) + "-gzip\"" : tag
         var headers = response.headers
         headers[.eTag] = sentTag
@@ -179,19 +179,24 @@ struct ProtocolMiddleware: RouterMiddleware {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }
-        var body = bytes
-        if gzip, let compressed = Gzip.compress(bytes) {
-            body = compressed
+        // The collected buffer is sent as it is unless compressed (no copy of the answer).
+        var body = buffer
+        if gzip, let compressed = Gzip.compress(Array(buffer.readableBytesView)) {
+            body = ByteBuffer(bytes: compressed)
             headers[.contentEncoding] = "gzip"
         } else {
             headers[.eTag] = tag
         }
-        headers[.contentLength] = String(body.count)
-        return Response(status: response.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        headers[.contentLength] = String(body.readableBytes)
+        return Response(status: response.status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// A strong ETag of the bytes (FNV-1a 64, as the static files').
-    static func etag(_ bytes: [UInt8]) -> String {
+    static func etag(_ buffer: ByteBuffer) -> String {
+        buffer.withUnsafeReadableBytes(etag)
+    }
+
+    private static func etag(_ bytes: UnsafeRawBufferPointer) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return "\"" + String(hash, radix: 16) + "\""
@@ -210,12 +215,20 @@ struct ProtocolMiddleware: RouterMiddleware {
     }
 }
 
-/// Collects a response body (known to be small) into memory.
+/// Collects a response body (known to be small) into memory: a body written as one buffer
+/// (every answer made from a string or bytes) is kept as it is, without a copy.
 final class BodyCollector: ResponseBodyWriter {
-    var bytes: [UInt8] = []
+    private(set) var buffer = ByteBuffer()
+    private var written = false
 
     func write(_ buffer: ByteBuffer) async throws {
-        bytes.append(contentsOf: buffer.readableBytesView)
+        if written {
+            var more = buffer
+            self.buffer.writeBuffer(&more)
+        } else {
+            self.buffer = buffer
+            written = true
+        }
     }
 
     func finish(_ trailingHeaders: HTTPFields?) async throws {}

@@ -60,4 +60,11 @@ final class ServeConfinementTests: XCTestCase {
             AccessLogMiddleware<BasicRequestContext>.escaped("a\r\nstatus=200\u{1B}[2J"), "a\\u{d}\\u{a}status=200\\u{1b}[2J")
         XCTAssertEqual(AccessLogMiddleware<BasicRequestContext>.escaped("\u{202E}x\\"), "\\u{202e}x\\\\")
     }
+
+    func testAccessLogWritesMillisecondsAsPrintfDoes() {
+        // Values away from a tie of the second decimal (there the two may round either way).
+        for value in [0, 0.04, 0.06, 0.96, 1.44, 9.96, 12.34, 999.97, 1234.5678, 86_400_000.01] {
+            XCTAssertEqual(AccessLogMiddleware<BasicRequestContext>.tenths(value), String(format: "%.1f", value), "\(value)")
+        }
+    }
 }
