@@ -75,11 +75,16 @@ public final class SQLiteCatalog: Sendable {
                 }
             }
         }
+        // Opened as immutable (a URI; Debian's SQLite reads file names as URIs): SQLite then
+        // takes no file lock and checks no change counter at each read, a dozen system calls
+        // per web request. A catalog file is never written while open: an update installs
+        // another file, and a catalog being built is not opened until it is done.
+        let location = "file:" + (path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path) + "?immutable=1"
         do {
             database =
                 maximumReaders > 1
-                ? try DatabasePool(path: path, configuration: configuration)
-                : try DatabaseQueue(path: path, configuration: configuration)
+                ? try DatabasePool(path: location, configuration: configuration)
+                : try DatabaseQueue(path: location, configuration: configuration)
             info = try database.read { db in try Self.readInfo(db, path: path) }
         } catch let error as DatabaseError {
             throw CatalogError.corrupt(path: path, reason: error.message ?? "\(error.resultCode)")
