@@ -109,6 +109,7 @@ public final class LiveCatalog: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: readers) { _ in
             _ = try? catalog.products(ProductFilter(), page: PageRequest(perPage: 1), locale: locale)
         }
+        try? catalog.keepIndexes()
     }
 
     /// Watches the store and swaps when the installed catalog changes (another process ran

@@ -74,6 +74,9 @@ final class ReadOnce<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var kept: Value?
 
+    /// The value, if read already.
+    var keptValue: Value? { lock.withLock { kept } }
+
     /// The kept value, else `read`'s (two first readers may both read; the first kept wins).
     func value(_ read: () throws -> Value) rethrows -> Value {
         if let kept = lock.withLock({ kept }) { return kept }

@@ -10,10 +10,11 @@ extension SQLiteCatalog: ProductsUseCase {
 
     /// `products(_:page:locale:)`; `fromMemory`: a pest on a culture, with no other filter, is
     /// listed from the uses kept in memory (`UseIndex`) in the products' name order kept per
-    /// locale (`productRanks`), without a statement. That statement was most of an uncached
-    /// products request's SQL: each of the pest's uses probed for the culture's groups, then the
-    /// name keys of every match read and sorted by the collation (Benchmarks/web/README.md).
-    /// False lists by SQL (tests compare the two).
+    /// locale (`productRanks`), without a statement, once the index is kept (`keepIndexes()`, a
+    /// server's warm-up): a one-shot query would read every use to answer one pair. That
+    /// statement was most of an uncached products request's SQL: each of the pest's uses probed
+    /// for the culture's groups, then the name keys of every match read and sorted by the
+    /// collation (Benchmarks/web/README.md). False lists by SQL (tests compare the two).
     func products(
         _ filter: ProductFilter, page: PageRequest, locale: String, fromMemory: Bool
     ) throws -> Page<ProductSummary> {
@@ -93,7 +94,7 @@ extension SQLiteCatalog: ProductsUseCase {
     /// `ORDER BY name_key COLLATE agro_name, id` in `locale` (their ranks were read so); nil if a
     /// product has no rank (then SQL lists them).
     private func orderedProducts(pest: String, culture: String, locale: String) throws -> [String]? {
-        let index = try useIndex()
+        guard let index = useIndexOnce.keptValue else { return nil }
         let ranks = try productRanks(locale)
         let order = productOrderOnce.value(locale) { index.order(ranks) }
         return index.products(pest: pest, culture: culture, in: order)

@@ -94,6 +94,13 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 
     /// The catalog's uses as ids in memory, read once per catalog.
+    /// Reads and keeps the catalog's uses in memory (`UseIndex`) now, for a process that answers
+    /// many queries (the web server, through `LiveCatalog.warm`): the products of a pest on a
+    /// culture are then listed from memory. A one-shot query does without it.
+    public func keepIndexes() throws {
+        _ = try useIndex()
+    }
+
     func useIndex() throws -> UseIndex {
         try useIndexOnce.value { try read { db in try UseIndex(db) } }
     }

@@ -11,7 +11,11 @@ final class ProductsFromMemoryTests: XCTestCase {
     /// two uses on the same pair, names whose order differs between English and Russian, and a
     /// product named in English only (Russian falls back to it).
     static let catalog: SQLiteCatalog = {
-        do { return try SQLiteCatalog(path: write()) } catch { fatalError("cannot write the fixture: \(error)") }
+        do {
+            let catalog = try SQLiteCatalog(path: write())
+            try catalog.keepIndexes()
+            return catalog
+        } catch { fatalError("cannot write the fixture: \(error)") }
     }()
 
     static func write() throws -> String {
@@ -66,6 +70,17 @@ final class ProductsFromMemoryTests: XCTestCase {
         // Uses on a group below the culture do not count (u3 is on winter wheat).
         let wheat = try catalog.products(ProductFilter(pest: "rust", culture: "wheat"), page: .all, locale: "en")
         XCTAssertEqual(wheat.items.map(\.id), ["p-c", "p-a"])
+    }
+
+    /// A one-shot query (the CLI's) lists by SQL and leaves the uses unread: reading every use
+    /// of a national register to answer one pair took longer than the query.
+    func testAOneShotQueryDoesNotReadTheIndex() throws {
+        let fresh = try SQLiteCatalog(path: Self.write(), maximumReaders: 1)
+        let found = try fresh.products(ProductFilter(pest: "rust", culture: "winter-wheat"), page: .all, locale: "en")
+        XCTAssertEqual(found.items.map(\.id), ["p-b", "p-c", "p-a"])
+        XCTAssertNil(fresh.useIndexOnce.keptValue)
+        LiveCatalog.warm(fresh, readers: 1)
+        XCTAssertNotNil(fresh.useIndexOnce.keptValue, "a server's warm-up keeps it")
     }
 
     func testEveryPairPageAndLocaleIsTheListSQLReads() throws {

@@ -71,6 +71,9 @@ struct WebCommand: AsyncParsableCommand {
             // `agro db update` in another process (or --watch-updates) switches current.sqlite.
             _ = live.watch(store)
         }
+        // Connections opened, statements prepared and the uses kept in memory before the first
+        // request, as after a swap.
+        LiveCatalog.warm(live.catalog, readers: readers)
         guard let resources = environment.paths.assets?.appendingPathComponent("web") else {
             throw WebError.resources("Assets/web not found beside the program or in AGRO_HOME")
         }
