@@ -226,10 +226,17 @@ extension PestsCommand: QuickParsable {
     }
 }
 
-extension CulturesCommand: QuickParsable {
-    static let quickOptions: [String] = []
-    static let quickFlags = ["--all"]
-    static let quickPages = true
+/// A list with no options of its own: the global options, the page options and `--all`.
+protocol QuickPlainList: QuickParsable {
+    init()
+    var global: GlobalOptions { get set }
+    var pages: PageOptions { get set }
+}
+
+extension QuickPlainList {
+    static var quickOptions: [String] { [] }
+    static var quickFlags: [String] { ["--all"] }
+    static var quickPages: Bool { true }
 
     init?(_ line: QuickCommandLine) {
         self.init()
@@ -238,29 +245,9 @@ extension CulturesCommand: QuickParsable {
     }
 }
 
-extension SubstancesCommand: QuickParsable {
-    static let quickOptions: [String] = []
-    static let quickFlags = ["--all"]
-    static let quickPages = true
-
-    init?(_ line: QuickCommandLine) {
-        self.init()
-        guard line.arguments.isEmpty, let global = line.global, let pages = line.pages else { return nil }
-        (self.global, self.pages) = (global, pages)
-    }
-}
-
-extension RegionsCommand: QuickParsable {
-    static let quickOptions: [String] = []
-    static let quickFlags = ["--all"]
-    static let quickPages = true
-
-    init?(_ line: QuickCommandLine) {
-        self.init()
-        guard line.arguments.isEmpty, let global = line.global, let pages = line.pages else { return nil }
-        (self.global, self.pages) = (global, pages)
-    }
-}
+extension CulturesCommand: QuickPlainList {}
+extension SubstancesCommand: QuickPlainList {}
+extension RegionsCommand: QuickPlainList {}
 
 extension ProductCommand: QuickParsable {
     static let quickOptions = ["--culture", "--pest"]
