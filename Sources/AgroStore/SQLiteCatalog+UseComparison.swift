@@ -30,21 +30,19 @@ extension SQLiteCatalog: UseComparisonUseCase {
         let texts = texts(locale)
         let groupsOfProducts = try productGroups()
         // Read before the comparison's transaction (reads do not nest).
-        var kept: (UseIndex, [String: Int], String, String)?
         let names = KeptNames(
             cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale),
             products: try rankedNames("product", locale), substances: try rankedNames("substance", locale),
             uses: try useIndex())
-        if let pest = query.pest, let culture = query.culture, query.substance == nil, query.group == nil, query.sort == .name {
-            kept = (names.uses, try productRanks(locale), pest, culture)
-        }
+        let byName = query.substance == nil && query.group == nil && query.sort == .name
+        let ranks = byName && query.pest != nil && query.culture != nil ? try productRanks(locale) : nil
         return try read { db in
             // Every matching use in the page's order, only its id and product read. A pest on a
             // culture sorted by name (the uses page's question) from the ids kept in memory.
             let ordered: [(id: String, product: String)]
-            if case let (index, ranks, pest, culture)? = kept {
+            if let ranks, let pest = query.pest, let culture = query.culture {
                 // Each use's rank looked up once, not per comparison.
-                ordered = index.uses(pest: pest, culture: culture).map { (use: $0, rank: ranks[$0.product] ?? -1) }
+                ordered = names.uses.uses(pest: pest, culture: culture).map { (use: $0, rank: ranks[$0.product] ?? -1) }
                     .sorted { a, b in
                         a.rank != b.rank ? a.rank < b.rank : a.use.id.utf8.lexicographicallyPrecedes(b.use.id.utf8)
                     }.map(\.use)
@@ -93,7 +91,6 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
     }
 
-    /// The catalog's uses as ids in memory, read once per catalog.
     /// Reads and keeps the catalog's uses in memory (`UseIndex`) now, for a process that answers
     /// many queries (the web server, through `LiveCatalog.warm`): the products of a pest on a
     /// culture are then listed from memory. A one-shot query does without it.
@@ -101,6 +98,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
         _ = try useIndex()
     }
 
+    /// The catalog's uses as ids in memory, read once per catalog.
     func useIndex() throws -> UseIndex {
         try useIndexOnce.value { try read { db in try UseIndex(db) } }
     }

@@ -6,18 +6,7 @@ import Foundation
 import XCTest
 
 /// Hand-made registers: data errors are counted and skipped; other files fail at once.
-final class DataErrorTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("agro-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class DataErrorTests: ImportTestCase {
     private func write(_ text: String, as name: String) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)

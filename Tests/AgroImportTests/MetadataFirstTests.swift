@@ -9,18 +9,7 @@ import XCTest
 /// A plain register file is read metadata first (the tables at its end, then the products as
 /// they come); a compressed one in one pass. Both must give the same catalog and report,
 /// whatever the order of the records in the file.
-final class MetadataFirstTests: XCTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("agro-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+final class MetadataFirstTests: ImportTestCase {
     private let cultureAndPest = """
           <MetaData name="Culture" numberOfRows="1">
             <Detail primaryKey="C1"><Description value="Weizen" language="de"/></Detail>

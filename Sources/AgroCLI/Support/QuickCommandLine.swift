@@ -124,6 +124,13 @@ package struct QuickCommandLine {
         return global
     }
 
+    /// The global options and the one word a card command takes (a product, pest, culture or
+    /// substance); nil for no word, several, or `help` (the library's help command).
+    var card: (global: GlobalOptions, id: String)? {
+        guard arguments.count == 1, arguments[0] != "help", let global else { return nil }
+        return (global, arguments[0])
+    }
+
     /// The page options given; nil when a number is not one or is below 1 (`validate()`'s
     /// refusal is the library's to word).
     var pages: PageOptions? {
@@ -256,8 +263,8 @@ extension ProductCommand: QuickParsable {
 
     init?(_ line: QuickCommandLine) {
         self.init()
-        guard line.arguments.count == 1, line.arguments != ["help"], let global = line.global else { return nil }
-        (self.global, product) = (global, line.arguments[0])
+        guard let (global, id) = line.card else { return nil }
+        (self.global, product) = (global, id)
         (alternatives, culture, pest) = (line.has("--alternatives"), line["--culture"], line["--pest"])
     }
 }
@@ -268,8 +275,8 @@ extension PestCommand: QuickParsable {
 
     init?(_ line: QuickCommandLine) {
         self.init()
-        guard line.arguments.count == 1, line.arguments != ["help"], let global = line.global else { return nil }
-        (self.global, pest, culture) = (global, line.arguments[0], line["--culture"])
+        guard let (global, id) = line.card else { return nil }
+        (self.global, pest, culture) = (global, id, line["--culture"])
     }
 }
 
@@ -279,8 +286,8 @@ extension CultureCommand: QuickParsable {
 
     init?(_ line: QuickCommandLine) {
         self.init()
-        guard line.arguments.count == 1, line.arguments != ["help"], let global = line.global else { return nil }
-        (self.global, culture) = (global, line.arguments[0])
+        guard let (global, id) = line.card else { return nil }
+        (self.global, culture) = (global, id)
     }
 }
 
@@ -290,8 +297,8 @@ extension SubstanceCommand: QuickParsable {
 
     init?(_ line: QuickCommandLine) {
         self.init()
-        guard line.arguments.count == 1, line.arguments != ["help"], let global = line.global else { return nil }
-        (self.global, substance) = (global, line.arguments[0])
+        guard let (global, id) = line.card else { return nil }
+        (self.global, substance) = (global, id)
     }
 }
 
