@@ -15,5 +15,6 @@ package extension Environment {
         catalogPath = base.catalogPath
         processEnvironment = base.processEnvironment
         self.today = today
+        assetTables = base.assetTables
     }
 }

@@ -27,6 +27,10 @@ package struct Environment: Sendable {
     /// sees one day, and tests can fix it.
     package let today: String
 
+    /// The tables of `Assets/` (pictogram and formulation names), read once per file and
+    /// shared by every environment derived from this one: a server reads each once, not per card.
+    package let assetTables: ReadOncePerKey<[String: [String: String]]>
+
     package init(
         paths: Paths, configuration: Configuration, locale: String, format: OutputFormat, output: Terminal,
         catalogPath: String?, processEnvironment: [String: String], today: String
@@ -40,6 +44,7 @@ package struct Environment: Sendable {
         self.catalogPath = catalogPath
         self.processEnvironment = processEnvironment
         self.today = today
+        assetTables = ReadOncePerKey()
     }
 
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.

@@ -91,15 +91,8 @@ package final class Localizer: @unchecked Sendable {
     /// Kazakh, "2026-11-25 14:05 UTC" in English, from ISO 8601 (`2026-11-25T14:05:00Z`); text
     /// that is not such a stamp is returned as it is.
     package func timestamp(_ iso: String) -> String {
-        let bytes = Array(iso.utf8)
-        let shape = Array("0000-00-00T00:00:00Z".utf8)
-        let fits =
-            bytes.count == shape.count
-            && zip(bytes, shape).allSatisfy { byte, expected in
-                expected == UInt8(ascii: "0") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
-            }
-        guard fits else { return iso }
-        return "\(date(String(iso.prefix(10)))) \(iso.dropFirst(11).prefix(5)) UTC"
+        guard let stamp = UTCMinute(iso: iso) else { return iso }
+        return "\(date(stamp.date)) \(stamp.time) UTC"
     }
 
     /// A file size as a person reads it, in decimal units as file managers count them: "1,8 МБ"

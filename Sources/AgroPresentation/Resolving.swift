@@ -31,7 +31,6 @@ package extension Environment {
 
     /// Pictogram codes with their names from `Assets/ghs-pictograms.json` in the interface
     /// language: "GHS07 (Exclamation mark)", or the code alone when the asset lacks it.
-    /// The asset is read once per call, not once per pictogram.
     func pictograms(_ codes: [String]) -> [String] {
         let names = assetNames("ghs-pictograms.json")
         return codes.map { code in names(code).map { "\(code) (\($0))" } ?? code }
@@ -47,10 +46,11 @@ package extension Environment {
     /// A lookup in an asset of names per code and language (`{"CODE": {"en": ..., "ru": ...}}`),
     /// following the interface's language chain; nil for a code the asset lacks.
     private func assetNames(_ file: String) -> (String) -> String? {
-        let names =
+        let names = assetTables.value(file) {
             paths.assets
-            .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file).path) }
-            .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
+                .flatMap { FileManager.default.contents(atPath: $0.appendingPathComponent(file).path) }
+                .flatMap { try? JSONDecoder().decode([String: [String: String]].self, from: $0) } ?? [:]
+        }
         let chain = strings.chain
         return { code in names[code].flatMap { byLocale in chain.lazy.compactMap { byLocale[$0] }.first } }
     }

@@ -35,6 +35,9 @@ package struct ServiceErrorWording: ErrorWording {
             // Digests are cut to 16 hex digits: enough to compare by eye.
             let a = errorCase.arguments
             return s(errorCase.key, a[0], String(a[1].prefix(16)), String(a[2].prefix(16)))
+        case ("UpdateError", "expired"):
+            // The manifest's ISO stamp, written as the language writes time stamps.
+            return s(errorCase.key, s.timestamp(errorCase.arguments[0]))
         case ("ContentBuildError", "one"):
             // The problem itself comes from the sources, worded where it is found.
             return errorCase.arguments[0]

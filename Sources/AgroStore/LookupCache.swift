@@ -8,27 +8,27 @@ import Foundation
 /// Bounded: at most `capacity` keys. When full, a cache of answers to what clients send (names,
 /// query shapes) starts over, so endless new keys hold at most `capacity` values; a cache of a
 /// few keys the program names itself (locales) keeps what it has and reads others each time.
-final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+package final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     /// What a full cache does with a new key's value.
-    enum WhenFull {
+    package enum WhenFull {
         case startOver
         case keepWhatIsKept
     }
 
-    let capacity: Int
-    let whenFull: WhenFull
+    package let capacity: Int
+    package let whenFull: WhenFull
     // Guards `kept`; held for a dictionary access only, never while reading.
     private let lock = NSLock()
     private var kept: [Key: Value] = [:]
 
-    init(capacity: Int, whenFull: WhenFull) {
+    package init(capacity: Int, whenFull: WhenFull) {
         self.capacity = capacity
         self.whenFull = whenFull
     }
 
     /// The value kept for `key`, else `read`'s, kept when there is room (two first readers may
     /// both read; the first kept wins).
-    func value(_ key: Key, _ read: () throws -> Value) rethrows -> Value {
+    package func value(_ key: Key, _ read: () throws -> Value) rethrows -> Value {
         if let value = lock.withLock({ kept[key] }) { return value }
         let made = try read()
         return lock.withLock {
@@ -61,11 +61,12 @@ extension KeptValues where Key == LookupKey, Value == [NameMatch] {
     convenience init() { self.init(capacity: 4096, whenFull: .startOver) }
 }
 
-/// Values read once per locale (an order, names): at most 16 locales are kept.
-typealias ReadOncePerKey<Value: Sendable> = KeptValues<String, Value>
+/// Values read once per locale (an order, names) or per file name (an asset's table): at
+/// most 16 keys are kept.
+package typealias ReadOncePerKey<Value: Sendable> = KeptValues<String, Value>
 
 extension KeptValues where Key == String {
-    convenience init() { self.init(capacity: 16, whenFull: .keepWhatIsKept) }
+    package convenience init() { self.init(capacity: 16, whenFull: .keepWhatIsKept) }
 }
 
 /// A value read from a catalog once, on first use, and kept for the catalog's lifetime.

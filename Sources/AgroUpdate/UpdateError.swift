@@ -114,7 +114,8 @@ public enum UpdateError: UserFacingError, Hashable {
         case let .badSignature(keyID):
             return "the server's manifest signature does not verify with key \(keyID): it was altered; nothing was changed"
         case let .expired(expiresAt):
-            return "the server's manifest expired at \(expiresAt): the publisher must publish again; nothing was changed"
+            let stamp = UTCMinute(iso: expiresAt).map(String.init(describing:)) ?? expiresAt
+            return "the server's manifest expired at \(stamp): the publisher must publish again; nothing was changed"
         case let .notNewer(identity, offered, installed):
             return
                 "the server offers \(identity) version \(offered), older than the installed version \(installed): refused (an old manifest replayed?); nothing was changed"

@@ -255,6 +255,19 @@ final class ErrorWordingTests: XCTestCase {
         }
     }
 
+    /// A manifest's expiry reads as a time stamp of the language, not the manifest's ISO form.
+    func testAnExpiredManifestNamesItsTimeAsTheLanguageWritesIt() throws {
+        let expired = UpdateError.expired(expiresAt: "2026-03-07T09:30:00Z")
+        XCTAssertEqual(
+            report(expired, locale: "en")?.message,
+            "the server's manifest expired at 2026-03-07 09:30 UTC: the publisher must publish again; nothing was changed")
+        for locale in ["ru", "kk"] {
+            let message = try XCTUnwrap(report(expired, locale: locale)?.message)
+            XCTAssertTrue(message.contains("07.03.2026 09:30 UTC"), message)
+            XCTAssertFalse(message.contains("T09"), message)
+        }
+    }
+
     func testKazakhHasItsOwnWording() {
         let message = report(UpdateError.noPreviousCatalog, locale: "kk")?.message
         XCTAssertEqual(message, "қайтатын алдыңғы каталог жоқ")
