@@ -92,6 +92,17 @@ final class WebProcess {
         (try? String(contentsOf: home.appendingPathComponent("stderr.log"), encoding: .utf8)) ?? ""
     }
 
+    /// Whether stderr comes to contain `text` within `seconds`: the log is copied from the pipe
+    /// on another thread, so a line the server wrote just now may not be in the file yet.
+    func stderrComesToContain(_ text: String, within seconds: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !stderrText.contains(text) {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
+    }
+
     /// Stops the server with SIGTERM and returns its exit status.
     @discardableResult
     func stop() -> Int32? {

@@ -150,6 +150,7 @@ final class WebPagesTests: XCTestCase {
     func testStopsOnSIGTERM() throws {
         XCTAssertEqual(try server.get("/api/v1/catalog").status, 200)
         XCTAssertEqual(server.stop(), 0)
-        XCTAssertTrue(server.stderrText.contains("/api/v1/catalog"), "one access-log line per request: \(server.stderrText)")
+        XCTAssertTrue(
+            server.stderrComesToContain("/api/v1/catalog"), "one access-log line per request: \(server.stderrText)")
     }
 }
