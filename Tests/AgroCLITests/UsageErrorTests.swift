@@ -12,7 +12,8 @@ final class UsageErrorTests: XCTestCase {
     private static let cases: [(arguments: [String], en: String, ru: String, kk: String)] = [
         (
             ["products", "--bogus"], "unknown option --bogus; see agro products --help",
-            "неизвестный параметр --bogus; см. agro products --help", "белгісіз параметр --bogus; agro products --help қараңыз"
+            "неизвестный параметр --bogus; см. agro products --help",
+            "белгісіз параметр --bogus; agro products --help командасын қараңыз"
         ),
         (
             ["products", "--per-page", "x"], "--per-page cannot take \"x\"", "--per-page: недопустимое значение «x»",
@@ -37,11 +38,11 @@ final class UsageErrorTests: XCTestCase {
         (["scheme", "wheat", "--stage", "120"], "from 0 to 99, not 120", "от 0 до 99, а не 120", "0 мен 99 аралығындағы"),
         (
             ["plan", "check"], "<file> is needed; see agro plan check --help", "см. agro plan check --help",
-            "agro plan check --help қараңыз"
+            "agro plan check --help командасын қараңыз"
         ),
         (
             ["favorites", "add"], "<item> is needed; see agro favorites add --help", "см. agro favorites add --help",
-            "agro favorites add --help қараңыз"
+            "agro favorites add --help командасын қараңыз"
         ),
         (
             ["web", "--port", "99999"], "--port must be from 0 to 65535", "нужно число от 0 до 65535",
