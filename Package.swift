@@ -153,7 +153,12 @@ let package = Package(
                 "AgroCLI", "AgroPresentation", "AgroDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict),
+            swiftSettings: strict,
+            // The static Swift runtime links with `-export-dynamic`, which put 12,900 of the
+            // program's symbols in its dynamic symbol table; nothing looks them up, but the
+            // runtime's start-up `dladdr` reads the whole table: 0.43 M instructions of a
+            // catalog query's 26 M (Benchmarks/README.md, issue 20).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "agro-full",
             dependencies: [

@@ -98,7 +98,7 @@ package enum ProductPageJSON {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    private struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
 
         mutating func raw(_ text: String) {

@@ -29,15 +29,20 @@ package struct ListPresenter<Item: Encodable & Sendable> {
     package let load: (PageRequest) throws -> Page<Item>
     /// Prints one item in full, for the pager's "open".
     package var open: ((Item) throws -> Void)?
+    /// Writes a page as `Environment.json(PageDocument(page))` does, byte for byte, without
+    /// `JSONEncoder` (`ProductPageJSON`); nil: the encoder writes it.
+    package var json: ((Page<Item>) -> String)?
 
     package init(
         environment: Environment, columns: @escaping @autoclosure () -> [Column<Item>],
-        load: @escaping (PageRequest) throws -> Page<Item>, open: ((Item) throws -> Void)? = nil
+        load: @escaping (PageRequest) throws -> Page<Item>, open: ((Item) throws -> Void)? = nil,
+        json: ((Page<Item>) -> String)? = nil
     ) {
         self.environment = environment
         makeColumns = columns
         self.load = load
         self.open = open
+        self.json = json
     }
 
     package var columns: [Column<Item>] { makeColumns() }
@@ -50,7 +55,11 @@ package struct ListPresenter<Item: Encodable & Sendable> {
         switch environment.format {
         case .json:
             let page = try load(request)
-            try environment.printJSON(PageDocument(page))
+            if let json {
+                environment.output.write(json(page))
+            } else {
+                try environment.printJSON(PageDocument(page))
+            }
         case .csv:
             let page = try load(request)
             let columns = self.columns

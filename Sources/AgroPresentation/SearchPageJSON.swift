@@ -1,0 +1,43 @@
+import AgroDomain
+
+/// A page of search hits as `Environment.json(PageDocument(page))` writes it, byte for byte,
+/// written directly with `ProductPageJSON`'s writer (same key order, indentation, escaping and
+/// numbers): `JSONEncoder` was 0.8 M of a search's 18 M instructions at start-up
+/// (Benchmarks/README.md, issue 20). A test compares the two.
+package enum SearchPageJSON {
+    /// The document, with the final newline `Environment.json` adds.
+    package static func json(_ page: Page<SearchHit>) -> String {
+        var out = ProductPageJSON.Writer()
+        out.bytes.reserveCapacity(256 + page.items.count * 160)
+        out.raw("{\n  \"items\" : [")
+        out.raw(page.items.isEmpty ? "\n\n  ]" : "\n")
+        for (index, hit) in page.items.enumerated() {
+            if index > 0 { out.raw(",\n") }
+            // `SearchHit`'s synthesized encoding: `detail` left out when nil.
+            out.raw("    {\n      ")
+            if let detail = hit.detail {
+                out.raw("\"detail\" : ")
+                out.string(detail)
+                out.raw(",\n      ")
+            }
+            out.raw("\"id\" : ")
+            out.string(hit.id)
+            out.raw(",\n      \"kind\" : ")
+            out.string(hit.kind.rawValue)
+            out.raw(",\n      \"name\" : ")
+            out.string(hit.name)
+            out.raw(",\n      \"rank\" : ")
+            out.raw(ProductPageJSON.number(hit.rank))
+            out.raw("\n    }")
+        }
+        if !page.items.isEmpty { out.raw("\n  ]") }
+        out.raw(",\n  \"page\" : ")
+        out.raw(String(page.page))
+        out.raw(",\n  \"perPage\" : ")
+        out.raw(String(page.perPage))
+        out.raw(",\n  \"total\" : ")
+        out.raw(String(page.total))
+        out.raw("\n}\n")
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+}
