@@ -19,8 +19,12 @@ final class WorkPool: @unchecked Sendable {
     let queueTimeout: Double
     private let lock = NSLock()
     private var running = 0
-    private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-    private var nextID: UInt64 = 0
+    /// Waiting requests, longest waiting first, each with the instant it came (uptime ns).
+    private var waiting: [(since: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// Whether a timer will let go of the longest waiting request when its time is up: one
+    /// timer for the queue, not one per request (thousands a second under load, each waking a
+    /// thread ten seconds later).
+    private var sweepScheduled = false
     private let executor: (any Sendable)?
 
     init(workers: Int, queueLimit: Int, queueTimeout: Double) {
@@ -30,9 +34,10 @@ final class WorkPool: @unchecked Sendable {
         if #available(macOS 15.0, *) { executor = DispatchTaskExecutor() } else { executor = nil }
     }
 
-    /// Whether the current task runs in a worker of a pool (on its threads, off Swift's
-    /// cooperative pool): `BlockingWork` then runs its work where it is, without a thread hop.
-    @TaskLocal static var inWorker = false
+    /// Whether the current task's blocking work runs where it is, without a thread hop
+    /// (`BlockingWork`): in a worker of a pool (on its threads, off Swift's cooperative pool),
+    /// or in a request known to be cheap (`runHere`).
+    @TaskLocal static var workRunsHere = false
 
     /// Requests running and waiting now.
     var load: (running: Int, waiting: Int) { lock.withLock { (running, waiting.count) } }
@@ -46,7 +51,7 @@ final class WorkPool: @unchecked Sendable {
             DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)
         ) {
             if #available(macOS 15.0, *), let executor = executor as? DispatchTaskExecutor {
-                return try await Self.$inWorker.withValue(true) {
+                return try await Self.$workRunsHere.withValue(true) {
                     try await withTaskExecutorPreference(executor) { try await body() }
                 }
             }
@@ -54,10 +59,19 @@ final class WorkPool: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` at once where it is, without a worker, within `deadline` seconds of catalog
+    /// reads: for a request whose work is small and bounded (`FairnessMiddleware`), which costs
+    /// less than the trip into the pool and back (Benchmarks/web/README.md, issue 20).
+    static func runHere<T>(deadline: Double, _ body: () async throws -> T) async throws -> T {
+        try await CatalogDeadline.$current.withValue(DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)) {
+            try await $workRunsHere.withValue(true) { try await body() }
+        }
+    }
+
     private func acquire() async throws {
         enum Admission {
             case now
-            case queued(UInt64)
+            case queued
             case refused
         }
         let admission: Admission = lock.withLock {
@@ -66,30 +80,64 @@ final class WorkPool: @unchecked Sendable {
                 return .now
             }
             guard waiting.count < queueLimit else { return .refused }
-            nextID += 1
-            return .queued(nextID)
+            return .queued
         }
         switch admission {
         case .now: return
         case .refused: throw Refusal.queueFull
-        case let .queued(id):
+        case .queued:
             let admitted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                lock.withLock { waiting.append((id, continuation)) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + queueTimeout) { [weak self] in
-                    self?.expire(id)
+                enum Queued {
+                    case admitted, waiting
+                    case sweep(at: UInt64)
+                }
+                let queued: Queued = lock.withLock {
+                    // A worker freed since the admission above would otherwise wait for the next.
+                    if running < workers, waiting.isEmpty {
+                        running += 1
+                        return .admitted
+                    }
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    waiting.append((now, continuation))
+                    guard !sweepScheduled else { return .waiting }
+                    sweepScheduled = true
+                    return .sweep(at: now + timeoutNanoseconds)
+                }
+                switch queued {
+                case .admitted: continuation.resume(returning: true)
+                case .waiting: break
+                case let .sweep(instant): scheduleSweep(at: instant)
                 }
             }
             if !admitted { throw Refusal.waitedTooLong }
         }
     }
 
-    /// A waiter still queued after `queueTimeout` is let go without a worker.
-    private func expire(_ id: UInt64) {
-        let expired: CheckedContinuation<Bool, Never>? = lock.withLock {
-            guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-            return waiting.remove(at: index).continuation
+    private var timeoutNanoseconds: UInt64 { UInt64(max(0, queueTimeout) * 1e9) }
+
+    private func scheduleSweep(at instant: UInt64) {
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: instant)) { [weak self] in
+            self?.sweep()
         }
-        expired?.resume(returning: false)
+    }
+
+    /// Waiters queued for `queueTimeout` or longer are let go without a worker; the timer is
+    /// set again for the longest waiting of the others, if any.
+    private func sweep() {
+        let (expired, next): ([CheckedContinuation<Bool, Never>], UInt64?) = lock.withLock {
+            let now = DispatchTime.now().uptimeNanoseconds
+            // Waiters are in the order they came, so the expired ones are at the front.
+            let count = waiting.prefix { $0.since + timeoutNanoseconds <= now }.count
+            let expired = waiting.prefix(count).map(\.continuation)
+            waiting.removeFirst(count)
+            guard let oldest = waiting.first else {
+                sweepScheduled = false
+                return (expired, nil)
+            }
+            return (expired, oldest.since + timeoutNanoseconds)
+        }
+        if let next { scheduleSweep(at: next) }
+        for continuation in expired { continuation.resume(returning: false) }
     }
 
     /// The worker goes to the longest waiting request, else back to the pool.
