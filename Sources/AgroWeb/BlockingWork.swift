@@ -11,10 +11,9 @@ import Dispatch
 /// `CatalogDeadline` goes with it (task-local values do not cross into Dispatch by themselves).
 /// Inside a `WorkPool` worker the work is already on threads of its own and runs where it is:
 /// two more thread hops per request cost more than they saved (profile in Benchmarks/web/README.md).
-/// So does the small, bounded work of a request `FairnessMiddleware` runs without the pool.
 enum BlockingWork {
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        if WorkPool.workRunsHere { return work() }
+        if WorkPool.inWorker { return work() }
         let deadline = CatalogDeadline.current
         return await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -41,8 +41,6 @@ package final class WebApp: Sendable {
     package let limits: WebLimits
     /// Where catalog work and rendering run: bounded, with a bounded queue.
     let pool: WorkPool
-    /// Products requests known to be cheap, run without the pool (`FairnessMiddleware`).
-    let knownPairs = KnownPairs()
     /// Weather calls that reach OpenWeatherMap with the server's key.
     let weatherLimiter: RateLimiter
     /// The server's methods per route, filled once the routes are registered (405 and Allow).

@@ -1,5 +1,4 @@
 import AgroPresentation
-import AgroStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -238,10 +237,7 @@ final class BodyCollector: ResponseBodyWriter {
 /// Runs each request that does catalog work or rendering in the bounded `WorkPool`, within
 /// its deadline for catalog reads; 503 with Retry-After when the pool's queue is full or the
 /// wait too long. Static files, `/healthz`, the OpenAPI file and answers already in the cache
-/// skip the pool: they cost next to nothing and must stay fast while it is busy. So does a
-/// page of the products of a pest on a culture both known (`KnownPairs`): a list kept in memory
-/// and at most `KnownPairs.maximumPerPage` rows read, under a millisecond, less than the trip
-/// into the pool and back cost it (Benchmarks/web/README.md, issue 20); still within its deadline.
+/// skip the pool: they cost next to nothing and must stay fast while it is busy.
 struct FairnessMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let app: WebApp
@@ -249,14 +245,8 @@ struct FairnessMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         if isCheap(request) { return try await next(request, context) }
-        let pair = KnownPairs.pair(of: request)
-        if let pair, app.knownPairs.knows(pair, catalog: app.catalog) {
-            return try await WorkPool.runHere(deadline: app.limits.requestDeadline) { try await next(request, context) }
-        }
         do {
-            let response = try await app.pool.run(deadline: app.limits.requestDeadline) { try await next(request, context) }
-            if let pair, response.status == .ok { app.knownPairs.learn(pair, catalog: app.catalog) }
-            return response
+            return try await app.pool.run(deadline: app.limits.requestDeadline) { try await next(request, context) }
         } catch let refusal as WorkPool.Refusal {
             let s = app.strings(for: request)
             let text = refusal == .queueFull ? s("web.http.busy") : s("web.http.waitedTooLong")
@@ -277,75 +267,5 @@ struct FairnessMiddleware: RouterMiddleware {
         guard path.hasPrefix("/api/v1/"), app.cache.isOn else { return false }
         let locale = WebRequest(request: request, app: app).locale(cookies: false)
         return app.cache.cached(ResponseCache.key(locale: locale, request: request), catalog: app.catalog) != nil
-    }
-}
-
-/// The pests and cultures (as clients name them) of products requests answered 200 on the
-/// catalog in use, so that the next such request is known to be cheap before it runs: a name
-/// or id that resolved once is kept resolved (`SQLiteCatalog.lookup`) and the pair's products
-/// come from memory, whereas an unknown name costs a search for the closest names (a quarter of
-/// a second) and must wait for a worker like any other heavy request. Bounded: at most
-/// `capacity` texts of each kind, of at most `longestText` bytes; when full it starts over; a
-/// swapped catalog starts over too.
-final class KnownPairs: @unchecked Sendable {
-    struct Pair: Sendable {
-        let pest: String
-        let culture: String
-    }
-
-    static let capacity = 4096
-    static let longestText = 200
-    /// Largest page run without the pool: its rows are read by id.
-    static let maximumPerPage = 100
-
-    private let lock = NSLock()
-    private var generation: ObjectIdentifier?
-    private var pests = Set<String>()
-    private var cultures = Set<String>()
-
-    /// The pest and culture of `request` if it is a GET or HEAD of `/api/v1/products` with
-    /// those two, a valid page of at most `maximumPerPage` and nothing else but `lang`; else nil.
-    static func pair(of request: Request) -> Pair? {
-        guard request.uri.path == "/api/v1/products", request.method == .get || request.method == .head else { return nil }
-        var pest: String?, culture: String?
-        for (name, value) in WebRequest.formDecoded(request.uri.query ?? "") {
-            switch name {
-            case "pest" where pest == nil: pest = value
-            case "culture" where culture == nil: culture = value
-            case "lang": continue
-            case "page": guard let number = Int(value), number >= 1, number <= WebLimits.maxPage else { return nil }
-            case "perPage": guard let number = Int(value), number >= 1, number <= maximumPerPage else { return nil }
-            default: return nil
-            }
-        }
-        guard let pest, let culture, !pest.isEmpty, !culture.isEmpty, pest.utf8.count <= longestText,
-            culture.utf8.count <= longestText
-        else { return nil }
-        return Pair(pest: pest, culture: culture)
-    }
-
-    /// Whether both texts of `pair` were answered 200 on `catalog`'s current catalog.
-    func knows(_ pair: Pair, catalog: LiveCatalog) -> Bool {
-        let current = ObjectIdentifier(catalog.catalog)
-        return lock.withLock {
-            if generation != current {
-                generation = current
-                pests = []
-                cultures = []
-            }
-            return pests.contains(pair.pest) && cultures.contains(pair.culture)
-        }
-    }
-
-    /// Keeps the texts of `pair`, answered 200 on `catalog`'s current catalog.
-    func learn(_ pair: Pair, catalog: LiveCatalog) {
-        let current = ObjectIdentifier(catalog.catalog)
-        lock.withLock {
-            guard generation == current else { return }
-            if pests.count >= Self.capacity { pests = [] }
-            if cultures.count >= Self.capacity { cultures = [] }
-            pests.insert(pair.pest)
-            cultures.insert(pair.culture)
-        }
     }
 }

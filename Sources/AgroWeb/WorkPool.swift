@@ -34,10 +34,9 @@ final class WorkPool: @unchecked Sendable {
         if #available(macOS 15.0, *) { executor = DispatchTaskExecutor() } else { executor = nil }
     }
 
-    /// Whether the current task's blocking work runs where it is, without a thread hop
-    /// (`BlockingWork`): in a worker of a pool (on its threads, off Swift's cooperative pool),
-    /// or in a request known to be cheap (`runHere`).
-    @TaskLocal static var workRunsHere = false
+    /// Whether the current task runs in a worker of a pool (on its threads, off Swift's
+    /// cooperative pool): `BlockingWork` then runs its work where it is, without a thread hop.
+    @TaskLocal static var inWorker = false
 
     /// Requests running and waiting now.
     var load: (running: Int, waiting: Int) { lock.withLock { (running, waiting.count) } }
@@ -51,20 +50,11 @@ final class WorkPool: @unchecked Sendable {
             DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)
         ) {
             if #available(macOS 15.0, *), let executor = executor as? DispatchTaskExecutor {
-                return try await Self.$workRunsHere.withValue(true) {
+                return try await Self.$inWorker.withValue(true) {
                     try await withTaskExecutorPreference(executor) { try await body() }
                 }
             }
             return try await body()
-        }
-    }
-
-    /// Runs `body` at once where it is, without a worker, within `deadline` seconds of catalog
-    /// reads: for a request whose work is small and bounded (`FairnessMiddleware`), which costs
-    /// less than the trip into the pool and back (Benchmarks/web/README.md, issue 20).
-    static func runHere<T>(deadline: Double, _ body: () async throws -> T) async throws -> T {
-        try await CatalogDeadline.$current.withValue(DispatchTime.now().uptimeNanoseconds + UInt64(max(0, deadline) * 1e9)) {
-            try await $workRunsHere.withValue(true) { try await body() }
         }
     }
 
