@@ -41,6 +41,16 @@ package final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: @unch
             return made
         }
     }
+
+    /// The value kept for `key`, else `read`'s if it can be kept; nil (nothing read) when a
+    /// cache that keeps what it has is full: for a caller with a cheaper way than reading the
+    /// whole value again on every call.
+    func keptValue(_ key: Key, _ read: () throws -> Value) rethrows -> Value? {
+        let full: Bool = lock.withLock {
+            kept[key] == nil && whenFull == .keepWhatIsKept && kept.count >= capacity
+        }
+        return full ? nil : try value(key, read)
+    }
 }
 
 /// A name looked up by `SQLiteCatalog.lookup`: a web request's pest and culture cost two reads

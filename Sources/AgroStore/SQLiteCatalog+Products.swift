@@ -44,6 +44,15 @@ extension SQLiteCatalog: ProductsUseCase {
         {
             kept = try orderedProducts(pest: pest, culture: culture, locale: locale)
         }
+        // Where the uses are kept (a server), so are the products' and substances' names per
+        // locale (`rankedNames`, as the uses page reads them): a page's rows then read neither,
+        // a subquery per name and language of the chain fewer.
+        var keptNames: (products: [String: RankedName], substances: [String: RankedName])?
+        if useIndexOnce.keptValue != nil, let products = try namesKept("product", locale),
+            let substances = try namesKept("substance", locale)
+        {
+            keptNames = (products, substances)
+        }
         return try read { db in
             // The filter is evaluated once, for the ids of every match in order, which give
             // the total and the page; names and companies are read for the page's products
@@ -60,34 +69,68 @@ extension SQLiteCatalog: ProductsUseCase {
             let perPage = page.perPage ?? max(ordered.count, 1)
             let start = min(ordered.count, perPage * (page.page - 1))
             let pageIDs = Array(ordered[start..<min(ordered.count, start + perPage)])
-            let rows: [Row]
+            let statement: GRDB.Statement?
+            let statementArguments: StatementArguments
             if pageIDs.isEmpty {
-                rows = []
+                (statement, statementArguments) = (nil, [])
             } else if pageIDs.count <= Self.pageByIDs {
-                let text = try sqlTexts.text(.init(query: 1, shape: texts.chain.count | pageIDs.count << 8), db) {
-                    productsQuery(ProductFilter(), texts: texts, named: true)
-                        + " WHERE id IN (\(sql: Self.placeholders(pageIDs.count))) ORDER BY name_key COLLATE agro_name, id"
+                // The page's ids are in the list's order already: the statement reads neither
+                // the name keys nor sorts by them (the rows are put in that order below).
+                let named = keptNames == nil
+                let text = try sqlTexts.text(
+                    .init(query: 1, shape: texts.chain.count | pageIDs.count << 8 | (named ? 1 << 24 : 0)), db
+                ) {
+                    let name: SQL = named ? texts.name("product", owner: "p.id") : "NULL"
+                    return """
+                        SELECT p.id, p.category, p.formulation, p.registration_number, p.registration_expiry,
+                          \(name) AS name, NULL AS name_key, \(texts.name("company", owner: "p.company_id")) AS company
+                        FROM products p WHERE p.id IN (\(sql: Self.placeholders(pageIDs.count)))
+                        """
                 }
-                rows = try Row.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(pageIDs) + arguments)
+                (statement, statementArguments) = (try db.cachedStatement(sql: text), StatementArguments(pageIDs) + arguments)
             } else {
-                rows = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: sqlTexts.text(.init(query: 2, shape: shape), db) {
-                            listed() + " ORDER BY name_key COLLATE agro_name, id LIMIT :limit OFFSET :offset"
-                        }), arguments: arguments + ["limit": perPage, "offset": start])
+                let text = try sqlTexts.text(.init(query: 2, shape: shape), db) {
+                    listed() + " ORDER BY name_key COLLATE agro_name, id LIMIT :limit OFFSET :offset"
+                }
+                (statement, statementArguments) = (
+                    try db.cachedStatement(sql: text), arguments + ["limit": perPage, "offset": start]
+                )
             }
-            // Columns by position, in the order of `productsQuery`'s SELECT: a column found by
-            // name costs a case-insensitive search of the names for every value read.
-            let ids: [String] = rows.map { $0[0] }
-            let ingredients = try ingredientSummaries(db, productIDs: ids, texts: texts, arguments: arguments)
-            let items = zip(ids, rows).map { id, row in
-                ProductSummary(
-                    id: id, name: row[5] ?? id, category: ProductCategory(rawValue: row[1]) ?? .other,
-                    formulation: row.text(at: 2), company: row.text(at: 7), registrationNumber: row.text(at: 3),
-                    ingredients: ingredients[id] ?? [], registrationExpiry: row.text(at: 4))
+            // Each row read as the statement steps (a cursor's row is the statement itself, not
+            // a copy of its values), columns by position in the order of `productsQuery`'s
+            // SELECT: a column found by name costs a case-insensitive search of the names for
+            // every value read. The ingredients are added once every product is read.
+            var items: [ProductSummary] = []
+            items.reserveCapacity(pageIDs.count)
+            if let statement {
+                let rows = try Row.fetchCursor(statement, arguments: statementArguments)
+                while let row = try rows.next() {
+                    let id: String = row[0]
+                    items.append(
+                        ProductSummary(
+                            id: id, name: keptNames?.products[id]?.name ?? row[5] ?? id,
+                            category: ProductCategory(rawValue: row[1]) ?? .other,
+                            formulation: row.text(at: 2), company: row.text(at: 7), registrationNumber: row.text(at: 3),
+                            ingredients: [], registrationExpiry: row.text(at: 4)))
+                }
             }
+            if pageIDs.count <= Self.pageByIDs, items.count > 1 {
+                let position = Dictionary(pageIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+                var slots = [ProductSummary?](repeating: nil, count: pageIDs.count)
+                for item in items { if let index = position[item.id] { slots[index] = item } }
+                items = slots.compactMap { $0 }
+            }
+            let ingredients = try ingredientSummaries(
+                db, productIDs: items.map(\.id), texts: texts, arguments: arguments, names: keptNames?.substances)
+            for index in items.indices { items[index].ingredients = ingredients[items[index].id] ?? [] }
             return Page(items: items, page: page.page, perPage: perPage, total: ordered.count)
         }
+    }
+
+    /// `rankedNames(entity, locale)` unless every language's names kept are others (then nil:
+    /// reading them all again per page would cost more than the page's subqueries).
+    private func namesKept(_ entity: String, _ locale: String) throws -> [String: RankedName]? {
+        try namesOnce.keptValue(entity + "/" + locale) { try rankedNames(entity, locale) }
     }
 
     /// The products with a use naming `pest` on `culture` or a group above it, in the order of
@@ -196,25 +239,29 @@ extension SQLiteCatalog: ProductsUseCase {
     }
 
     /// Active ingredients per product id, in label order; `texts` names its locales as
-    /// parameters, whose values (and others, unused) are in `arguments`.
+    /// parameters, whose values (and others, unused) are in `arguments`. `names`: the
+    /// substances' names in the locale, kept (else read with the ingredients).
     private func ingredientSummaries(
-        _ db: Database, productIDs: [String], texts: LocalizedSQL, arguments: StatementArguments
+        _ db: Database, productIDs: [String], texts: LocalizedSQL, arguments: StatementArguments,
+        names: [String: RankedName]? = nil
     ) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
-        let text = try sqlTexts.text(.init(query: 3, shape: texts.chain.count | productIDs.count << 8), db) {
-            """
-            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit,
-              \(texts.name("substance", owner: "pi.substance_id")) AS name
-            FROM product_ingredients pi WHERE pi.product_id IN (\(sql: Self.placeholders(productIDs.count)))
-            ORDER BY pi.product_id, pi.position
-            """
+        let text = try sqlTexts.text(
+            .init(query: 3, shape: texts.chain.count | productIDs.count << 8 | (names == nil ? 1 << 24 : 0)), db
+        ) {
+            let name: SQL = names == nil ? texts.name("substance", owner: "pi.substance_id") : "NULL"
+            return """
+                SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, \(name) AS name
+                FROM product_ingredients pi WHERE pi.product_id IN (\(sql: Self.placeholders(productIDs.count)))
+                ORDER BY pi.product_id, pi.position
+                """
         }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: text), arguments: StatementArguments(productIDs) + arguments)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: text), arguments: StatementArguments(productIDs) + arguments)
         var summaries: [String: [ActiveIngredient]] = [:]
-        for row in rows {
+        while let row = try rows.next() {
             // Columns by position, as selected above.
             let substanceID: String = row[1]
-            let substance = EntityRef(id: substanceID, name: row[4] ?? substanceID)
+            let substance = EntityRef(id: substanceID, name: names?[substanceID]?.name ?? row[4] ?? substanceID)
             summaries[row[0], default: []].append(
                 ActiveIngredient(substance: substance, concentration: row[2], unit: row.text(at: 3), modeOfAction: nil))
         }

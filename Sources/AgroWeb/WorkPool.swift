@@ -19,8 +19,12 @@ final class WorkPool: @unchecked Sendable {
     let queueTimeout: Double
     private let lock = NSLock()
     private var running = 0
-    private var waiting: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-    private var nextID: UInt64 = 0
+    /// Waiting requests, longest waiting first, each with the instant it came (uptime ns).
+    private var waiting: [(since: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+    /// Whether a timer will let go of the longest waiting request when its time is up: one
+    /// timer for the queue, not one per request (thousands a second under load, each waking a
+    /// thread ten seconds later).
+    private var sweepScheduled = false
     private let executor: (any Sendable)?
 
     init(workers: Int, queueLimit: Int, queueTimeout: Double) {
@@ -57,7 +61,7 @@ final class WorkPool: @unchecked Sendable {
     private func acquire() async throws {
         enum Admission {
             case now
-            case queued(UInt64)
+            case queued
             case refused
         }
         let admission: Admission = lock.withLock {
@@ -66,30 +70,64 @@ final class WorkPool: @unchecked Sendable {
                 return .now
             }
             guard waiting.count < queueLimit else { return .refused }
-            nextID += 1
-            return .queued(nextID)
+            return .queued
         }
         switch admission {
         case .now: return
         case .refused: throw Refusal.queueFull
-        case let .queued(id):
+        case .queued:
             let admitted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                lock.withLock { waiting.append((id, continuation)) }
-                DispatchQueue.global().asyncAfter(deadline: .now() + queueTimeout) { [weak self] in
-                    self?.expire(id)
+                enum Queued {
+                    case admitted, waiting
+                    case sweep(at: UInt64)
+                }
+                let queued: Queued = lock.withLock {
+                    // A worker freed since the admission above would otherwise wait for the next.
+                    if running < workers, waiting.isEmpty {
+                        running += 1
+                        return .admitted
+                    }
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    waiting.append((now, continuation))
+                    guard !sweepScheduled else { return .waiting }
+                    sweepScheduled = true
+                    return .sweep(at: now + timeoutNanoseconds)
+                }
+                switch queued {
+                case .admitted: continuation.resume(returning: true)
+                case .waiting: break
+                case let .sweep(instant): scheduleSweep(at: instant)
                 }
             }
             if !admitted { throw Refusal.waitedTooLong }
         }
     }
 
-    /// A waiter still queued after `queueTimeout` is let go without a worker.
-    private func expire(_ id: UInt64) {
-        let expired: CheckedContinuation<Bool, Never>? = lock.withLock {
-            guard let index = waiting.firstIndex(where: { $0.id == id }) else { return nil }
-            return waiting.remove(at: index).continuation
+    private var timeoutNanoseconds: UInt64 { UInt64(max(0, queueTimeout) * 1e9) }
+
+    private func scheduleSweep(at instant: UInt64) {
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: instant)) { [weak self] in
+            self?.sweep()
         }
-        expired?.resume(returning: false)
+    }
+
+    /// Waiters queued for `queueTimeout` or longer are let go without a worker; the timer is
+    /// set again for the longest waiting of the others, if any.
+    private func sweep() {
+        let (expired, next): ([CheckedContinuation<Bool, Never>], UInt64?) = lock.withLock {
+            let now = DispatchTime.now().uptimeNanoseconds
+            // Waiters are in the order they came, so the expired ones are at the front.
+            let count = waiting.prefix { $0.since + timeoutNanoseconds <= now }.count
+            let expired = waiting.prefix(count).map(\.continuation)
+            waiting.removeFirst(count)
+            guard let oldest = waiting.first else {
+                sweepScheduled = false
+                return (expired, nil)
+            }
+            return (expired, oldest.since + timeoutNanoseconds)
+        }
+        if let next { scheduleSweep(at: next) }
+        for continuation in expired { continuation.resume(returning: false) }
     }
 
     /// The worker goes to the longest waiting request, else back to the pool.

@@ -55,4 +55,34 @@ final class KeptValuesTests: XCTestCase {
             }, 0, "the first locales stay kept")
         XCTAssertEqual(reads, cache.capacity + 3)
     }
+
+    func testAKeptValueIsNotReadWhenAFullCacheCouldNotKeepIt() {
+        let cache = KeptValues<String, Int>(capacity: 2, whenFull: .keepWhatIsKept)
+        var reads = 0
+        XCTAssertEqual(
+            cache.keptValue("a") {
+                reads += 1; return 1
+            }, 1)
+        XCTAssertEqual(
+            cache.keptValue("a") {
+                reads += 1; return 9
+            }, 1, "kept")
+        XCTAssertEqual(
+            cache.value("b") {
+                reads += 1; return 2
+            }, 2)
+        XCTAssertNil(
+            cache.keptValue("c") {
+                reads += 1; return 3
+            }, "full: nothing read")
+        XCTAssertEqual(
+            cache.keptValue("b") {
+                reads += 1; return 9
+            }, 2)
+        XCTAssertEqual(reads, 2)
+        // A cache that starts over always has room.
+        let startingOver = KeptValues<String, Int>(capacity: 1, whenFull: .startOver)
+        _ = startingOver.value("a") { 1 }
+        XCTAssertEqual(startingOver.keptValue("b") { 2 }, 2)
+    }
 }

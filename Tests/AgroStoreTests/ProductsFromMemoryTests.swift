@@ -83,6 +83,32 @@ final class ProductsFromMemoryTests: XCTestCase {
         XCTAssertNotNil(fresh.useIndexOnce.keptValue, "a server's warm-up keeps it")
     }
 
+    /// Where the uses are kept, a page takes its products' and substances' names from the names
+    /// kept per locale (and its order from the list): the same page as a catalog that keeps
+    /// nothing reads with its subqueries, fallback to English and sorting included.
+    func testAPageWithTheNamesKeptIsThePageReadBySQL() throws {
+        let fresh = try SQLiteCatalog(path: Self.write(), maximumReaders: 1)
+        for filter in [
+            ProductFilter(pest: "rust", culture: "winter-wheat"), ProductFilter(pest: "rust"), ProductFilter(),
+            ProductFilter(culture: "cereals"),
+        ] {
+            for locale in ["en", "ru", "kk"] {
+                for page in [PageRequest.all, PageRequest(page: 1, perPage: 2), PageRequest(page: 2, perPage: 1)] {
+                    let expected = try fresh.products(filter, page: page, locale: locale)
+                    XCTAssertFalse(expected.items.isEmpty)
+                    let found = try catalog.products(filter, page: page, locale: locale)
+                    XCTAssertEqual(found, expected, "\(filter) in \(locale), page \(page)")
+                }
+            }
+        }
+        XCTAssertNil(fresh.useIndexOnce.keptValue)
+        XCTAssertEqual(
+            try catalog.products(ProductFilter(), page: .all, locale: "ru").items.map(\.name), ["Mid", "Mid", "Альфа", "Яблоко"])
+        XCTAssertEqual(
+            try catalog.products(ProductFilter(), page: .all, locale: "ru").items.first?.ingredients.map(\.substance.name),
+            ["Substance"])
+    }
+
     func testEveryPairPageAndLocaleIsTheListSQLReads() throws {
         for pest in ["rust", "septoria", "unknown"] {
             for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown"] {
