@@ -15,11 +15,11 @@ import Foundation
 /// the parser).
 ///
 /// Records are handed over one by one as they are made, so that the writer stores them
-/// while the mapping goes on. Products come in register order, each followed by its uses,
-/// which an importer hands to a writer of their own (`CatalogUseWriter`, on another thread):
-/// the uses are stored while the register is read on, instead of after the last product.
-/// Pests come last: their kind depends on the products used against them. The catalog's
-/// bytes do not depend on this order (`CatalogWriter.finish()`).
+/// while the mapping goes on. Products come in register order; their uses come after all
+/// products, by product id, which is the order of the use tables' keys: SQLite appends rows
+/// that come in key order much faster than it inserts scattered ones (a tenth of the writing
+/// time). Pests come last: their kind depends on the products used against them. The
+/// catalog's bytes do not depend on this order (`CatalogWriter.finish()`).
 struct RegisterMapper {
     static let locales = ["de", "fr", "it", "en"]
 
@@ -59,7 +59,7 @@ struct RegisterMapper {
     let examplesPerError: Int
 
     /// Where in the register an error is found, for keeping the first examples of each kind
-    /// in register order whatever order they are found in: the product's place,
+    /// in register order although uses are mapped after all products: the product's place,
     /// then whether the error is in the product itself or in its uses, then a running count.
     struct Place: Comparable {
         var product: Int
@@ -117,15 +117,12 @@ struct RegisterMapper {
         _ document: consuming RegisterDocument, examplesPerError: Int, _ emit: @escaping (Record) -> Bool
     ) -> Output {
         var metadata = document
-        var products = metadata.products + metadata.parallelImports
+        let products = metadata.products + metadata.parallelImports
         metadata.products = []
         metadata.parallelImports = []
         var run = RegisterMapper(document: metadata, examplesPerError: examplesPerError).run(emit)
         if run.begin() {
-            for index in products.indices {
-                let product = products[index]
-                // The copy mapped holds the indications alone, so they go once it is mapped.
-                products[index].indications = []
+            for product in consume products {
                 guard run.add(product) else { break }
             }
         }
@@ -160,6 +157,11 @@ struct RegisterMapper {
         var signalWords: [String: String] = [:]
         /// Per pest, how many uses against it each product category has.
         var pestCategories: [String: [ProductCategory: Int]] = [:]
+        /// The products written, for mapping their uses after them: the index of the source in
+        /// `sources`, its place in the register for the error log.
+        var mapped: [(id: String, source: Int, place: Int, category: ProductCategory, label: String)] = []
+        /// Products and parallel imports as they come.
+        var sources: [RegisterDocument.Product] = []
         /// The wNbr of every registered product (and sale permission) so far.
         var registeredWNbrs = Set<String>()
         /// Product ids so far: a later record with the same id is a data error.
@@ -207,6 +209,8 @@ struct RegisterMapper {
                 registeredCount += 1
                 registeredWNbrs.insert(source.wNbr.trimmingCharacters(in: .whitespaces))
             }
+            let index = sources.count
+            sources.append(source)
             log.enter(product: place, inUses: false)
             let label = Self.label(source)
             let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
@@ -218,7 +222,7 @@ struct RegisterMapper {
                 log.add("duplicate product id", "\(label) at line \(source.line)")
                 return true
             }
-            writing = product(source, place: place, id: id)
+            writing = product(index, place: place, id: id)
             return writing
         }
 
@@ -233,10 +237,7 @@ struct RegisterMapper {
                     log.add("missing original product", item.missing)
                 }
             }
-            if writing {
-                log.enter(product: Int.max, inUses: false)
-                writing = pests()
-            }
+            if writing { _ = uses() && pests() }
             output.errors = log.errors
             return output
         }
@@ -347,7 +348,8 @@ struct RegisterMapper {
         }
 
         /// A registered product, sale permission or parallel import, its id checked unique.
-        mutating func product(_ source: RegisterDocument.Product, place: Int, id: String) -> Bool {
+        mutating func product(_ index: Int, place: Int, id: String) -> Bool {
+            let source = sources[index]
             let label = Self.label(source)
             var record = CatalogRecord.Product(
                 id: id, name: RegisterMapper.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
@@ -381,7 +383,8 @@ struct RegisterMapper {
             describe(&record, from: source, label: label)
             guard emit(.product(record)) else { return false }
             output.products += 1
-            return uses(of: source, id: id, place: place, category: record.category, label: label)
+            mapped.append((id, index, place, record.category, label))
+            return true
         }
 
         /// A product's categories, formulation, holder, deadlines, hazard marks and ingredients.
@@ -444,23 +447,28 @@ struct RegisterMapper {
             }
         }
 
-        /// The uses of a product just written, at once (see the type's comment): the product
-        /// read, with its indications, is freed as soon as `add(_:)` returns.
-        mutating func uses(
-            of source: RegisterDocument.Product, id: String, place: Int, category: ProductCategory, label: String
-        ) -> Bool {
-            log.enter(product: place, inUses: true)
-            let indications = source.indications
-            // Zero-padded so that uses sort in register order.
-            let width = max(3, String(indications.count).count)
-            for (index, indication) in indications.enumerated() {
-                let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
-                let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
-                let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
-                guard emit(.use(use)) else { return false }
-                output.uses += 1
-                if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+        /// Uses by product id (see the type's comment); ids compared as SQLite compares them.
+        mutating func uses() -> Bool {
+            mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+            for (id, index, place, category, label) in mapped {
+                log.enter(product: place, inUses: true)
+                // Taken out of the product read: each product's indications are freed once
+                // mapped, while SQLite's cache grows with the uses written.
+                let isParallelImport = sources[index].isParallelImport
+                let indications = sources[index].indications
+                sources[index].indications = []
+                // Zero-padded so that uses sort in register order.
+                let width = max(3, String(indications.count).count)
+                for (index, indication) in indications.enumerated() {
+                    let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
+                    let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
+                    let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
+                    guard emit(.use(use)) else { return false }
+                    output.uses += 1
+                    if isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+                }
             }
+            log.enter(product: Int.max, inUses: false)
             return true
         }
 

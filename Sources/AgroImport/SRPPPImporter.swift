@@ -93,7 +93,6 @@ public struct SRPPPImporter: Sendable {
         // Mapping and writing overlap: the mapper hands records over in batches to a thread
         // that owns the catalog writer, so SQLite stores one batch while the next is mapped.
         let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
-        let uses = BatchChannel<CatalogRecord.Use>(capacity: Self.batchesAhead)
         var writing: WorkerThread<Void>?
         let mapped = try { () throws -> RegisterMapper.Output in
             // The parsed document lives only until it is mapped, so it is freed while the
@@ -109,13 +108,14 @@ public struct SRPPPImporter: Sendable {
             try input.finish()
             target.progress?(.writing(records: 0))
             writing = WorkerThread(name: "agro.import.writer") {
-                try Self.write(records, uses: uses, header: target.header, to: target.catalogPath, progress: target.progress)
+                try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
             }
-            var sender = Sender(records: records, uses: uses)
+            var sender = BatchSender(records, batchSize: 256)
             let output = RegisterMapper.map(consume document, examplesPerError: options.examplesPerError) { record in
                 sender.send(record)
             }
-            sender.close()
+            sender.flush()
+            records.close()
             return output
         }()
         if let writing { try Self.join(writing, catalogPath: target.catalogPath) }
@@ -124,8 +124,8 @@ public struct SRPPPImporter: Sendable {
 
     /// Reads the `<MetaData>` tables at the end of the file first, then the products from the
     /// start, each mapped and handed to the writer thread as soon as libxml2 has read it: the
-    /// writer stores products, and a second one their uses, while the rest of the file is read,
-    /// instead of waiting for the whole document.
+    /// writer stores products while the rest of the file is read, instead of waiting for the
+    /// whole document. Uses follow once every product is read (they go in product id order).
     ///
     /// Returns nil, with the descriptor back at the start, when the file is not laid out as
     /// `layout` says after all (the metadata pass fails, or the products pass meets other
@@ -137,19 +137,17 @@ public struct SRPPPImporter: Sendable {
         // A few batches ahead are enough to keep the writer busy; more only hold mapped records
         // (some 0.6 MB a batch of uses) while SQLite's cache grows.
         let records = BatchChannel<RegisterMapper.Record>(capacity: Self.batchesAhead)
-        let uses = BatchChannel<CatalogRecord.Use>(capacity: Self.batchesAhead)
         target.progress?(.writing(records: 0))
         // The writer creates its schema, and libxml2 starts on the products, while the
         // metadata pass runs.
         let writing = WorkerThread(name: "agro.import.writer") {
-            try Self.write(records, uses: uses, header: target.header, to: target.catalogPath, progress: target.progress)
+            try Self.write(records, header: target.header, to: target.catalogPath, progress: target.progress)
         }
-        // On any way out but the last, the writers stop and leave no file.
+        // On any way out but the last, the writer stops and leaves no file.
         var finished = false
         defer {
             if !finished {
                 records.cancel()
-                uses.cancel()
                 _ = try? writing.join()
             }
         }
@@ -169,7 +167,7 @@ public struct SRPPPImporter: Sendable {
             } catch {
                 return nil
             }
-            var sender = Sender(records: records, uses: uses)
+            var sender = BatchSender(records, batchSize: 256)
             var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
                 sender.send(record)
             }
@@ -191,9 +189,7 @@ public struct SRPPPImporter: Sendable {
             return nil
         }
         try input.finish()
-        // Only now: a writer that has every record finishes the catalog.
         records.close()
-        uses.close()
         finished = true
         try Self.join(writing, catalogPath: target.catalogPath)
         return output
@@ -216,32 +212,21 @@ public struct SRPPPImporter: Sendable {
     /// The import stopped before every record was sent: the writer leaves no catalog.
     private struct WritingCancelled: Error {}
 
-    /// Runs on the writer thread: stores the records coming through `records` while a thread of
-    /// its own stores the uses coming through `uses` into a file beside (`CatalogUseWriter`),
-    /// then finishes the catalog with them. On failure, of either, cancels both channels (so
-    /// the mapper stops) and leaves no file.
+    /// Runs on the writer thread: stores the records coming through `records`, then finishes
+    /// the catalog. On failure, cancels the channel (so the mapper stops) and leaves no file.
     private static func write(
-        _ records: BatchChannel<RegisterMapper.Record>, uses: BatchChannel<CatalogRecord.Use>, header: CatalogHeader,
-        to path: String, progress: (@Sendable (SRPPPImportProgress) -> Void)?
+        _ records: BatchChannel<RegisterMapper.Record>, header: CatalogHeader, to path: String,
+        progress: (@Sendable (SRPPPImportProgress) -> Void)?
     ) throws {
-        let count = RecordCount(progress: progress)
-        let usesWriting = WorkerThread(name: "agro.import.uses") {
-            try Self.writeUses(uses, catalogPath: path, count: count)
-        }
-        // On every way out with an error, the uses' thread has ended and removed its file.
-        func stopUses() {
-            uses.cancel()
-            _ = try? usesWriting.join()
-        }
         let writer: CatalogWriter
         do {
             writer = try CatalogWriter(path: path, header: header)
         } catch {
             records.cancel()
-            stopUses()
             throw SRPPPImportError.cannotWrite(path: path, reason: "\(error)")
         }
         do {
+            var written = 0
             var finished: [RegisterMapper.Record] = []
             while let batch = records.receive(returning: consume finished) {
                 try writer.batch {
@@ -257,103 +242,22 @@ public struct SRPPPImporter: Sendable {
                         case let .use(use): try writer.add(use)
                         case let .original(productID, originalID): try writer.setOriginal(of: productID, to: originalID)
                         }
+                        written += 1
+                        if written % 5000 == 0 { progress?(.writing(records: written)) }
                     }
                 }
-                count.add(batch.count)
                 finished = batch
             }
             // A cancelled channel ends like a closed one, with records missing.
             if records.isCancelled { throw WritingCancelled() }
-            let writtenUses = try usesWriting.join()
             progress?(.finishing)
             // Compacted: this is the file a publisher ships to phones, and uncompacted it
             // compresses a quarter larger (2026 register: 6.47 MB against 5.09 MB gzipped).
-            try writer.finish(mergingUses: writtenUses)
+            try writer.finish()
         } catch {
             records.cancel()
-            stopUses()
             writer.discard()
             throw error
-        }
-    }
-
-    /// Runs on the uses' thread: stores the uses coming through `uses` into their own file.
-    /// On failure, cancels the channel (so the mapper, and then the writer, stop) and removes
-    /// the file.
-    private static func writeUses(
-        _ uses: BatchChannel<CatalogRecord.Use>, catalogPath: String, count: RecordCount
-    ) throws -> CatalogUseWriter.Written {
-        let writer: CatalogUseWriter
-        do {
-            writer = try CatalogUseWriter(catalogPath: catalogPath)
-        } catch {
-            uses.cancel()
-            throw SRPPPImportError.cannotWrite(path: catalogPath, reason: "\(error)")
-        }
-        do {
-            var finished: [CatalogRecord.Use] = []
-            while let batch = uses.receive(returning: consume finished) {
-                try writer.batch {
-                    for use in batch { try writer.add(use) }
-                }
-                count.add(batch.count)
-                finished = batch
-            }
-            if uses.isCancelled { throw WritingCancelled() }
-            return try writer.close()
-        } catch {
-            uses.cancel()
-            writer.discard()
-            throw error
-        }
-    }
-
-    /// The records written by both writer threads, for the progress reports.
-    private final class RecordCount: @unchecked Sendable {
-        // `written` is read and written under `lock` only (hence @unchecked).
-        private let lock = NSLock()
-        private var written = 0
-        private let progress: (@Sendable (SRPPPImportProgress) -> Void)?
-
-        init(progress: (@Sendable (SRPPPImportProgress) -> Void)?) { self.progress = progress }
-
-        /// Counts `records` more; reports every 5 000.
-        func add(_ records: Int) {
-            guard let progress else { return }
-            lock.lock()
-            let before = written
-            written += records
-            let now = written
-            lock.unlock()
-            if now / 5000 > before / 5000 { progress(.writing(records: now)) }
-        }
-    }
-
-    /// Hands the mapped records to the writer, and the uses among them to the uses' writer.
-    private struct Sender {
-        var records: BatchSender<RegisterMapper.Record>
-        var uses: BatchSender<CatalogRecord.Use>
-
-        init(records: BatchChannel<RegisterMapper.Record>, uses: BatchChannel<CatalogRecord.Use>) {
-            self.records = BatchSender(records, batchSize: 256)
-            self.uses = BatchSender(uses, batchSize: 256)
-        }
-
-        /// False when either writer has given up.
-        mutating func send(_ record: RegisterMapper.Record) -> Bool {
-            if case let .use(use) = record { return uses.send(use) }
-            return records.send(record)
-        }
-
-        /// Sends what is pending; false when either writer has given up.
-        @discardableResult
-        mutating func flush() -> Bool { records.flush() && uses.flush() }
-
-        /// Sends what is pending and tells both writers that nothing more comes.
-        mutating func close() {
-            flush()
-            records.channel.close()
-            uses.channel.close()
         }
     }
 

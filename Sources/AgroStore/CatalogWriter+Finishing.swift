@@ -17,18 +17,13 @@ extension CatalogWriter {
     /// The reference check reads only the records, so they are committed first and a second
     /// connection checks them on a thread of its own while this one derives the lookup
     /// tables: on a register import the two take about as long each.
-    ///
-    /// `uses`, when given, are the use tables a `CatalogUseWriter` wrote beside this writer:
-    /// the records of this writer are copied to them first, and the catalog finished from
-    /// their file.
-    public func finish(mergingUses uses: CatalogUseWriter.Written? = nil) throws {
+    public func finish() throws {
         try write { db in
             // Back to normal locking, so that the checking connection may read once the
             // records are committed; the page cache stays valid, nobody else writes the file.
             try db.execute(sql: "PRAGMA locking_mode = NORMAL")
             try db.execute(sql: "COMMIT")
         }
-        if let uses { try moveRecords(into: uses) }
         let check = WorkerThread(name: "agro.catalog.references") { [buildPath] in
             try Self.checkReferences(atPath: buildPath)
         }
@@ -67,8 +62,6 @@ extension CatalogWriter {
         try? queue.close()
         try? FileManager.default.removeItem(atPath: buildPath)
         try? FileManager.default.removeItem(atPath: path)
-        // Uses written beside this writer and not merged yet.
-        try? FileManager.default.removeItem(atPath: CatalogUseWriter.path(catalogPath: path))
     }
 
     /// Fails on the first reference to a missing row, as the foreign keys would have at commit:

@@ -19,12 +19,10 @@ import GRDB
 /// try writer.finish()
 /// ```
 public final class CatalogWriter {
-    /// The connection to the build file; another one, to another file, once `finish` has
-    /// moved the records to the uses written beside (`finish(mergingUses:)`).
-    var queue: DatabaseQueue
+    let queue: DatabaseQueue
     let path: String
     /// Where the records are written until `finish()` compacts them into `path`.
-    var buildPath: String
+    let buildPath: String
     private let header: CatalogHeader
     /// The multi-row statements, and room for the texts of the insert being run.
     let cache = InsertCache()
@@ -32,7 +30,7 @@ public final class CatalogWriter {
     /// The connection while `batch(_:)` runs; only used inside that call, on its thread.
     private var batchDatabase: Database?
     // The use's own row goes through the cache too: 26 000 of them in the 2026 register.
-    static let uses = MultiRowInsert(
+    private static let uses = MultiRowInsert(
         "INSERT INTO uses(id, product_id, dose_from, dose_to, dose_unit, water_from, water_to, water_unit, "
             + "phi_days, max_applications, interval_days, bbch_from, bbch_to) VALUES ",
         columns: 13, maximumRows: 1)
@@ -50,19 +48,6 @@ public final class CatalogWriter {
         self.header = header
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: buildPath)
-        queue = try Self.openBuild(at: buildPath, catalogPath: path)
-        try queue.inDatabase { db in
-            try db.execute(sql: "BEGIN")
-            // Secondary indexes come in finish(), built once over the sorted rows rather than
-            // updated row by row; VACUUM lays the file out the same either way.
-            for statement in CatalogSchema.tableStatements { try db.execute(sql: statement) }
-            try writeHeader(db)
-        }
-    }
-
-    /// A connection to a new build file at `buildPath` (or to one being built, such as the
-    /// uses written beside: the settings are not stored in the file).
-    static func openBuild(at buildPath: String, catalogPath: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         // References are checked once, in finish(), with PRAGMA foreign_key_check: enforcing
         // them on every insert looked up the parent rows of each of the 370 000 rows of a
@@ -71,15 +56,12 @@ public final class CatalogWriter {
         configuration.journalMode = .default
         // One transaction spans every add(_:) call, from init to finish().
         configuration.allowsUnsafeTransactions = true
-        let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: buildPath, configuration: configuration)
         } catch let error as DatabaseError {
-            throw CatalogWriterError.cannotWrite(path: catalogPath, reason: error.message ?? "\(error.resultCode)")
+            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
         }
         try queue.inDatabase { db in
-            // A build file is a step of the build: a failed one is removed, never opened as a
-            // catalog, so it needs no journal and no sync.
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
@@ -89,8 +71,12 @@ public final class CatalogWriter {
             try db.execute(sql: "PRAGMA cache_size = -1048576")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "BEGIN")
+            // Secondary indexes come in finish(), built once over the sorted rows rather than
+            // updated row by row; VACUUM lays the file out the same either way.
+            for statement in CatalogSchema.tableStatements { try db.execute(sql: statement) }
+            try writeHeader(db)
         }
-        return queue
     }
 
     deinit {
@@ -117,7 +103,7 @@ public final class CatalogWriter {
         for (key, value) in metadata {
             try db.execute(sql: "INSERT INTO catalog_metadata(key, value) VALUES (?, ?)", arguments: [key, value])
         }
-        for locale in Self.locales([header.title, header.attribution]) {
+        for locale in locales([header.title, header.attribution]) {
             try db.execute(
                 sql: "INSERT INTO catalog_i18n(locale, title, attribution) VALUES (?, ?, ?)",
                 arguments: [locale, header.title[locale], header.attribution[locale]])
@@ -301,49 +287,46 @@ public final class CatalogWriter {
 
     /// Adds a use with its cultures, pests and obligations.
     public func add(_ use: CatalogRecord.Use) throws {
-        try write { db in try Self.insert(use, into: db, cache: cache) }
-    }
-
-    /// The rows of one use, on `db` (this writer's connection or a `CatalogUseWriter`'s).
-    static func insert(_ use: CatalogRecord.Use, into db: Database, cache: InsertCache) throws {
-        try db.insert(with: cache, Self.uses, count: 1) { binder, _ in
-            binder.add(use.id)
-            binder.add(use.productID)
-            binder.add(use.dose.from)
-            binder.add(use.dose.to)
-            binder.add(use.dose.unit)
-            binder.add(use.water.from)
-            binder.add(use.water.to)
-            binder.add(use.water.unit)
-            binder.add(use.phiDays)
-            binder.add(use.maxApplications)
-            binder.add(use.intervalDays)
-            binder.add(use.bbch?.from)
-            binder.add(use.bbch?.to)
-        }
-        try insertI18n(db, cache: cache, I18n.use, key: use.id, [use.applicationArea, use.notes])
-        // A use has a few cultures and pests and, in the 2026 register, some seven
-        // obligations: each kind goes in as one multi-row insert.
-        let cultures = Self.sortedUnique(use.cultureIDs)
-        try db.insert(with: cache, Self.useCultures, count: cultures.count) { binder, index in
-            binder.add(use.id)
-            binder.add(cultures[index])
-        }
-        // The first of each pest, in the given order; a use names a few, so a linear scan
-        // beats a set.
-        var pests: [CatalogRecord.Target] = []
-        pests.reserveCapacity(use.pests.count)
-        for pest in use.pests where !pests.contains(where: { $0.pestID == pest.pestID }) { pests.append(pest) }
-        try db.insert(with: cache, Self.usePests, count: pests.count) { binder, index in
-            binder.add(use.id)
-            binder.add(pests[index].pestID)
-            binder.add(pests[index].effect.rawValue)
-        }
-        let obligations = use.obligationIDs
-        try db.insert(with: cache, Self.useObligations, count: obligations.count) { binder, index in
-            binder.add(use.id)
-            binder.add(index)
-            binder.add(obligations[index])
+        try write { db in
+            try db.insert(with: cache, Self.uses, count: 1) { binder, _ in
+                binder.add(use.id)
+                binder.add(use.productID)
+                binder.add(use.dose.from)
+                binder.add(use.dose.to)
+                binder.add(use.dose.unit)
+                binder.add(use.water.from)
+                binder.add(use.water.to)
+                binder.add(use.water.unit)
+                binder.add(use.phiDays)
+                binder.add(use.maxApplications)
+                binder.add(use.intervalDays)
+                binder.add(use.bbch?.from)
+                binder.add(use.bbch?.to)
+            }
+            try self.insertI18n(db, I18n.use, key: use.id, [use.applicationArea, use.notes])
+            // A use has a few cultures and pests and, in the 2026 register, some seven
+            // obligations: each kind goes in as one multi-row insert.
+            let cultures = Self.sortedUnique(use.cultureIDs)
+            try db.insert(with: cache, Self.useCultures, count: cultures.count) { binder, index in
+                binder.add(use.id)
+                binder.add(cultures[index])
+            }
+            // The first of each pest, in the given order; a use names a few, so a linear scan
+            // beats a set.
+            var pests: [CatalogRecord.Target] = []
+            pests.reserveCapacity(use.pests.count)
+            for pest in use.pests where !pests.contains(where: { $0.pestID == pest.pestID }) { pests.append(pest) }
+            try db.insert(with: cache, Self.usePests, count: pests.count) { binder, index in
+                binder.add(use.id)
+                binder.add(pests[index].pestID)
+                binder.add(pests[index].effect.rawValue)
+            }
+            let obligations = use.obligationIDs
+            try db.insert(with: cache, Self.useObligations, count: obligations.count) { binder, index in
+                binder.add(use.id)
+                binder.add(index)
+                binder.add(obligations[index])
+            }
         }
     }
 
@@ -563,14 +546,7 @@ public final class CatalogWriter {
         _ db: Database, _ table: I18n, key: some SQLiteBindable, _ fields: [LocalizedText],
         nameKey: LocalizedText? = nil
     ) throws {
-        try Self.insertI18n(db, cache: cache, table, key: key, fields, nameKey: nameKey)
-    }
-
-    private static func insertI18n(
-        _ db: Database, cache: InsertCache, _ table: I18n, key: some SQLiteBindable, _ fields: [LocalizedText],
-        nameKey: LocalizedText? = nil
-    ) throws {
-        let locales = Self.locales(nameKey.map { fields + [$0] } ?? fields)
+        let locales = self.locales(nameKey.map { fields + [$0] } ?? fields)
         guard !locales.isEmpty else { return }
         try db.insert(with: cache, table.insert, count: locales.count) { binder, index in
             let locale = locales[index]
@@ -600,7 +576,7 @@ public final class CatalogWriter {
     }
 
     /// Locales present in any of the texts, sorted, so rows go in in a stable order.
-    private static func locales(_ texts: [LocalizedText]) -> [String] {
+    private func locales(_ texts: [LocalizedText]) -> [String] {
         // A few locales per entity: a linear scan beats hashing on this hot path (every
         // i18n row of a register import).
         var locales: [String] = []

@@ -104,8 +104,8 @@ final class MetadataFirstTests: ImportTestCase {
         XCTAssertEqual(handed, ["5-1", "5", "F-1", "F-2"])
     }
 
-    /// Writes `text` as a plain file and as an `.xz` file; returns the plain file's path.
-    private func writeBoth(_ text: String) throws -> String {
+    /// Imports `text` as a plain file and as an `.xz` file.
+    private func importBoth(_ text: String) throws -> (plain: SRPPPImportReport, packed: SRPPPImportReport) {
         let input = directory.appendingPathComponent("register.xml").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: input))
         try SharedFixtures.tool("/usr/bin/xz")
@@ -115,12 +115,6 @@ final class MetadataFirstTests: ImportTestCase {
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "xz -k")
-        return input
-    }
-
-    /// Imports `text` as a plain file and as an `.xz` file.
-    private func importBoth(_ text: String) throws -> (plain: SRPPPImportReport, packed: SRPPPImportReport) {
-        let input = try writeBoth(text)
         let importer = SRPPPImporter(options: .init(version: 1))
         let plain = try importer.importFile(at: input, to: directory.appendingPathComponent("plain.sqlite").path)
         let packed = try importer.importFile(at: input + ".xz", to: directory.appendingPathComponent("packed.sqlite").path)
@@ -187,22 +181,5 @@ final class MetadataFirstTests: ImportTestCase {
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         XCTAssertFalse(files.contains { $0.hasPrefix("plain.sqlite") }, "\(files)")
-    }
-
-    func testAFailingUsesWriterLeavesNoCatalog() throws {
-        // A catalog name with room for the build file's suffix but not for that of the uses'
-        // file, 5 bytes longer (a file name has at most 255 bytes): the uses' writer fails
-        // while the catalog writer runs, in both ways of reading.
-        let name = String(repeating: "c", count: 255 - ".unfinished".count - ".sqlite".count) + ".sqlite"
-        let input = try writeBoth(register())
-        let importer = SRPPPImporter(options: .init(version: 1))
-        for file in [input, input + ".xz"] {
-            XCTAssertThrowsError(try importer.importFile(at: file, to: directory.appendingPathComponent(name).path)) {
-                error in
-                guard case SRPPPImportError.cannotWrite = error else { return XCTFail("\(error)") }
-            }
-            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            XCTAssertFalse(files.contains { $0.hasPrefix("ccc") }, "\(files)")
-        }
     }
 }

@@ -13,11 +13,8 @@ enum FixtureCatalog {
             title: ["en": "Fixture", "ru": "Тестовый"], attribution: ["en": "Written by hand for tests"])
     }
 
-    /// Writes the fixture to a new temporary file and returns its path; with `usesApart`, the
-    /// uses go through a `CatalogUseWriter` (last first) and are merged by `finish`.
-    static func write(
-        version: Int = 1, usesApart: Bool = false, extra: (CatalogWriter) throws -> Void = { _ in }
-    ) throws -> String {
+    /// Writes the fixture to a new temporary file and returns its path.
+    static func write(version: Int = 1, extra: (CatalogWriter) throws -> Void = { _ in }) throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("agro-fixture-\(UUID().uuidString).sqlite").path
         let writer = try CatalogWriter(path: path, header: header(version: version))
@@ -41,14 +38,7 @@ enum FixtureCatalog {
         for culture in cultures { try writer.add(culture) }
         for pest in pests { try writer.add(pest) }
         for product in products { try writer.add(product) }
-        var usesWriter: CatalogUseWriter?
-        if usesApart {
-            let apart = try CatalogUseWriter(catalogPath: path)
-            for use in uses.reversed() { try apart.add(use) }
-            usesWriter = apart
-        } else {
-            for use in uses { try writer.add(use) }
-        }
+        for use in uses { try writer.add(use) }
         try writer.add(
             CatalogRecord.Scheme(
                 id: "scheme-wheat", cultureID: "wheat", title: ["en": "Wheat programme", "ru": "Схема для пшеницы"],
@@ -90,7 +80,7 @@ enum FixtureCatalog {
                     bodyHTML: ["en": "<p>Body of <b>\(id)</b> about rust</p>"]))
         }
         try extra(writer)
-        try writer.finish(mergingUses: usesWriter?.close())
+        try writer.finish()
         return path
     }
 

@@ -69,46 +69,6 @@ final class CatalogFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: a), FileManager.default.contents(atPath: b))
     }
 
-    func testUsesWrittenApartGiveTheSameBytes() throws {
-        let together = try FixtureCatalog.write(), apart = try FixtureCatalog.write(usesApart: true)
-        let uses = try SQLiteCatalog(path: apart).uses(UseFilter(product: "p-tebu"), locale: "en")
-        XCTAssertEqual(uses.map(\.id), ["u1"])
-        XCTAssertEqual(FileManager.default.contents(atPath: together), FileManager.default.contents(atPath: apart))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: apart + ".unfinished-uses"), "the uses' file is removed")
-    }
-
-    func testADanglingReferenceInUsesWrittenApartFailsTheBuild() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("agro-apart-\(UUID().uuidString).sqlite").path
-        let writer = try CatalogWriter(path: path, header: FixtureCatalog.header())
-        let uses = try CatalogUseWriter(catalogPath: path)
-        try uses.add(
-            CatalogRecord.Use(
-                id: "u1", productID: "no-such-product", cultureIDs: [], pests: [], dose: Dose(from: 1, to: 1, unit: "l")))
-        XCTAssertThrowsError(try writer.finish(mergingUses: uses.close())) { error in
-            // The merged uses are checked like the others.
-            XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY, "\(error)")
-        }
-        writer.discard()
-        for file in [path, path + ".unfinished", path + ".unfinished-uses"] {
-            XCTAssertFalse(FileManager.default.fileExists(atPath: file), file)
-        }
-    }
-
-    func testUsesLostBeforeTheMergeFailTheBuildAndLeaveNoFile() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("agro-apart-\(UUID().uuidString).sqlite").path
-        let writer = try CatalogWriter(path: path, header: FixtureCatalog.header())
-        let uses = try CatalogUseWriter(catalogPath: path)
-        try uses.add(
-            CatalogRecord.Use(id: "u1", productID: "p", cultureIDs: [], pests: [], dose: Dose(from: 1, to: 1, unit: "l")))
-        let written = try uses.close()
-        try FileManager.default.removeItem(atPath: path + ".unfinished-uses")
-        XCTAssertThrowsError(try writer.finish(mergingUses: written))
-        writer.discard()
-        for file in [path, path + ".unfinished", path + ".unfinished-uses"] {
-            XCTAssertFalse(FileManager.default.fileExists(atPath: file), file)
-        }
-    }
-
     func testACycleInCultureParentsIsRefused() throws {
         XCTAssertThrowsError(
             try FixtureCatalog.write { writer in
