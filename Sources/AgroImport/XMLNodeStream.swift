@@ -137,7 +137,7 @@ final class XMLNodeStream {
                     attributes.set(attribute.name, String(decoding: value, as: UTF8.self))
                     continue
                 }
-                attributes.set(attribute.name, value.baseAddress.map { keys.key(for: $0, count: value.count) } ?? "")
+                attributes.set(attribute.name, key: value.baseAddress.map { keys.key(for: $0, count: value.count) } ?? .empty)
             }
         }
     }

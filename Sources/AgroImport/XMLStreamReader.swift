@@ -249,8 +249,9 @@ enum XMLName: Int, CaseIterable {
 ///
 /// The 2026 register refers to a few thousand distinct GUIDs some 400 000 times (171 000
 /// obligation references alone). Making, trimming and case-checking a new 36-byte string for
-/// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one string
-/// made for that value, which also shares its storage across the document. Holds at most
+/// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one key
+/// made for that value (its `RegisterKey` parsed once), whose text shares its storage across
+/// the document. Holds at most
 /// `capacity / 2` values; further ones are normalized without being kept, so memory stays
 /// bounded whatever the input.
 final class KeyCache {
@@ -258,7 +259,7 @@ final class KeyCache {
         var hash: UInt64 = 0
         var bytes: UnsafeMutablePointer<UInt8>?
         var count = 0
-        var key = ""
+        var key = RegisterKey.empty
     }
 
     private static let capacity = 1 << 16
@@ -277,7 +278,7 @@ final class KeyCache {
     }
 
     /// The normalized key of the `count` bytes at `value` (a key attribute's value as written).
-    func key(for value: UnsafePointer<UInt8>, count: Int) -> String {
+    func key(for value: UnsafePointer<UInt8>, count: Int) -> RegisterKey {
         let hash = Self.hash(value, count: count)
         var slot = Int(truncatingIfNeeded: hash) & (Self.capacity - 1)
         while let stored = entries[slot].bytes {
@@ -286,7 +287,8 @@ final class KeyCache {
             }
             slot = (slot + 1) & (Self.capacity - 1)
         }
-        let key = RegisterParser.key(String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self))
+        let key = RegisterKey(
+            RegisterParser.key(String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self)))
         // Half full at most, so that probes stay short and always end at an empty slot.
         guard used < Self.capacity / 2 else { return key }
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
@@ -361,17 +363,30 @@ private final class NameCache {
 /// element, so reading attributes allocates only the value strings.
 struct XMLAttributes {
     private var values = [String?](repeating: nil, count: XMLName.allCases.count)
+    private var keys = [RegisterKey?](repeating: nil, count: XMLName.allCases.count)
     private var present: [Int] = []
 
     subscript(name: XMLName) -> String? { values[name.rawValue] }
+
+    /// A key attribute (`XMLName.isKey`) as a key; the empty key when absent.
+    func key(_ name: XMLName) -> RegisterKey { keys[name.rawValue] ?? .empty }
 
     mutating func set(_ name: XMLName, _ value: String) {
         values[name.rawValue] = value
         present.append(name.rawValue)
     }
 
+    mutating func set(_ name: XMLName, key: RegisterKey) {
+        values[name.rawValue] = key.text
+        keys[name.rawValue] = key
+        present.append(name.rawValue)
+    }
+
     mutating func clear() {
-        for index in present { values[index] = nil }
+        for index in present {
+            values[index] = nil
+            keys[index] = nil
+        }
         present.removeAll(keepingCapacity: true)
     }
 }
