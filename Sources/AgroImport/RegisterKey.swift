@@ -4,18 +4,16 @@ import Foundation
 /// it, with a cheap identity for the dictionaries of the mapping.
 ///
 /// The mapping looks keys up some 260 000 times (cultures, pests and obligations of every
-/// use); hashing and comparing 36-byte GUID strings was most of that time. A GUID written in
-/// the normalized form (upper-case `8-4-4-4-12` hex) is hashed and compared as its 16 bytes,
-/// an integer without leading zeros as its value; any other key as its text. Each form maps
-/// to one text only, so two keys are equal exactly when their texts are.
+/// use); Swift's String hashing (SipHash over the text, through its Unicode checks) was most
+/// of that time. A key carries a 64-bit fingerprint of its UTF-8 bytes, made once per
+/// distinct key (`KeyCache`): dictionaries hash that, and compare the texts only when the
+/// fingerprints are equal, so keys are equal exactly when their texts are. Texts of the same
+/// key share their storage (one `KeyCache` per import), which makes that comparison a pointer
+/// comparison as a rule.
 struct RegisterKey: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
-    private enum Form: UInt8 { case text, guid, integer }
-
     /// The key as read (normalized by `RegisterParser.key`) and as the catalog writes it.
     let text: String
-    private let form: Form
-    private let high: UInt64
-    private let low: UInt64
+    private let fingerprint: UInt64
 
     /// The empty key: no reference.
     static let empty = RegisterKey("")
@@ -23,7 +21,7 @@ struct RegisterKey: Hashable, Comparable, Sendable, CustomStringConvertible, Exp
     init(_ text: String) {
         self.text = text
         var text = text
-        (form, high, low) = text.withUTF8 { Self.parse($0) }
+        fingerprint = text.withUTF8 { bytes in bytes.baseAddress.map { Self.fingerprint($0, count: bytes.count) } ?? 0 }
     }
 
     init(stringLiteral value: String) { self.init(value) }
@@ -33,59 +31,32 @@ struct RegisterKey: Hashable, Comparable, Sendable, CustomStringConvertible, Exp
     var description: String { text }
 
     static func == (a: RegisterKey, b: RegisterKey) -> Bool {
-        a.form == b.form && a.high == b.high && a.low == b.low && (a.form != .text || a.text == b.text)
+        a.fingerprint == b.fingerprint && a.text == b.text
     }
 
-    func hash(into hasher: inout Hasher) {
-        if form == .text {
-            hasher.combine(text)
-        } else {
-            hasher.combine(high)
-            hasher.combine(low)
-        }
-    }
+    func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
 
     /// In the order of the texts, as when the keys were strings.
     static func < (a: RegisterKey, b: RegisterKey) -> Bool { a.text < b.text }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Form, UInt64, UInt64) {
-        if bytes.count == 36, let (high, low) = guid(bytes) { return (.guid, high, low) }
-        // Up to 18 digits always fit an UInt64; a leading zero would make two texts one value.
-        if (1...18).contains(bytes.count), bytes.count == 1 || bytes[0] != UInt8(ascii: "0") {
-            var value: UInt64 = 0
-            for byte in bytes {
-                let digit = byte &- UInt8(ascii: "0")
-                guard digit < 10 else { return (.text, 0, 0) }
-                value = value * 10 + UInt64(digit)
-            }
-            return (.integer, 0, value)
+    /// FNV-1a over 8 bytes at a time (a GUID is 36 bytes: five steps instead of 36), then
+    /// mixed (MurmurHash3's finalizer) so that the low bits depend on every byte.
+    static func fingerprint(_ value: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(value)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var index = 0
+        while index + 8 <= count {
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01b3
+            index += 8
         }
-        return (.text, 0, 0)
-    }
-
-    /// The 16 bytes of an upper-case `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX`, or nil.
-    private static func guid(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        var digits = 0
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let value: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if digits < 16 {
-                high = high << 4 | UInt64(value)
-            } else {
-                low = low << 4 | UInt64(value)
-            }
-            digits += 1
+        while index < count {
+            hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3
+            index += 1
         }
-        return (high, low)
+        hash ^= hash >> 33
+        hash &*= 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash &*= 0xc4ce_b9fe_1a85_ec53
+        return hash ^ (hash >> 33)
     }
 }

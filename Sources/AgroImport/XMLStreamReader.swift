@@ -279,7 +279,7 @@ final class KeyCache {
 
     /// The normalized key of the `count` bytes at `value` (a key attribute's value as written).
     func key(for value: UnsafePointer<UInt8>, count: Int) -> RegisterKey {
-        let hash = Self.hash(value, count: count)
+        let hash = RegisterKey.fingerprint(value, count: count)
         var slot = Int(truncatingIfNeeded: hash) & (Self.capacity - 1)
         while let stored = entries[slot].bytes {
             if entries[slot].hash == hash, entries[slot].count == count, memcmp(stored, value, count) == 0 {
@@ -296,28 +296,6 @@ final class KeyCache {
         entries[slot] = Entry(hash: hash, bytes: copy, count: count, key: key)
         used += 1
         return key
-    }
-
-    /// FNV-1a over 8 bytes at a time (a GUID is 36 bytes: five steps instead of 36), then
-    /// mixed (MurmurHash3's finalizer) so that the low bits, which pick the slot, depend on
-    /// every byte.
-    private static func hash(_ value: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(value)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var index = 0
-        while index + 8 <= count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01b3
-            index += 8
-        }
-        while index < count {
-            hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3
-            index += 1
-        }
-        hash ^= hash >> 33
-        hash &*= 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash &*= 0xc4ce_b9fe_1a85_ec53
-        return hash ^ (hash >> 33)
     }
 }
 

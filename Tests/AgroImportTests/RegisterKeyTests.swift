@@ -2,8 +2,8 @@ import XCTest
 
 @testable import AgroImport
 
-/// Register keys keep their text and are equal exactly when their texts are, whatever form
-/// (GUID, integer, other) their identity takes.
+/// Register keys keep their text and are equal exactly when their texts are (GUIDs of 2026,
+/// integers of 2024, anything else), though dictionaries hash a fingerprint of them.
 final class RegisterKeyTests: XCTestCase {
     func testGUIDKeepsItsTextAndEqualsOnlyTheSameGUID() {
         let text = "0A1B2C3D-4E5F-6789-ABCD-EF0123456789"
@@ -29,7 +29,7 @@ final class RegisterKeyTests: XCTestCase {
         XCTAssertNotEqual(RegisterKey("012345"), RegisterKey("12345"))
         XCTAssertEqual(RegisterKey("012345").text, "012345")
         XCTAssertNotEqual(RegisterKey("0"), RegisterKey("00"))
-        // Beyond the digits kept as a number, the text decides.
+        // Long digit strings too.
         XCTAssertEqual(RegisterKey("1234567890123456789012"), RegisterKey("1234567890123456789012"))
         XCTAssertNotEqual(RegisterKey("1234567890123456789012"), RegisterKey("1234567890123456789013"))
     }
