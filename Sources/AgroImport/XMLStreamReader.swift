@@ -250,10 +250,9 @@ enum XMLName: Int, CaseIterable {
 /// The 2026 register refers to a few thousand distinct GUIDs some 400 000 times (171 000
 /// obligation references alone). Making, trimming and case-checking a new 36-byte string for
 /// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one key
-/// made for that value (its `RegisterKey` parsed once), whose text shares its storage across
-/// the document. Holds at most
-/// `capacity / 2` values; further ones are normalized without being kept, so memory stays
-/// bounded whatever the input.
+/// made for that value (its text normalized and fingerprinted once), whose text shares its
+/// storage across the document. Holds at most `capacity / 2` values; further ones are
+/// normalized without being kept, so memory stays bounded whatever the input.
 final class KeyCache {
     private struct Entry {
         var hash: UInt64 = 0
