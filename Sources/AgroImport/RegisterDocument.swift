@@ -1,27 +1,27 @@
 import Foundation
 
 /// The register as read from the XML, still in the register's own terms: metadata keys as
-/// strings (integers in 2024, GUIDs in 2026), numbers and dates as written. Mapping to catalog
+/// `RegisterKey`s (integers in 2024, GUIDs in 2026), numbers and dates as written. Mapping to catalog
 /// records, with its checks, happens in `RegisterMapper`.
 struct RegisterDocument: Sendable {
     /// A row of a `<MetaData>` table.
     struct Detail: Sendable {
-        var key: String
+        var key: RegisterKey
         var iupacName: String?
         /// First non-empty description per language ("de", "fr", "it", "en", "lt").
         var texts: [String: String] = [:]
         /// The `<Code value>` of the first description that has one (H-code, GHS code, ...).
         var code: String?
-        var parents: [String] = []
+        var parents: [RegisterKey] = []
     }
 
     struct Holder: Sendable {
-        var key: String
+        var key: RegisterKey
         var name: String = ""
     }
 
     struct Ingredient: Sendable {
-        var substanceKey: String = ""
+        var substanceKey = RegisterKey.empty
         /// ACTIVE_INGREDIENT, ADDITIVE_TO_DECLARE, SAFENER, SYNERGIST.
         var type: String = ""
         var percent: String = ""
@@ -29,8 +29,8 @@ struct RegisterDocument: Sendable {
     }
 
     struct Reference: Sendable {
-        var key: String
-        var additionalTextKey: String = ""
+        var key: RegisterKey
+        var additionalTextKey = RegisterKey.empty
         /// For pests: PEST_FULL_EFFECT, PEST_PARTIAL_EFFECT, PEST_SIDE_EFFECT.
         var type: String = ""
     }
@@ -40,11 +40,12 @@ struct RegisterDocument: Sendable {
         var dosageFrom = "", dosageTo = ""
         var expenditureFrom = "", expenditureTo = ""
         var waitingPeriod = ""
-        var measureKey = "", timeMeasureKey = "", applicationAreaKey = "", commentKey = ""
-        var cultureFormKeys: [String] = []
+        var measureKey = RegisterKey.empty, timeMeasureKey = RegisterKey.empty
+        var applicationAreaKey = RegisterKey.empty, commentKey = RegisterKey.empty
+        var cultureFormKeys: [RegisterKey] = []
         var cultures: [Reference] = []
         var pests: [Reference] = []
-        var obligationKeys: [String] = []
+        var obligationKeys: [RegisterKey] = []
     }
 
     /// A `<Product>` (registered product or sale permission) or a `<Parallelimport>`.
@@ -54,20 +55,20 @@ struct RegisterDocument: Sendable {
         var id = "", wNbr = "", name = ""
         var soldOutDeadline = "", exhaustionDeadline = ""
         var isSalePermission = false
-        var categoryKeys: [String] = []
-        var formulationKeys: [String] = []
-        var dangerSymbolKeys: [String] = []
-        var signalWordKeys: [String] = []
-        var codeRKeys: [String] = []
-        var codeSKeys: [String] = []
-        var holderKeys: [String] = []
+        var categoryKeys: [RegisterKey] = []
+        var formulationKeys: [RegisterKey] = []
+        var dangerSymbolKeys: [RegisterKey] = []
+        var signalWordKeys: [RegisterKey] = []
+        var codeRKeys: [RegisterKey] = []
+        var codeSKeys: [RegisterKey] = []
+        var holderKeys: [RegisterKey] = []
         var ingredients: [Ingredient] = []
         var indications: [Indication] = []
     }
 
     /// Metadata tables by their `name` attribute, rows by primary key.
-    var metadata: [String: [String: Detail]] = [:]
-    var holders: [String: Holder] = [:]
+    var metadata: [String: [RegisterKey: Detail]] = [:]
+    var holders: [RegisterKey: Holder] = [:]
     var products: [Product] = []
     var parallelImports: [Product] = []
     /// `numberOfProducts` as declared by the file.
@@ -77,5 +78,5 @@ struct RegisterDocument: Sendable {
     /// `<MetaData>` tables read.
     var tableCount = 0
 
-    func table(_ name: String) -> [String: Detail] { metadata[name] ?? [:] }
+    func table(_ name: String) -> [RegisterKey: Detail] { metadata[name] ?? [:] }
 }

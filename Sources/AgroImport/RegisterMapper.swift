@@ -146,17 +146,17 @@ struct RegisterMapper {
         let log: ErrorLog
 
         // Metadata tables used as such.
-        let cultureTable: [String: RegisterDocument.Detail]
-        let pestTable: [String: RegisterDocument.Detail]
-        let substanceTable: [String: RegisterDocument.Detail]
-        let obligationTable: [String: RegisterDocument.Detail]
+        let cultureTable: [RegisterKey: RegisterDocument.Detail]
+        let pestTable: [RegisterKey: RegisterDocument.Detail]
+        let substanceTable: [RegisterKey: RegisterDocument.Detail]
+        let obligationTable: [RegisterKey: RegisterDocument.Detail]
 
         /// "CodeR/key" -> statement code.
         var statementCodes: [String: String] = [:]
         /// Signal word key -> code.
-        var signalWords: [String: String] = [:]
+        var signalWords: [RegisterKey: String] = [:]
         /// Per pest, how many uses against it each product category has.
-        var pestCategories: [String: [ProductCategory: Int]] = [:]
+        var pestCategories: [RegisterKey: [ProductCategory: Int]] = [:]
         /// The products written, for mapping their uses after them: the index of the source in
         /// `sources`, its place in the register for the error log.
         var mapped: [(id: String, source: Int, place: Int, category: ProductCategory, label: String)] = []
@@ -260,7 +260,7 @@ struct RegisterMapper {
         }
 
         /// A metadata row by key; a non-empty key that is not there is a data error.
-        func resolve(_ table: String, _ key: String, in context: @autoclosure () -> String) -> RegisterDocument.Detail? {
+        func resolve(_ table: String, _ key: RegisterKey, in context: @autoclosure () -> String) -> RegisterDocument.Detail? {
             guard !key.isEmpty else { return nil }
             if let detail = document.metadata[table]?[key] { return detail }
             log.add("missing \(table) key", "\(context()) refers to \(table) \(key)")
@@ -271,7 +271,7 @@ struct RegisterMapper {
         /// `resolve`. For the 260 000 culture, pest and obligation references of a use, which
         /// need no more than that: no lookup of the table by name, no copy of the row.
         func exists<Row>(
-            _ table: String, _ rows: [String: Row], _ key: String, in context: @autoclosure () -> String
+            _ table: String, _ rows: [RegisterKey: Row], _ key: RegisterKey, in context: @autoclosure () -> String
         ) -> Bool {
             guard !key.isEmpty else { return false }
             if rows.index(forKey: key) != nil { return true }
@@ -283,7 +283,7 @@ struct RegisterMapper {
         mutating func companies() -> Bool {
             for holder in document.holders.values.sorted(by: { $0.key < $1.key }) {
                 let name = holder.name.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard emit(.company(.init(id: holder.key, name: name.isEmpty ? [:] : ["de": name]))) else { return false }
+                guard emit(.company(.init(id: holder.key.text, name: name.isEmpty ? [:] : ["de": name]))) else { return false }
                 output.companies += 1
             }
             return true
@@ -314,7 +314,7 @@ struct RegisterMapper {
         mutating func substances() -> Bool {
             for detail in substanceTable.values.sorted(by: { $0.key < $1.key }) {
                 let substance = CatalogRecord.Substance(
-                    id: detail.key, name: RegisterMapper.localized(detail), iupacName: detail.iupacName)
+                    id: detail.key.text, name: RegisterMapper.localized(detail), iupacName: detail.iupacName)
                 guard emit(.substance(substance)) else { return false }
                 output.substances += 1
             }
@@ -324,14 +324,15 @@ struct RegisterMapper {
         mutating func cultures() -> Bool {
             for detail in cultureTable.values.sorted(by: { $0.key < $1.key }) {
                 var parents: [String] = []
-                for parent in detail.parents where !parents.contains(parent) {
+                for parent in detail.parents where !parents.contains(parent.text) {
                     if cultureTable[parent] != nil {
-                        parents.append(parent)
+                        parents.append(parent.text)
                     } else {
                         log.add("missing Culture key", "culture \(detail.key) has parent \(parent)")
                     }
                 }
-                guard emit(.culture(.init(id: detail.key, name: RegisterMapper.localized(detail), parentIDs: parents))) else {
+                guard emit(.culture(.init(id: detail.key.text, name: RegisterMapper.localized(detail), parentIDs: parents)))
+                else {
                     return false
                 }
                 output.cultures += 1
@@ -341,7 +342,7 @@ struct RegisterMapper {
 
         mutating func obligations() -> Bool {
             for detail in obligationTable.values.sorted(by: { $0.key < $1.key }) {
-                guard emit(.obligation(.init(id: detail.key, text: RegisterMapper.localized(detail)))) else { return false }
+                guard emit(.obligation(.init(id: detail.key.text, text: RegisterMapper.localized(detail)))) else { return false }
                 output.obligations += 1
             }
             return true
@@ -409,7 +410,7 @@ struct RegisterMapper {
             record.formulation =
                 source.formulationKeys.lazy
                 .compactMap { resolve("FormulationCode", $0, in: label)?.code }.first
-            record.companyID = source.holderKeys.lazy.first { exists("PermissionHolder", document.holders, $0, in: label) }
+            record.companyID = source.holderKeys.lazy.first { exists("PermissionHolder", document.holders, $0, in: label) }?.text
             record.soldOutDeadline = mapper.date(source.soldOutDeadline, field: "soldoutDeadline", of: label, log: log)
             record.exhaustionDeadline = mapper.date(source.exhaustionDeadline, field: "exhaustionDeadline", of: label, log: log)
             for key in source.dangerSymbolKeys {
@@ -434,7 +435,7 @@ struct RegisterMapper {
                     if ingredient.substanceKey.isEmpty { log.add("ingredient without substance", label) }
                     continue
                 }
-                guard !record.ingredients.contains(where: { $0.substanceID == ingredient.substanceKey }) else { continue }
+                guard !record.ingredients.contains(where: { $0.substanceID == ingredient.substanceKey.text }) else { continue }
                 var concentration: Double?, unit: String?
                 if let grams = mapper.number(ingredient.gramsPerLitre, field: "inGrammPerLitre", of: label, log: log) {
                     concentration = grams
@@ -443,7 +444,8 @@ struct RegisterMapper {
                     concentration = percent
                     unit = "%"
                 }
-                record.ingredients.append(.init(substanceID: ingredient.substanceKey, concentration: concentration, unit: unit))
+                record.ingredients.append(
+                    .init(substanceID: ingredient.substanceKey.text, concentration: concentration, unit: unit))
             }
         }
 
@@ -482,8 +484,8 @@ struct RegisterMapper {
                 id: id, productID: productID, cultureIDs: [], pests: [], dose: Dose(from: nil, to: nil, unit: nil))
             var notes: [LocalizedText] = []
             for culture in indication.cultures {
-                if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key) {
-                    use.cultureIDs.append(culture.key)
+                if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key.text) {
+                    use.cultureIDs.append(culture.key.text)
                 }
                 if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
                     notes.append(
@@ -502,7 +504,7 @@ struct RegisterMapper {
                         log.add("unknown pest effect type", "\(useLabel): \(pest.type)")
                         effect = .full
                     }
-                    use.pests.append(.init(pestID: pest.key, effect: effect))
+                    use.pests.append(.init(pestID: pest.key.text, effect: effect))
                     pestCategories[pest.key, default: [:]][category, default: 0] += 1
                 }
                 if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
@@ -561,7 +563,7 @@ struct RegisterMapper {
             }
             use.notes = RegisterMapper.joined(notes)
             for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
-                use.obligationIDs.append(key)
+                use.obligationIDs.append(key.text)
             }
             return use
         }
@@ -577,7 +579,7 @@ struct RegisterMapper {
                 var name = RegisterMapper.localized(detail)
                 name["lt"] = nil
                 let pest = CatalogRecord.Pest(
-                    id: detail.key, kind: kind, latinName: RegisterMapper.trimmed(detail.texts["lt"] ?? ""), name: name)
+                    id: detail.key.text, kind: kind, latinName: RegisterMapper.trimmed(detail.texts["lt"] ?? ""), name: name)
                 guard emit(.pest(pest)) else { return false }
                 output.pests += 1
             }
@@ -638,7 +640,7 @@ struct RegisterMapper {
     /// so that it stays the same from one publication to the next while the text does.
     static func uncodedStatementCode(table: String, detail: RegisterDocument.Detail) -> String {
         var hash: UInt32 = 2_166_136_261  // FNV-1a
-        for byte in (detail.texts["de"] ?? detail.texts.values.sorted().first ?? detail.key).utf8 {
+        for byte in (detail.texts["de"] ?? detail.texts.values.sorted().first ?? detail.key.text).utf8 {
             hash = (hash ^ UInt32(byte)) &* 16_777_619
         }
         let hex = String(hash, radix: 16)

@@ -126,7 +126,7 @@ struct RegisterParser {
                 }
                 reader.readAttributes(into: &attributes)
                 // Key attributes come normalized by `Self.key` (see `XMLName.isKey`).
-                let key = attributes[.primaryKey] ?? ""
+                let key = attributes.key(.primaryKey)
                 if indication != nil {
                     switch name {
                     case .measure: indication?.measureKey = key
@@ -136,11 +136,11 @@ struct RegisterParser {
                     case .cultureForm: indication?.cultureFormKeys.append(key)
                     case .culture:
                         indication?.cultures.append(
-                            .init(key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? "")))
+                            .init(key: key, additionalTextKey: attributes.key(.additionalTextPrimaryKey)))
                     case .pest:
                         indication?.pests.append(
                             .init(
-                                key: key, additionalTextKey: (attributes[.additionalTextPrimaryKey] ?? ""),
+                                key: key, additionalTextKey: attributes.key(.additionalTextPrimaryKey),
                                 type: attributes[.type] ?? ""))
                     case .obligation: indication?.obligationKeys.append(key)
                     default: break

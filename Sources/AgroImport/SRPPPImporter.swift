@@ -151,8 +151,11 @@ public struct SRPPPImporter: Sendable {
                 _ = try? writing.join()
             }
         }
+        // One key cache for both passes: the keys the products refer to are then the strings
+        // of the metadata rows, and compare as such.
+        let keys = KeyCache()
         let reader = XMLNodeStream(
-            source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path)
+            source: XMLByteSource(fileDescriptor: descriptor), documentName: input.documentName, path: path, keys: keys)
         // The reading thread ends before the input is finished or closed.
         defer { reader.stop() }
         // The metadata and the products read live only until they are mapped, so they are
@@ -161,7 +164,7 @@ public struct SRPPPImporter: Sendable {
             let metadata: RegisterDocument
             do {
                 let source = XMLByteSource(fileDescriptor: descriptor, head: layout.head, tailFrom: layout.metadataOffset)
-                let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path)
+                let tables = XMLNodeStream(source: source, documentName: input.documentName, path: path, keys: keys)
                 defer { tables.stop() }
                 metadata = try RegisterParser(path: path, part: .metadata).parse(tables)
             } catch {

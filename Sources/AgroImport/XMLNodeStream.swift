@@ -48,11 +48,13 @@ final class XMLNodeStream {
     private let producer: WorkerThread<Void>
     private var batch = XMLNodeBatch()
     private var index = -1
-    private let keys = KeyCache()
+    private let keys: KeyCache
 
     /// Starts reading the XML from `source` (whose descriptor stays owned by the caller and
-    /// must stay open until `stop()`).
-    init(source: XMLByteSource, documentName: String, path: String) {
+    /// must stay open until `stop()`). Streams read one after the other on the same thread
+    /// may share `keys`, so that a key's text is one string across them.
+    init(source: XMLByteSource, documentName: String, path: String, keys: KeyCache = KeyCache()) {
+        self.keys = keys
         let channel = BatchChannel<XMLNodeBatch>(capacity: 16)
         self.channel = channel
         producer = WorkerThread(name: "agro.import.xml") { [channel] in
@@ -137,7 +139,7 @@ final class XMLNodeStream {
                     attributes.set(attribute.name, String(decoding: value, as: UTF8.self))
                     continue
                 }
-                attributes.set(attribute.name, value.baseAddress.map { keys.key(for: $0, count: value.count) } ?? "")
+                attributes.set(attribute.name, key: value.baseAddress.map { keys.key(for: $0, count: value.count) } ?? .empty)
             }
         }
     }

@@ -249,16 +249,16 @@ enum XMLName: Int, CaseIterable {
 ///
 /// The 2026 register refers to a few thousand distinct GUIDs some 400 000 times (171 000
 /// obligation references alone). Making, trimming and case-checking a new 36-byte string for
-/// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one string
-/// made for that value, which also shares its storage across the document. Holds at most
-/// `capacity / 2` values; further ones are normalized without being kept, so memory stays
-/// bounded whatever the input.
+/// each reference was a fifth of the parse; a lookup by the raw bytes hands out the one key
+/// made for that value (its text normalized and fingerprinted once), whose text shares its
+/// storage across the document. Holds at most `capacity / 2` values; further ones are
+/// normalized without being kept, so memory stays bounded whatever the input.
 final class KeyCache {
     private struct Entry {
         var hash: UInt64 = 0
         var bytes: UnsafeMutablePointer<UInt8>?
         var count = 0
-        var key = ""
+        var key = RegisterKey.empty
     }
 
     private static let capacity = 1 << 16
@@ -277,8 +277,8 @@ final class KeyCache {
     }
 
     /// The normalized key of the `count` bytes at `value` (a key attribute's value as written).
-    func key(for value: UnsafePointer<UInt8>, count: Int) -> String {
-        let hash = Self.hash(value, count: count)
+    func key(for value: UnsafePointer<UInt8>, count: Int) -> RegisterKey {
+        let hash = RegisterKey.fingerprint(value, count: count)
         var slot = Int(truncatingIfNeeded: hash) & (Self.capacity - 1)
         while let stored = entries[slot].bytes {
             if entries[slot].hash == hash, entries[slot].count == count, memcmp(stored, value, count) == 0 {
@@ -286,7 +286,8 @@ final class KeyCache {
             }
             slot = (slot + 1) & (Self.capacity - 1)
         }
-        let key = RegisterParser.key(String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self))
+        let key = RegisterKey(
+            RegisterParser.key(String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self)))
         // Half full at most, so that probes stay short and always end at an empty slot.
         guard used < Self.capacity / 2 else { return key }
         let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
@@ -294,28 +295,6 @@ final class KeyCache {
         entries[slot] = Entry(hash: hash, bytes: copy, count: count, key: key)
         used += 1
         return key
-    }
-
-    /// FNV-1a over 8 bytes at a time (a GUID is 36 bytes: five steps instead of 36), then
-    /// mixed (MurmurHash3's finalizer) so that the low bits, which pick the slot, depend on
-    /// every byte.
-    private static func hash(_ value: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(value)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var index = 0
-        while index + 8 <= count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) &* 0x100_0000_01b3
-            index += 8
-        }
-        while index < count {
-            hash = (hash ^ UInt64(value[index])) &* 0x100_0000_01b3
-            index += 1
-        }
-        hash ^= hash >> 33
-        hash &*= 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash &*= 0xc4ce_b9fe_1a85_ec53
-        return hash ^ (hash >> 33)
     }
 }
 
@@ -361,17 +340,30 @@ private final class NameCache {
 /// element, so reading attributes allocates only the value strings.
 struct XMLAttributes {
     private var values = [String?](repeating: nil, count: XMLName.allCases.count)
+    private var keys = [RegisterKey?](repeating: nil, count: XMLName.allCases.count)
     private var present: [Int] = []
 
     subscript(name: XMLName) -> String? { values[name.rawValue] }
+
+    /// A key attribute (`XMLName.isKey`) as a key; the empty key when absent.
+    func key(_ name: XMLName) -> RegisterKey { keys[name.rawValue] ?? .empty }
 
     mutating func set(_ name: XMLName, _ value: String) {
         values[name.rawValue] = value
         present.append(name.rawValue)
     }
 
+    mutating func set(_ name: XMLName, key: RegisterKey) {
+        values[name.rawValue] = key.text
+        keys[name.rawValue] = key
+        present.append(name.rawValue)
+    }
+
     mutating func clear() {
-        for index in present { values[index] = nil }
+        for index in present {
+            values[index] = nil
+            keys[index] = nil
+        }
         present.removeAll(keepingCapacity: true)
     }
 }
