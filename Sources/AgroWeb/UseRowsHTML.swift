@@ -12,6 +12,9 @@ struct HTMLWriter {
     /// Markup, written as it is.
     mutating func markup(_ text: String) { html += text }
 
+    /// Markup, written as it is (a part of a kept text, not copied first).
+    mutating func markup(_ text: Substring) { html += text }
+
     /// A value, escaped.
     mutating func text(_ value: String) { html += escaping.escapeText(value) }
 }
@@ -81,6 +84,118 @@ extension Pages {
             fact("area", row.applicationArea ?? "", keep: false)
             out.markup("</dl>\n</li>\n")
         }
+        return out.html
+    }
+}
+
+/// The uses page's body (`uses.mustache`) written directly rather than through Mustache: the
+/// form's pickers are the choices kept per catalog and locale with the selected one spliced
+/// in, the rest a few values. Mustache looked every value up its context stack and ran the
+/// pickers through section lambdas, about a tenth of a page's time. The markup is what the
+/// template writes with the same values, byte for byte (`UsesPageTests` renders both); the
+/// template stays the reference for it.
+struct UsesBody {
+    /// A picker's choices, rendered once per catalog and locale, and its selected choice.
+    struct Picker {
+        let choices: RenderedChoices
+        let selected: EntityID?
+    }
+
+    /// The page's heading; the interface's "compare" when nil or empty.
+    var heading: String?
+    var cultures: Picker
+    var pests: Picker
+    /// The mode-of-action groups offered, in order, the filter's own marked.
+    var groups: [(code: String, selected: Bool)] = []
+    var stage: String
+    var sorts: [(code: String, name: String, selected: Bool)]
+    /// The rows' HTML (`Pages.useRowsHTML`), as it is.
+    var rows = ""
+    var empty = false
+    /// The pagination's links (`Pages.pageLinks`); none without a comparison.
+    var pages: Pages.PageLinks?
+
+    /// The section of `uses.mustache` each picker's choice is rendered with (the key of the
+    /// choices kept rendered: the same text as the template's, so the plan page shares them).
+    static let optionTemplate = "<option value=\"{{id}}\"{{#selected}} selected{{/selected}}>{{name}}</option>"
+
+    /// The body, with `t`'s interface strings as the template reads them.
+    func html(_ t: [String: String]) -> String {
+        var out = HTMLWriter(capacity: cultures.choices.html.utf8.count + pests.choices.html.utf8.count + rows.utf8.count + 4_096)
+        func label(_ key: String) { out.text(t[key] ?? "") }
+        out.markup("<h1>")
+        if let heading, !heading.isEmpty { out.text(heading) } else { label("compare") }
+        out.markup("</h1>\n<form class=\"filters\" action=\"/uses\" method=\"get\">\n<label>")
+        label("culture")
+        out.markup(" <select name=\"culture\"><option value=\"\">")
+        label("anyCulture")
+        out.markup("</option>")
+        cultures.choices.write(selecting: cultures.selected, into: &out)
+        out.markup("</select></label>\n<label>")
+        label("pest")
+        out.markup(" <select name=\"pest\"><option value=\"\">")
+        label("anyPest")
+        out.markup("</option>")
+        pests.choices.write(selecting: pests.selected, into: &out)
+        out.markup("</select></label>\n<label>")
+        label("group")
+        out.markup(" <select name=\"group\"><option value=\"\">")
+        label("all")
+        out.markup("</option>")
+        for group in groups {
+            out.markup("<option value=\"")
+            out.text(group.code)
+            out.markup(group.selected ? "\" selected>" : "\">")
+            out.text(group.code)
+            out.markup("</option>")
+        }
+        out.markup("</select></label>\n<label>")
+        label("stage")
+        out.markup(" <input name=\"stage\" value=\"")
+        out.text(stage)
+        out.markup("\" inputmode=\"numeric\" size=\"3\" pattern=\"[0-9]{1,2}\"></label>\n<label>")
+        label("sort")
+        out.markup(" <select name=\"sort\">")
+        for sort in sorts {
+            out.markup("<option value=\"")
+            out.text(sort.code)
+            out.markup(sort.selected ? "\" selected>" : "\">")
+            out.text(sort.name)
+            out.markup("</option>")
+        }
+        out.markup("</select></label>\n<button type=\"submit\">")
+        label("show")
+        out.markup("</button>\n</form>\n<ol class=\"use-rows\">\n")
+        out.markup(rows)
+        out.markup("</ol>\n")
+        if empty {
+            out.markup("<p class=\"empty\">")
+            label("noResults")
+            out.markup("</p>")
+        }
+        out.markup("\n")
+        if let pages {
+            out.markup("<nav class=\"pages\">")
+            if let previous = pages.previous {
+                out.markup("<a rel=\"prev\" href=\"")
+                out.text(previous)
+                out.markup("\">← ")
+                label("previous")
+                out.markup("</a>")
+            }
+            out.markup(" <span>")
+            out.text(pages.info)
+            out.markup("</span> ")
+            if let next = pages.next {
+                out.markup("<a rel=\"next\" href=\"")
+                out.text(next)
+                out.markup("\">")
+                label("next")
+                out.markup(" →</a>")
+            }
+            out.markup("</nav>")
+        }
+        out.markup("\n")
         return out.html
     }
 }
