@@ -301,10 +301,13 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// Cultures or pests (`ids`) named from `names`, in their name order, ties by id.
     private static func ordered(_ ids: [String], _ names: [String: RankedName]) -> [EntityRef] {
-        ids.sorted { a, b in
-            let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
-            return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
-        }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
+        // Each id's name looked up once, not twice per comparison (a use may name dozens of
+        // cultures: hashing their ids was most of a page's rows).
+        ids.map { (id: $0, name: names[$0]) }
+            .sorted { a, b in
+                let left = a.name?.rank ?? -1, right = b.name?.rank ?? -1
+                return left != right ? left < right : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            }.map { EntityRef(id: $0.id, name: $0.name?.name ?? $0.id) }
     }
 
     /// Cultures or pests of each use, by name.

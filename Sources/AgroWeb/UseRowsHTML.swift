@@ -32,6 +32,32 @@ extension Pages {
         let s = page.environment.strings
         // About a kilobyte a row on the Swiss register: one allocation for most pages.
         var out = HTMLWriter(capacity: rows.count * 1_536)
+        // A page's rows repeat their labels (a product's several uses, the same intervals, the
+        // same ingredients): each is worded once per page. Doses are told apart by their bits,
+        // so that no two numbers equal as values (0 and -0) share a label.
+        struct DoseKey: Hashable {
+            let from: UInt64?, to: UInt64?, unit: String?
+        }
+        var doseLabels: [DoseKey: String] = [:], dayLabels: [Int: String] = [:], atMostLabels: [Int: String] = [:]
+        func label(_ dose: Dose) -> String {
+            let key = DoseKey(from: dose.from?.bitPattern, to: dose.to?.bitPattern, unit: dose.unit)
+            if let kept = doseLabels[key] { return kept }
+            let made = s.label(dose)
+            doseLabels[key] = made
+            return made
+        }
+        func days(_ count: Int) -> String {
+            if let kept = dayLabels[count] { return kept }
+            let made = s.plural("use.days", count)
+            dayLabels[count] = made
+            return made
+        }
+        func atMost(_ count: Int) -> String {
+            if let kept = atMostLabels[count] { return kept }
+            let made = s("web.atMost", count)
+            atMostLabels[count] = made
+            return made
+        }
         func fact(_ label: String, _ value: String, keep: Bool) {
             if !value.isEmpty {
                 out.markup("<div><dt>")
@@ -65,7 +91,7 @@ extension Pages {
             }
             out.markup("</p>\n<p class=\"small\">")
             for ingredient in row.ingredients {
-                let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+                let amount = label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
                 out.markup("<a href=\"")
                 out.text(href(.substance, ingredient.substanceID))
                 out.markup("\">")
@@ -75,11 +101,11 @@ extension Pages {
                 out.markup("</span> ")
             }
             out.markup("</p>\n<dl class=\"use-facts\">\n")
-            fact("dose", s.label(row.dose), keep: true)
-            fact("water", row.water.map { s.label($0) } ?? "", keep: true)
-            fact("phi", row.phiDays.map { s.plural("use.days", $0) } ?? "", keep: true)
-            fact("applications", row.maxApplications.map { s("web.atMost", $0) } ?? "", keep: false)
-            fact("interval", row.intervalDays.map { s.plural("use.days", $0) } ?? "", keep: true)
+            fact("dose", label(row.dose), keep: true)
+            fact("water", row.water.map(label) ?? "", keep: true)
+            fact("phi", row.phiDays.map(days) ?? "", keep: true)
+            fact("applications", row.maxApplications.map(atMost) ?? "", keep: false)
+            fact("interval", row.intervalDays.map(days) ?? "", keep: true)
             fact("bbch", row.bbch.map { stages($0, s) } ?? "", keep: true)
             fact("area", row.applicationArea ?? "", keep: false)
             out.markup("</dl>\n</li>\n")
