@@ -26,8 +26,9 @@ struct UseIndex: Sendable {
     private let productOfUse: [Int32]
     /// What the uses page's rows show of each use and product besides names.
     let details: UseDetails
-    /// Each use's application area per locale (only those that have one), read on first use.
-    let applicationAreas = ReadOncePerKey<[String: String]>()
+    /// Each use's application area per locale, by the use's number (nil where it has none),
+    /// read on first use.
+    let applicationAreas = ReadOncePerKey<[String?]>()
 
     init(_ db: Database) throws {
         var useNumbers: [String: Int32] = [:], useIDs: [String] = []
@@ -98,6 +99,12 @@ struct UseIndex: Sendable {
         self.productOfUse = useIDs.indices.map { productOfUse[Int32($0)] ?? -1 }
         details = try UseDetails(db)
     }
+
+    /// How many uses the index numbers.
+    var useCount: Int { useIDs.count }
+
+    /// The number of `use` (its place in arrays kept per use), nil when the index has no such use.
+    func number(of use: String) -> Int? { useNumbers[use].map { Int($0) } }
 
     /// The cultures and pests `use` names (ids, in no order), as `use_cultures` and `use_pests`
     /// hold them: the uses page's rows take them from here rather than from two statements.
