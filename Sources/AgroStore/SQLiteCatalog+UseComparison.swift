@@ -20,56 +20,73 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// One page of the comparison of `query`, and the mode-of-action groups of every use
     /// matching `query` without its group filter (what the uses page offers as the filter's
-    /// choices), read in one transaction. The ids of every matching use come in order from one
-    /// statement, or for a pest on a culture sorted by name from `UseIndex` and the products'
-    /// name order kept per catalog; only the page's uses are read in full, and the groups come
-    /// from the products' groups, read once per catalog.
+    /// choices). The ids of every matching use come in order from one statement, or for a pest
+    /// on a culture sorted by name from `UseIndex` and the products' name order kept per
+    /// catalog; the page's rows are made from what `UseIndex` keeps of every use (no statement),
+    /// and the groups from the products' groups, read once per catalog.
     public func compareUsesOfferingGroups(
         _ query: UseQuery, page: PageRequest, locale: String
     ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
-        let texts = texts(locale)
         let groupsOfProducts = try productGroups()
         // Read before the comparison's transaction (reads do not nest).
-        let names = KeptNames(
+        let index = try useIndex()
+        let kept = KeptNames(
             cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale),
             products: try rankedNames("product", locale), substances: try rankedNames("substance", locale),
-            uses: try useIndex())
+            uses: index, areas: try applicationAreas(locale, index))
         let byName = query.substance == nil && query.group == nil && query.sort == .name
-        let ranks = byName && query.pest != nil && query.culture != nil ? try productRanks(locale) : nil
-        return try read { db in
-            // Every matching use in the page's order, only its id and product read. A pest on a
-            // culture sorted by name (the uses page's question) from the ids kept in memory.
-            let ordered: [(id: String, product: String)]
-            if let ranks, let pest = query.pest, let culture = query.culture {
-                // Each use's rank looked up once, not per comparison.
-                ordered = names.uses.uses(pest: pest, culture: culture).map { (use: $0, rank: ranks[$0.product] ?? -1) }
-                    .sorted { a, b in
-                        a.rank != b.rank ? a.rank < b.rank : a.use.id.utf8.lexicographicallyPrecedes(b.use.id.utf8)
-                    }.map(\.use)
-            } else {
-                ordered = try db.rows(
+        // Every matching use in the page's order, only its id and product. A pest on a culture
+        // sorted by name (the uses page's question) from the ids kept in memory, no statement.
+        let ordered: [(id: String, product: String)]
+        var products: Set<String>? = nil
+        if byName, let pest = query.pest, let culture = query.culture {
+            let ranks = try productRanks(locale)
+            let order = productOrderOnce.value(locale) { index.order(ranks) }
+            ordered = index.uses(pest: pest, culture: culture, in: order)
+        } else {
+            let texts = texts(locale)
+            (ordered, products) = try read { db in
+                let ordered: [(id: String, product: String)] = try db.rows(
                     "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
                         + " FROM uses u JOIN products p ON p.id = u.product_id" + comparisonFilter(query)
                         + Self.comparisonOrder(query.sort)
                 ).map { ($0[0], $0[1]) }
-            }
-            var products = Set(ordered.map(\.product))
-            if query.group != nil {
+                guard query.group != nil else { return (ordered, nil) }
                 var unfiltered = query
                 unfiltered.group = nil
-                products = Set(
-                    try db.column(
-                        "SELECT DISTINCT u.product_id FROM uses u JOIN products p ON p.id = u.product_id"
-                            + comparisonFilter(unfiltered), as: String.self))
+                let products = try db.column(
+                    "SELECT DISTINCT u.product_id FROM uses u JOIN products p ON p.id = u.product_id"
+                        + comparisonFilter(unfiltered), as: String.self)
+                return (ordered, Set(products))
             }
-            let groups = products.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
-            let ids = Page(slicing: ordered.map(\.id), page)
-            var details: [String: Row] = [:]
-            if !ids.items.isEmpty {
-                for row in try db.rows(pageUses(texts) + " WHERE u.id IN \(ids.items)") { details[row["id"]] = row }
+        }
+        let offered = products ?? Set(ordered.map(\.product))
+        let groups = offered.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
+        let ids = Page(slicing: ordered.map(\.id), page)
+        let items = keptRows(ids.items, query: query, kept: kept)
+        return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
+    }
+
+    /// Each use's application area in `locale` (falling back along the chain, as the
+    /// comparison's statement reads it) by the use's number in `index`, nil where it has none:
+    /// read once per locale. Kept by number, each distinct text once (a few texts for 25,876
+    /// uses on the Swiss register), rather than in a table by id: that held about 3 MB per locale.
+    func applicationAreas(_ locale: String, _ index: UseIndex) throws -> [String?] {
+        try index.applicationAreas.value(locale) {
+            let texts = texts(locale)
+            return try read { db in
+                var areas = [String?](repeating: nil, count: index.useCount), distinct: [String: String] = [:]
+                let rows = try Row.fetchCursor(
+                    db,
+                    SQLRequest<Row>(literal: "SELECT u.id, \(texts.field("use", "application_area", owner: "u.id")) FROM uses u"))
+                while let row = try rows.next() {
+                    guard let area = row.text(at: 1), let number = index.number(of: row[0]) else { continue }
+                    let kept = distinct[area] ?? area
+                    distinct[area] = kept
+                    areas[number] = kept
+                }
+                return areas
             }
-            let items = try useRows(db, ids.items.compactMap { details[$0] }, query: query, texts: texts, names: names)
-            return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
         }
     }
 
@@ -150,17 +167,6 @@ extension SQLiteCatalog: UseComparisonUseCase {
         """
     }
 
-    /// The columns of a page's uses (`u`) and their products (`p`), before the WHERE clause:
-    /// `listedUses` less the product's name and name key, which the page's rows take from the
-    /// names kept per catalog and locale (two subqueries per language of the chain and row).
-    private func pageUses(_ texts: LocalizedSQL) -> SQL {
-        """
-        SELECT u.*, p.registration_number, p.registration_expiry,
-          \(texts.field("use", "application_area", owner: "u.id")) AS application_area
-        FROM uses u JOIN products p ON p.id = u.product_id
-        """
-    }
-
     /// The ORDER BY clause of `sort` (`product_key` is the product's name key).
     private static func comparisonOrder(_ sort: UseSort) -> SQL {
         switch sort {
@@ -203,31 +209,15 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The compared uses of `rows` (of `listedUses`, or of `pageUses` when `names` are given),
-    /// in their order, with their ingredients, cultures and pests read in one statement each
-    /// (the names of products, substances, cultures and pests from `names` when given, and the
-    /// cultures and pests of each use from its `UseIndex`, no statement).
-    private func useRows(
-        _ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL, names: KeptNames? = nil
-    ) throws -> [UseRow] {
+    /// The compared uses of `rows` (of `listedUses`), in their order, with their ingredients,
+    /// cultures and pests read in one statement each.
+    private func useRows(_ db: Database, _ rows: [Row], query: UseQuery, texts: LocalizedSQL) throws -> [UseRow] {
         let useIDs: [String] = rows.map { $0["id"] }
         let productIDs = Array(Set(rows.map { $0["product_id"] as String }))
-        let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts, names: names?.substances)
-        let cultures: [String: [EntityRef]], pests: [String: [EntityRef]]
-        if let names {
-            var culturesOfUse: [String: [EntityRef]] = [:], pestsOfUse: [String: [EntityRef]] = [:]
-            for id in useIDs {
-                let refs = names.uses.refs(of: id)
-                culturesOfUse[id] = Self.ordered(refs.cultures, names.cultures)
-                pestsOfUse[id] = Self.ordered(refs.pests, names.pests)
-            }
-            cultures = culturesOfUse
-            pests = pestsOfUse
-        } else {
-            cultures = try useRefs(
-                db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
-            pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
-        }
+        let ingredients = try useIngredients(db, productIDs: productIDs, texts: texts)
+        let cultures = try useRefs(
+            db, table: "use_cultures", column: "culture_id", entity: "culture", useIDs: useIDs, texts: texts)
+        let pests = try useRefs(db, table: "use_pests", column: "pest_id", entity: "pest", useIDs: useIDs, texts: texts)
         return rows.map { row in
             let id: String = row["id"], productID: String = row["product_id"]
             let expiry = row.text("registration_expiry")
@@ -235,8 +225,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
             let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
             let productIngredients = ingredients[productID] ?? []
             return UseRow(
-                id: id, name: names.map { $0.products[productID]?.name ?? productID } ?? row["product_name"] ?? productID,
-                productID: productID,
+                id: id, name: row["product_name"] ?? productID, productID: productID,
                 registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
                 ingredients: productIngredients, groups: Self.groups(productIngredients),
                 dose: Dose(from: row["dose_from"], to: row["dose_to"], unit: row.text("dose_unit")).closed,
@@ -248,6 +237,33 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
     }
 
+    /// The compared uses `ids`, in their order, made from what is kept in memory (`kept`): the
+    /// same rows as `useRows` reads (`DecisionTests` compare the two on every pair of their
+    /// catalog). A use whose product is not in the catalog is left out, as the statement's join
+    /// leaves it.
+    private func keptRows(_ ids: [String], query: UseQuery, kept: KeptNames) -> [UseRow] {
+        let details = kept.uses.details
+        return ids.compactMap { id -> UseRow? in
+            guard let use = details.uses[id], let product = details.products[use.productID] else { return nil }
+            let ingredients = product.ingredients.map {
+                UseIngredient(
+                    substanceID: $0.substanceID, name: kept.substances[$0.substanceID]?.name ?? $0.substanceID,
+                    concentration: $0.concentration, unit: $0.unit, group: $0.group)
+            }
+            let refs = kept.uses.refs(of: id)
+            return UseRow(
+                id: id, name: kept.products[use.productID]?.name ?? use.productID, productID: use.productID,
+                registrationNumber: product.registrationNumber, registrationExpiry: product.registrationExpiry,
+                ingredients: ingredients, groups: Self.groups(ingredients), dose: use.dose, water: use.water,
+                phiDays: use.phiDays, maxApplications: use.maxApplications, intervalDays: use.intervalDays, bbch: use.bbch,
+                applicationArea: kept.uses.number(of: id).flatMap { kept.areas[$0] },
+                cultures: Self.ordered(refs.cultures, kept.cultures),
+                pests: Self.ordered(refs.pests, kept.pests),
+                expired: product.registrationExpiry.map { $0 < query.asOf } ?? false,
+                outsideStage: query.stage.map { stage in use.bbch.map { !$0.contains(stage) } ?? false } ?? false)
+        }
+    }
+
     /// Distinct group codes of `ingredients`, in label order.
     static func groups(_ ingredients: [UseIngredient]) -> [String] {
         var seen: [String] = []
@@ -255,12 +271,9 @@ extension SQLiteCatalog: UseComparisonUseCase {
         return seen
     }
 
-    /// Active ingredients with their mode-of-action group, per product id, in label order
-    /// (the substances named from `names` when given).
-    func useIngredients(
-        _ db: Database, productIDs: [String], texts: LocalizedSQL, names: [String: RankedName]? = nil
-    ) throws -> [String: [UseIngredient]] {
-        try activeIngredients(db, productIDs: productIDs, texts: texts, names: names).mapValues { ingredients in
+    /// Active ingredients with their mode-of-action group, per product id, in label order.
+    func useIngredients(_ db: Database, productIDs: [String], texts: LocalizedSQL) throws -> [String: [UseIngredient]] {
+        try activeIngredients(db, productIDs: productIDs, texts: texts).mapValues { ingredients in
             ingredients.map {
                 UseIngredient(
                     substanceID: $0.substance.id, name: $0.substance.name, concentration: $0.concentration, unit: $0.unit,
@@ -271,16 +284,15 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// Active ingredients with their mode of action, per product id, in label order: one
     /// statement for all the products (the use comparison and the plan check read them so).
-    /// The substances are named from `names` when given (not read then).
     func activeIngredients(
-        _ db: Database, productIDs: [String], texts: LocalizedSQL, names: [String: RankedName]? = nil
+        _ db: Database, productIDs: [String], texts: LocalizedSQL
     ) throws -> [String: [ActiveIngredient]] {
         guard !productIDs.isEmpty else { return [:] }
         var result: [String: [ActiveIngredient]] = [:]
-        let name: SQL = names == nil ? ", " + texts.name("substance", owner: "pi.substance_id") + " AS name" : ""
         for row in try db.rows(
             """
-            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group\(name)
+            SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, s.moa_scheme, s.moa_group,
+              \(texts.name("substance", owner: "pi.substance_id")) AS name
             FROM product_ingredients pi JOIN substances s ON s.id = pi.substance_id
             WHERE pi.product_id IN \(productIDs) ORDER BY pi.product_id, pi.position
             """)
@@ -288,8 +300,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
             let substance: String = row["substance_id"]
             result[row["product_id"], default: []].append(
                 ActiveIngredient(
-                    substance: EntityRef(
-                        id: substance, name: names.map { $0[substance]?.name ?? substance } ?? row["name"] ?? substance),
+                    substance: EntityRef(id: substance, name: row["name"] ?? substance),
                     concentration: row["concentration"], unit: row.text("unit"), modeOfAction: Self.modeOfAction(row)))
         }
         return result
@@ -297,10 +308,13 @@ extension SQLiteCatalog: UseComparisonUseCase {
 
     /// Cultures or pests (`ids`) named from `names`, in their name order, ties by id.
     private static func ordered(_ ids: [String], _ names: [String: RankedName]) -> [EntityRef] {
-        ids.sorted { a, b in
-            let left = names[a]?.rank ?? -1, right = names[b]?.rank ?? -1
-            return left != right ? left < right : a.utf8.lexicographicallyPrecedes(b.utf8)
-        }.map { EntityRef(id: $0, name: names[$0]?.name ?? $0) }
+        // Each id's name looked up once, not twice per comparison (a use may name dozens of
+        // cultures: hashing their ids was most of a page's rows).
+        ids.map { (id: $0, name: names[$0]) }
+            .sorted { a, b in
+                let left = a.name?.rank ?? -1, right = b.name?.rank ?? -1
+                return left != right ? left < right : a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            }.map { EntityRef(id: $0.id, name: $0.name?.name ?? $0.id) }
     }
 
     /// Cultures or pests of each use, by name.
@@ -322,13 +336,16 @@ extension SQLiteCatalog: UseComparisonUseCase {
 }
 
 /// What a page's rows take from memory rather than from statements: names per catalog and
-/// locale (`rankedNames`), each use's cultures and pests per catalog (`useIndex`).
+/// locale (`rankedNames`), each use's cultures, pests and details per catalog (`useIndex`),
+/// the uses' application areas per catalog and locale.
 struct KeptNames {
     let cultures: [String: RankedName]
     let pests: [String: RankedName]
     let products: [String: RankedName]
     let substances: [String: RankedName]
     let uses: UseIndex
+    /// By the use's number in `uses`.
+    let areas: [String?]
 }
 
 /// An entity's name in one locale and its place in that locale's name order.

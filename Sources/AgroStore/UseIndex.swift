@@ -11,6 +11,8 @@ struct UseIndex: Sendable {
     // Ids are numbered once (their place in these arrays): a comparison then hashes no 36-byte
     // id per candidate use and culture, which was most of its time.
     private let useIDs: [String]
+    /// Each use's place among the uses' ids as their bytes compare (ties of the name order).
+    private let useIDOrder: [Int32]
     private let useNumbers: [String: Int32]
     private let productIDs: [String]
     private let cultureNumbers: [String: Int32]
@@ -22,6 +24,11 @@ struct UseIndex: Sendable {
     private let ancestors: [String: [Int32]]
     /// Only uses whose product is in the catalog (the comparison joins the products); -1 for others.
     private let productOfUse: [Int32]
+    /// What the uses page's rows show of each use and product besides names.
+    let details: UseDetails
+    /// Each use's application area per locale, by the use's number (nil where it has none),
+    /// read on first use.
+    let applicationAreas = ReadOncePerKey<[String?]>()
 
     init(_ db: Database) throws {
         var useNumbers: [String: Int32] = [:], useIDs: [String] = []
@@ -71,6 +78,13 @@ struct UseIndex: Sendable {
             productOfUse[use(row[0])] = number
         }
         self.useIDs = useIDs
+        var useIDOrder = [Int32](repeating: 0, count: useIDs.count)
+        for (place, number) in useIDs.indices.sorted(by: { useIDs[$0].utf8.lexicographicallyPrecedes(useIDs[$1].utf8) })
+            .enumerated()
+        {
+            useIDOrder[number] = Int32(place)
+        }
+        self.useIDOrder = useIDOrder
         self.useNumbers = useNumbers
         self.productIDs = productIDs
         self.cultureNumbers = cultureNumbers
@@ -83,7 +97,14 @@ struct UseIndex: Sendable {
         self.culturesOfUse = useIDs.indices.map { culturesOfUse[Int32($0)] ?? [] }
         self.ancestors = ancestors
         self.productOfUse = useIDs.indices.map { productOfUse[Int32($0)] ?? -1 }
+        details = try UseDetails(db)
     }
+
+    /// How many uses the index numbers.
+    var useCount: Int { useIDs.count }
+
+    /// The number of `use` (its place in arrays kept per use), nil when the index has no such use.
+    func number(of use: String) -> Int? { useNumbers[use].map { Int($0) } }
 
     /// The cultures and pests `use` names (ids, in no order), as `use_cultures` and `use_pests`
     /// hold them: the uses page's rows take them from here rather than from two statements.
@@ -92,9 +113,19 @@ struct UseIndex: Sendable {
         return (culturesOfUse[number].map { cultureIDs[Int($0)] }, pestsOfUse[number].map { pestIDs[Int($0)] })
     }
 
-    /// The uses (id and product) naming `pest` on `culture` or a group above it, unordered.
-    func uses(pest: String, culture: String) -> [(id: String, product: String)] {
-        matching(pest: pest, culture: culture).map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
+    /// The uses (id and product) naming `pest` on `culture` or a group above it, in the
+    /// comparison's name order: their products' ranks in `order` (a product
+    /// without one first), ties by the use's id (as its bytes compare). Sorted as integers, as
+    /// `products(pest:culture:in:)` sorts.
+    func uses(pest: String, culture: String, in order: ProductOrder) -> [(id: String, product: String)] {
+        // Each use's sort key made once: its product's rank, then its id's place.
+        var keyed: [(rank: Int, place: Int32, use: Int32, product: Int32)] = []
+        for match in matching(pest: pest, culture: culture) {
+            let rank = order.rankOfNumber[Int(match.product)]
+            keyed.append((rank, useIDOrder[Int(match.use)], match.use, match.product))
+        }
+        keyed.sort { a, b in a.rank != b.rank ? a.rank < b.rank : a.place < b.place }
+        return keyed.map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
     }
 
     /// The products of those uses, each once, in `order` (the products list's filter by a pest

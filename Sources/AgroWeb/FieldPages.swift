@@ -108,10 +108,22 @@ extension Pages {
         _ page: PageContext, selected: EntityID?
     ) throws -> (picker: MustacheLambda, selectedName: String?) {
         try choicesNamingSelected(page, .cultures(locale: page.locale), selected: selected) { catalog in
-            try catalog.cultures(locale: page.locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map {
-                ($0.id, $0.name)
-            }
+            try pickerCultures(catalog, locale: page.locale)
         }
+    }
+
+    /// The catalog's cultures by name in `locale`: a culture picker's choices.
+    static func pickerCultures(_ catalog: SQLiteCatalog, locale: String) throws -> [(id: EntityID, name: String)] {
+        try catalog.cultures(locale: locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
+    }
+
+    /// The pests with uses on `culture` and its groups (every pest without one) by name in
+    /// `locale`: a pest picker's choices.
+    static func pickerPests(
+        _ catalog: SQLiteCatalog, culture: EntityID?, locale: String
+    ) throws -> [(id: EntityID, name: String)] {
+        try catalog.pests(PestFilter(culture: culture), page: .all, locale: locale).items
+            .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
     }
 
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
@@ -119,8 +131,7 @@ extension Pages {
         _ page: PageContext, culture: EntityID?, selected: EntityID?
     ) throws -> (picker: MustacheLambda, selectedName: String?) {
         try choicesNamingSelected(page, .pests(locale: page.locale, culture: culture), selected: selected) { catalog in
-            try catalog.pests(PestFilter(culture: culture), page: .all, locale: page.locale).items
-                .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
+            try pickerPests(catalog, culture: culture, locale: page.locale)
         }
     }
 
@@ -166,19 +177,23 @@ extension Pages {
         let cultureID = try page.environment.resolve(web.query("culture"), .culture, in: page.catalog)
         let pestID = try page.environment.resolve(web.query("pest"), .pest, in: page.catalog)
         let sort = web.query("sort") ?? "name", group = web.query("group")
+        let labels = strings(page)
         // The pickers name the selected pest and culture for the title (no read of their own).
-        let cultures = try culturePicker(page, selected: cultureID)
-        let pests = try pestPicker(page, culture: cultureID, selected: pestID)
-        var values: [String: Any] = [
-            "cultures": cultures.picker, "pests": pests.picker,
-            "sorts": UseSort.allCases.map { order -> [String: Any] in
-                ["code": order.rawValue, "name": page.t("web.sort.\(order.rawValue)"), "selected": order.rawValue == sort]
-            },
-            "group": group ?? "", "stage": web.query("stage") ?? "",
-        ]
+        let cultures = try renderedChoices(page, .cultures(locale: page.locale), labels: labels) { catalog in
+            try pickerCultures(catalog, locale: page.locale)
+        }
+        let pests = try renderedChoices(page, .pests(locale: page.locale, culture: cultureID), labels: labels) { catalog in
+            try pickerPests(catalog, culture: cultureID, locale: page.locale)
+        }
+        var body = UsesBody(
+            cultures: .init(choices: cultures, selected: cultureID), pests: .init(choices: pests, selected: pestID),
+            stage: web.query("stage") ?? "",
+            sorts: UseSort.allCases.map { order in
+                (order.rawValue, page.t("web.sort.\(order.rawValue)"), order.rawValue == sort)
+            })
         var title = page.t("web.compare")
         guard cultureID != nil || pestID != nil else {
-            return Rendered(template: "uses", title: title, values: values)
+            return Rendered(template: "uses", title: title, body: body.html(labels))
         }
         let query = try CatalogDocuments.useQuery(
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
@@ -187,28 +202,36 @@ extension Pages {
         // The groups the unfiltered rows carry, offered as the filter's choices, read with the
         // page's rows (only those are read in full).
         let (result, groups) = try page.catalog.compareUsesOfferingGroups(query, page: try web.page(), locale: page.locale)
-        values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code -> [String: Any] in
-            ["code": code, "selected": GroupCode(parsing: code) == query.group]
+        body.groups = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
+            (code, GroupCode(parsing: code) == query.group)
         }
-        values["rows"] = RawHTML(text: useRowsHTML(result.items, page, labels: strings(page)))
-        values["empty"] = result.total == 0
-        values["pages"] = pagination(result, page, path: "/uses")
+        body.rows = useRowsHTML(result.items, page, labels: labels)
+        body.empty = result.total == 0
+        body.pages = pageLinks(result, page, path: "/uses")
         // A pest with no use on the culture is not among the pickers' choices: read then.
-        let pestName = try pests.selectedName ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
+        let pestName =
+            try pestID.flatMap(pests.name(of:)) ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
         let cultureName =
-            try cultures.selectedName ?? cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
+            try cultureID.flatMap(cultures.name(of:))
+            ?? cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
         switch (pestName, cultureName) {
         case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
         case let (pest?, nil): title = page.t("web.usesAgainst", pest)
         case let (nil, culture?): title = page.t("web.usesOn", culture)
         default: break
         }
-        values["heading"] = title
-        values["headers"] = [
-            "product": page.t("column.product"), "registration": page.t("column.registration"),
-            "ingredients": page.t("column.ingredients"), "mark": page.t("column.mark"),
-        ]
-        return Rendered(template: "uses", title: title, values: values)
+        body.heading = title
+        return Rendered(template: "uses", title: title, body: body.html(labels))
+    }
+
+    /// The choices of a picker the page writes directly (`UsesBody`), kept per catalog and
+    /// locale rendered with the template's section (`PageFragments.renderedChoices`).
+    private static func renderedChoices(
+        _ page: PageContext, _ list: PageFragments.Key, labels: [String: String],
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> RenderedChoices {
+        try page.app.fragments.renderedChoices(
+            list, in: page.catalog, template: UsesBody.optionTemplate, strings: labels, read: read)
     }
 
     // MARK: - Culture and substance cards

@@ -120,6 +120,22 @@ final class PageFragments: @unchecked Sendable {
         }
         return (lambda, selected.flatMap { id in choices.ids.firstIndex(of: id).map { choices.names[$0] } })
     }
+
+    /// `list`'s choices (read by `read` unless kept) rendered with `template` (a section's text,
+    /// as `choices` renders it, seeing `id`, `name`, `selected` and `strings` as `t`), none
+    /// selected: for a page that writes its picker directly (`RenderedChoices.write`).
+    func renderedChoices(
+        _ list: Key, in live: LiveCatalog, template: String, strings: @autoclosure () -> [String: String],
+        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> RenderedChoices {
+        try live.read { catalog in
+            let current = live.catalog
+            return try value(.html(of: list, template: template), source: catalog, current: current) {
+                let choices = try value(list, source: catalog, current: current) { Choices(try read(catalog)) }
+                return RenderedChoices(choices, template: template, strings: strings())
+            }
+        }
+    }
 }
 
 /// A value `PageFragments` keeps, with an estimate of the bytes it holds.
@@ -189,6 +205,17 @@ struct RenderedChoices: Fragment {
         return text
     }
 
+    /// `html(selecting:)` written into `out` without making the whole text first.
+    func write(selecting selected: EntityID?, into out: inout HTMLWriter) {
+        guard let selected, let part = parts[selected], let template else { return out.markup(html) }
+        out.markup(html[..<part.range.lowerBound])
+        out.markup(template.render(["id": selected, "name": part.name, "selected": true, "t": strings]))
+        out.markup(html[part.range.upperBound...])
+    }
+
+    /// The name of the choice `id` (its first, if it is listed twice), nil when it is not a choice.
+    func name(of id: EntityID) -> String? { parts[id]?.name }
+
     /// Bytes held, estimated: the HTML and an entry per choice.
     var cost: Int { html.utf8.count + parts.reduce(0) { $0 + $1.key.utf8.count + $1.value.name.utf8.count + 64 } }
 }
@@ -196,11 +223,13 @@ struct RenderedChoices: Fragment {
 /// The layout (`layout.mustache`) rendered once per catalog and locale, in pieces around what
 /// each page gives it: its title, the language switch's links (they keep the page's path and
 /// query) and its body. Everything else in the layout (the strings, the language, the catalog's
-/// title) is the same for every page of a catalog and language, and looking up its forty
-/// values through Mustache's context stack was a fixed cost of every page.
+/// title, each language's link but its href) is the same for every page of a catalog and
+/// language, and looking up its forty values through Mustache's context stack was a fixed cost
+/// of every page.
 ///
 /// Made by rendering the layout with markers in place of the three page values (a NUL and a
-/// digit, which no template text or escaping writes), then splitting at the markers.
+/// letter, which no template text or escaping writes), then splitting at the markers; the
+/// language switch's section likewise, once per language, around its href.
 struct PageLayout: Fragment {
     private enum Piece {
         case text(String)
@@ -208,14 +237,19 @@ struct PageLayout: Fragment {
     }
 
     private let pieces: [Piece]
-    /// The language switch's section (`{{#languages}}...{{/languages}}`), rendered per page.
-    private let languagesTemplate: MustacheTemplate?
-    private let strings: [String: String]
+    /// Each language's link, in the switch's order, in pieces around its href (nil where the
+    /// link writes it).
+    private let links: [[String?]]
 
     /// - Parameters:
     ///   - strings: the interface strings (`t`); `locale`: the page's language (`lang`);
-    ///   - catalogTitle: the catalog's title in that language.
-    init(templates: MustacheLibrary, strings: [String: String], locale: String, catalogTitle: String) {
+    ///   - catalogTitle: the catalog's title in that language;
+    ///   - languages: the switch's links as its section reads them (`code`, `name`, `selected`),
+    ///     less their `href`, which each page gives (`html`).
+    init(
+        templates: MustacheLibrary, strings: [String: String], locale: String, catalogTitle: String,
+        languages: [[String: Any]]
+    ) {
         // The section's text, as Mustache hands it to a lambda (written once, while rendering).
         final class Section { var text: String? }
         let section = Section()
@@ -243,15 +277,28 @@ struct PageLayout: Fragment {
         }
         self.pieces = pieces
         // The section escapes as the layout does (the templates' pragma, `HTMLEscaping`).
-        languagesTemplate = section.text.flatMap {
-            try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + $0)
+        let template = section.text.flatMap { try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + $0) }
+        links = languages.map { language in
+            var values = language
+            values["t"] = strings
+            values["href"] = "\u{0}h"
+            let rendered = template?.render(values) ?? ""
+            var pieces: [String?] = []
+            for (index, part) in rendered.split(separator: "\u{0}", omittingEmptySubsequences: false).enumerated() {
+                var text = Substring(part)
+                if index > 0 {
+                    pieces.append(nil)
+                    text = text.dropFirst()  // the marker's "h"
+                }
+                if !text.isEmpty { pieces.append(String(text)) }
+            }
+            return pieces
         }
-        self.strings = strings
     }
 
-    /// The page: `title` escaped, `body` as it is, a link per language (`code`, `name`,
-    /// `selected`, `href`, as the section reads them).
-    func html(title: String, body: String, languages: [[String: Any]]) -> String {
+    /// The page: `title` escaped, `body` as it is, each language's link with its href from
+    /// `hrefs` (in the order of the languages given at `init`).
+    func html(title: String, body: String, hrefs: [String]) -> String {
         var out = HTMLWriter(capacity: body.utf8.count + 4_096)
         for piece in pieces {
             switch piece {
@@ -259,10 +306,10 @@ struct PageLayout: Fragment {
             case .title: out.text(title)
             case .body: out.markup(body)
             case .languages:
-                for language in languages {
-                    var values = language
-                    values["t"] = strings
-                    out.markup(languagesTemplate?.render(values) ?? "")
+                for (link, href) in zip(links, hrefs) {
+                    for part in link {
+                        if let part { out.markup(part) } else { out.text(href) }
+                    }
                 }
             }
         }
@@ -274,7 +321,7 @@ struct PageLayout: Fragment {
         pieces.reduce(0) {
             if case .text(let text) = $1 { return $0 + text.utf8.count + 32 }
             return $0 + 16
-        } + 1_024
+        } + links.joined().reduce(0) { $0 + ($1?.utf8.count ?? 0) + 16 } + 1_024
     }
 }
 

@@ -82,6 +82,21 @@ enum Pages {
         var title: String
         var values: [String: Any]
         var status: HTTPResponse.Status = .ok
+        /// The body already written (the template's markup made directly): no rendering.
+        var body: String? = nil
+
+        init(template: String, title: String, values: [String: Any], status: HTTPResponse.Status = .ok) {
+            self.template = template
+            self.title = title
+            self.values = values
+            self.status = status
+        }
+
+        /// A page whose body `template`'s markup was written directly.
+        init(template: String, title: String, body: String) {
+            self.init(template: template, title: title, values: [:])
+            self.body = body
+        }
     }
 
     static func render(_ request: Request, _ app: WebApp, _ body: (PageContext) throws -> Rendered) -> Response {
@@ -114,20 +129,19 @@ enum Pages {
 
     /// The page inside the layout: navigation, language switch, strings.
     static func respond(_ page: PageContext, _ rendered: Rendered) -> Response {
-        var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
         let strings = Self.strings(page)
-        values["t"] = strings
-        values["lang"] = page.locale
-        let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
+        let body =
+            rendered.body
+            ?? {
+                var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
+                values["t"] = strings
+                values["lang"] = page.locale
+                return page.app.templates.render(values, withTemplate: rendered.template) ?? ""
+            }()
         let path = page.web.request.uri.path
         let query = page.web.query(leaving: ["lang"])
-        let locales = WebApp.interfaceLocales.map { code -> [String: Any] in
-            [
-                "code": code, "name": Self.localeNames[code] ?? code, "selected": code == page.locale,
-                "href": path + "?" + (query + ["lang=\(code)"]).joined(separator: "&"),
-            ]
-        }
-        let html = layout(page, strings: strings).html(title: rendered.title, body: body, languages: locales)
+        let hrefs = WebApp.interfaceLocales.map { code in path + "?" + (query + ["lang=\(code)"]).joined(separator: "&") }
+        let html = layout(page, strings: strings).html(title: rendered.title, body: body, hrefs: hrefs)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
         // The switch's choice is remembered for the next pages (a preference, not a session).
         if let asked = page.web.query("lang"), WebApp.interfaceLocales.contains(LocaleChain.normalize(asked)) {
@@ -144,7 +158,13 @@ enum Pages {
                 (try? page.app.fragments.value(.catalogTitle(locale: page.locale), in: page.catalog) {
                     try $0.catalogInfo(locale: page.locale).title
                 }) ?? page.catalog.info.title
-            return PageLayout(templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title)
+            // The language switch's links, less the href each page gives (`respond`).
+            let languages = WebApp.interfaceLocales.map { code -> [String: Any] in
+                ["code": code, "name": Self.localeNames[code] ?? code, "selected": code == page.locale]
+            }
+            return PageLayout(
+                templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title,
+                languages: languages)
         }
         return (try? page.app.fragments.value(.layout(locale: page.locale), in: page.catalog) { _ in make() }) ?? make()
     }
@@ -197,15 +217,28 @@ enum Pages {
 
     /// Links to the previous and next pages, the other parameters kept.
     static func pagination<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> [String: Any] {
+        let links = pageLinks(result, page, path: path)
+        var values: [String: Any] = ["info": links.info]
+        if let previous = links.previous { values["previous"] = previous }
+        if let next = links.next { values["next"] = next }
+        return values
+    }
+
+    /// What the pagination shows: "page 2 of 5" and the links, as `pagination.mustache` reads them.
+    struct PageLinks {
+        let info: String
+        let previous: String?
+        let next: String?
+    }
+
+    static func pageLinks<Item>(_ result: Page<Item>, _ page: PageContext, path: String) -> PageLinks {
         // Not lang: the cookie keeps a chosen language, and an unknown one is not echoed.
         let query = page.web.query(leaving: ["page", "lang"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
-        var values: [String: Any] = [
-            "info": page.t("list.footer", result.page, result.pageCount, result.total)
-        ]
-        if result.page > 1 { values["previous"] = link(min(result.page - 1, result.pageCount)) }
-        if result.page < result.pageCount { values["next"] = link(result.page + 1) }
-        return values
+        return PageLinks(
+            info: page.t("list.footer", result.page, result.pageCount, result.total),
+            previous: result.page > 1 ? link(min(result.page - 1, result.pageCount)) : nil,
+            next: result.page < result.pageCount ? link(result.page + 1) : nil)
     }
 
     // MARK: - Pages

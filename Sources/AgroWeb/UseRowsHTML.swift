@@ -12,6 +12,9 @@ struct HTMLWriter {
     /// Markup, written as it is.
     mutating func markup(_ text: String) { html += text }
 
+    /// Markup, written as it is (a part of a kept text, not copied first).
+    mutating func markup(_ text: Substring) { html += text }
+
     /// A value, escaped.
     mutating func text(_ value: String) { html += escaping.escapeText(value) }
 }
@@ -29,6 +32,32 @@ extension Pages {
         let s = page.environment.strings
         // About a kilobyte a row on the Swiss register: one allocation for most pages.
         var out = HTMLWriter(capacity: rows.count * 1_536)
+        // A page's rows repeat their labels (a product's several uses, the same intervals, the
+        // same ingredients): each is worded once per page. Doses are told apart by their bits,
+        // so that no two numbers equal as values (0 and -0) share a label.
+        struct DoseKey: Hashable {
+            let from: UInt64?, to: UInt64?, unit: String?
+        }
+        var doseLabels: [DoseKey: String] = [:], dayLabels: [Int: String] = [:], atMostLabels: [Int: String] = [:]
+        func label(_ dose: Dose) -> String {
+            let key = DoseKey(from: dose.from?.bitPattern, to: dose.to?.bitPattern, unit: dose.unit)
+            if let kept = doseLabels[key] { return kept }
+            let made = s.label(dose)
+            doseLabels[key] = made
+            return made
+        }
+        func days(_ count: Int) -> String {
+            if let kept = dayLabels[count] { return kept }
+            let made = s.plural("use.days", count)
+            dayLabels[count] = made
+            return made
+        }
+        func atMost(_ count: Int) -> String {
+            if let kept = atMostLabels[count] { return kept }
+            let made = s("web.atMost", count)
+            atMostLabels[count] = made
+            return made
+        }
         func fact(_ label: String, _ value: String, keep: Bool) {
             if !value.isEmpty {
                 out.markup("<div><dt>")
@@ -62,7 +91,7 @@ extension Pages {
             }
             out.markup("</p>\n<p class=\"small\">")
             for ingredient in row.ingredients {
-                let amount = s.label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
+                let amount = label(Dose(from: ingredient.concentration, to: nil, unit: ingredient.unit))
                 out.markup("<a href=\"")
                 out.text(href(.substance, ingredient.substanceID))
                 out.markup("\">")
@@ -72,15 +101,127 @@ extension Pages {
                 out.markup("</span> ")
             }
             out.markup("</p>\n<dl class=\"use-facts\">\n")
-            fact("dose", s.label(row.dose), keep: true)
-            fact("water", row.water.map { s.label($0) } ?? "", keep: true)
-            fact("phi", row.phiDays.map { s.plural("use.days", $0) } ?? "", keep: true)
-            fact("applications", row.maxApplications.map { s("web.atMost", $0) } ?? "", keep: false)
-            fact("interval", row.intervalDays.map { s.plural("use.days", $0) } ?? "", keep: true)
+            fact("dose", label(row.dose), keep: true)
+            fact("water", row.water.map(label) ?? "", keep: true)
+            fact("phi", row.phiDays.map(days) ?? "", keep: true)
+            fact("applications", row.maxApplications.map(atMost) ?? "", keep: false)
+            fact("interval", row.intervalDays.map(days) ?? "", keep: true)
             fact("bbch", row.bbch.map { stages($0, s) } ?? "", keep: true)
             fact("area", row.applicationArea ?? "", keep: false)
             out.markup("</dl>\n</li>\n")
         }
+        return out.html
+    }
+}
+
+/// The uses page's body (`uses.mustache`) written directly rather than through Mustache: the
+/// form's pickers are the choices kept per catalog and locale with the selected one spliced
+/// in, the rest a few values. Mustache looked every value up its context stack and ran the
+/// pickers through section lambdas, about a tenth of a page's time. The markup is what the
+/// template writes with the same values, byte for byte (`UsesPageTests` renders both); the
+/// template stays the reference for it.
+struct UsesBody {
+    /// A picker's choices, rendered once per catalog and locale, and its selected choice.
+    struct Picker {
+        let choices: RenderedChoices
+        let selected: EntityID?
+    }
+
+    /// The page's heading; the interface's "compare" when nil or empty.
+    var heading: String?
+    var cultures: Picker
+    var pests: Picker
+    /// The mode-of-action groups offered, in order, the filter's own marked.
+    var groups: [(code: String, selected: Bool)] = []
+    var stage: String
+    var sorts: [(code: String, name: String, selected: Bool)]
+    /// The rows' HTML (`Pages.useRowsHTML`), as it is.
+    var rows = ""
+    var empty = false
+    /// The pagination's links (`Pages.pageLinks`); none without a comparison.
+    var pages: Pages.PageLinks?
+
+    /// The section of `uses.mustache` each picker's choice is rendered with (the key of the
+    /// choices kept rendered: the same text as the template's, so the plan page shares them).
+    static let optionTemplate = "<option value=\"{{id}}\"{{#selected}} selected{{/selected}}>{{name}}</option>"
+
+    /// The body, with `t`'s interface strings as the template reads them.
+    func html(_ t: [String: String]) -> String {
+        var out = HTMLWriter(capacity: cultures.choices.html.utf8.count + pests.choices.html.utf8.count + rows.utf8.count + 4_096)
+        func label(_ key: String) { out.text(t[key] ?? "") }
+        out.markup("<h1>")
+        if let heading, !heading.isEmpty { out.text(heading) } else { label("compare") }
+        out.markup("</h1>\n<form class=\"filters\" action=\"/uses\" method=\"get\">\n<label>")
+        label("culture")
+        out.markup(" <select name=\"culture\"><option value=\"\">")
+        label("anyCulture")
+        out.markup("</option>")
+        cultures.choices.write(selecting: cultures.selected, into: &out)
+        out.markup("</select></label>\n<label>")
+        label("pest")
+        out.markup(" <select name=\"pest\"><option value=\"\">")
+        label("anyPest")
+        out.markup("</option>")
+        pests.choices.write(selecting: pests.selected, into: &out)
+        out.markup("</select></label>\n<label>")
+        label("group")
+        out.markup(" <select name=\"group\"><option value=\"\">")
+        label("all")
+        out.markup("</option>")
+        for group in groups {
+            out.markup("<option value=\"")
+            out.text(group.code)
+            out.markup(group.selected ? "\" selected>" : "\">")
+            out.text(group.code)
+            out.markup("</option>")
+        }
+        out.markup("</select></label>\n<label>")
+        label("stage")
+        out.markup(" <input name=\"stage\" value=\"")
+        out.text(stage)
+        out.markup("\" inputmode=\"numeric\" size=\"3\" pattern=\"[0-9]{1,2}\"></label>\n<label>")
+        label("sort")
+        out.markup(" <select name=\"sort\">")
+        for sort in sorts {
+            out.markup("<option value=\"")
+            out.text(sort.code)
+            out.markup(sort.selected ? "\" selected>" : "\">")
+            out.text(sort.name)
+            out.markup("</option>")
+        }
+        out.markup("</select></label>\n<button type=\"submit\">")
+        label("show")
+        out.markup("</button>\n</form>\n<ol class=\"use-rows\">\n")
+        out.markup(rows)
+        out.markup("</ol>\n")
+        if empty {
+            out.markup("<p class=\"empty\">")
+            label("noResults")
+            out.markup("</p>")
+        }
+        out.markup("\n")
+        if let pages {
+            out.markup("<nav class=\"pages\">")
+            if let previous = pages.previous {
+                out.markup("<a rel=\"prev\" href=\"")
+                out.text(previous)
+                out.markup("\">← ")
+                label("previous")
+                out.markup("</a>")
+            }
+            out.markup(" <span>")
+            out.text(pages.info)
+            out.markup("</span> ")
+            if let next = pages.next {
+                out.markup("<a rel=\"next\" href=\"")
+                out.text(next)
+                out.markup("\">")
+                label("next")
+                out.markup(" →</a>")
+            }
+            out.markup("</nav>")
+        }
+        out.markup("\n")
         return out.html
     }
 }

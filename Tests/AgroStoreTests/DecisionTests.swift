@@ -102,20 +102,37 @@ final class DecisionTests: XCTestCase {
     }
 
     func testUsesPageComparisonEqualsTheComparisonForEveryPairAndPage() throws {
-        // A pest on a culture by name comes from the ids kept in memory, the other sorts from
-        // SQL: each page as `compareUses` reads it, for every pest and culture of the fixture.
-        for pest in ["rust", "septoria", "aphid", "lodging", "late-blight", "unknown"] {
-            for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown"] {
+        // A pest on a culture by name comes from the ids kept in memory, the other sorts and
+        // filters from SQL; the rows of every page are made from what `UseIndex` keeps of each
+        // use: each page as `compareUses` reads it by SQL alone, for every pest and culture of
+        // the fixture (and neither), in three languages, with and without a stage or a filter.
+        let frac3 = try XCTUnwrap(GroupCode(parsing: "FRAC 3"))
+        var compared = 0
+        for pest in ["rust", "septoria", "aphid", "lodging", "late-blight", "unknown", nil] {
+            for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown", nil] {
+                guard pest != nil || culture != nil else { continue }
                 for sort in UseSort.allCases {
-                    for page in [PageRequest.all, PageRequest(page: 1, perPage: 2), PageRequest(page: 2, perPage: 2)] {
-                        let query = UseQuery(pest: pest, culture: culture, sort: sort, asOf: "2026-06-01")
-                        let expected = try catalog.compareUses(query, page: page, locale: "en")
-                        let found = try catalog.compareUsesOfferingGroups(query, page: page, locale: "en").rows
-                        XCTAssertEqual(found, expected, "\(pest) on \(culture) by \(sort), page \(page)")
+                    for (stage, substance, group) in [
+                        (nil, nil, nil), (60, nil, nil), (nil, "tebuconazole", nil), (31, nil, frac3),
+                    ]
+                        as [(Int?, String?, GroupCode?)]
+                    {
+                        for page in [PageRequest.all, PageRequest(page: 1, perPage: 2), PageRequest(page: 2, perPage: 2)] {
+                            for locale in ["en", "ru", "de"] {
+                                let query = UseQuery(
+                                    pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
+                                    asOf: "2026-06-01")
+                                let expected = try catalog.compareUses(query, page: page, locale: locale)
+                                let found = try catalog.compareUsesOfferingGroups(query, page: page, locale: locale).rows
+                                XCTAssertEqual(found, expected, "\(query), page \(page), \(locale)")
+                                compared += expected.items.count
+                            }
+                        }
                     }
                 }
             }
         }
+        XCTAssertGreaterThan(compared, 500, "rows compared")
     }
 
     func testUseRowJSONCarriesTheDocumentedKeys() throws {

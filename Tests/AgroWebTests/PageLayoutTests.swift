@@ -21,16 +21,20 @@ final class PageLayoutTests: XCTestCase {
             ["code": "kk", "name": "Қазақша", "selected": true, "href": "/x?q=\"<'>&lang=kk"],
         ]
         let catalogTitle = "Register <2026> & \"more\""
-        let layout = PageLayout(templates: templates, strings: strings, locale: "kk", catalogTitle: catalogTitle)
         for title in ["", "Uses of A & B on \"C\"", "a\"\u{301} <b>", "Қазақша 'сынақ'"] {
             for languages in [[], links] {
+                // The links are given less their hrefs when the layout is made, the hrefs per page.
+                let layout = PageLayout(
+                    templates: templates, strings: strings, locale: "kk", catalogTitle: catalogTitle,
+                    languages: languages.map { $0.filter { $0.key != "href" } })
                 let body = "<p>a body</p>\n & as it is \u{0}"
                 let whole = templates.render(
                     [
                         "t": strings, "lang": "kk", "title": title, "body": body, "languages": languages,
                         "catalogTitle": catalogTitle,
                     ], withTemplate: "layout")
-                XCTAssertEqual(layout.html(title: title, body: body, languages: languages), whole, title)
+                let hrefs = languages.compactMap { $0["href"] as? String }
+                XCTAssertEqual(layout.html(title: title, body: body, hrefs: hrefs), whole, title)
             }
         }
     }
