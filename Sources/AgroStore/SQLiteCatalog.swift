@@ -35,9 +35,10 @@ public final class SQLiteCatalog: Sendable {
     /// The same order by the numbers of `UseIndex`'s products (the products list of a pest on a
     /// culture), made on first use per locale.
     let productOrderOnce = ReadOncePerKey<UseIndex.ProductOrder>()
-    /// The cultures' and pests' names and name order per locale (the uses page's rows), read on
-    /// first use.
-    let namesOnce = ReadOncePerKey<[String: RankedName]>()
+    /// The names and name order of each kind (cultures, pests, products, substances) per locale
+    /// (the uses page's rows, the products pages' names), read on first use: four kinds for
+    /// each of as many locales as the other per-locale values keep.
+    let namesOnce = KeptValues<String, [String: RankedName]>(capacity: 4 * 16, whenFull: .keepWhatIsKept)
 
     /// Opens the catalog at `path` read-only.
     ///

@@ -109,6 +109,33 @@ final class ProductsFromMemoryTests: XCTestCase {
             ["Substance"])
     }
 
+    /// A server offering six languages (the Swiss register's four and Russian and Kazakh) keeps
+    /// the names of every kind in each: the uses page and the products pages of a sixth
+    /// language must not read all names again on every request.
+    func testTheNamesOfEveryKindAreKeptInSixLanguages() throws {
+        let fresh = try SQLiteCatalog(path: Self.write(), maximumReaders: 1)
+        try fresh.keepIndexes()
+        let locales = ["de", "fr", "it", "en", "ru", "kk"]
+        for locale in locales {
+            _ = try fresh.compareUsesOfferingGroups(
+                UseQuery(pest: "rust", culture: "winter-wheat", asOf: "2026-06-01"), page: .all, locale: locale)
+            _ = try fresh.products(ProductFilter(pest: "rust", culture: "winter-wheat"), page: .all, locale: locale)
+        }
+        // Names not kept: read again (the closure runs) or not keepable (nil).
+        var notKept: [String] = []
+        for locale in locales {
+            for kind in ["culture", "pest", "product", "substance"] {
+                let key = kind + "/" + locale
+                let kept = fresh.namesOnce.keptValue(key) {
+                    notKept.append(key)
+                    return [:]
+                }
+                if kept == nil { notKept.append(key) }
+            }
+        }
+        XCTAssertEqual(notKept, [])
+    }
+
     func testEveryPairPageAndLocaleIsTheListSQLReads() throws {
         for pest in ["rust", "septoria", "unknown"] {
             for culture in ["cereals", "wheat", "winter-wheat", "potato", "unknown"] {
