@@ -30,6 +30,14 @@ struct HTMLEscaping: MustacheContentType {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A template of `text` escaping with `HTMLEscaping` like the library's: registered here too,
+    /// since Mustache's registry of content types is the process's and a template made before
+    /// any library would otherwise escape with Mustache's own.
+    static func template(_ text: String) throws -> MustacheTemplate {
+        MustacheContentTypes.register(HTMLEscaping(), named: name)
+        return try MustacheTemplate(string: "{{% CONTENT_TYPE: \(name)}}\n" + text)
+    }
+
     /// The `.mustache` templates of `directory`, each named by its file name without the
     /// extension, escaping with `HTMLEscaping`: a standalone pragma line is put before each
     /// template's text (Mustache drops the line, and a partial starts again with its own).

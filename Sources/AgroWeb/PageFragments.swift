@@ -175,7 +175,7 @@ struct RenderedChoices: Fragment {
 
     init(_ choices: Choices, template text: String, strings: [String: String]) {
         // Escaped as the page around it is (the templates' pragma, `HTMLEscaping`).
-        template = try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + text)
+        template = try? HTMLEscaping.template(text)
         self.strings = strings
         var html = "", offsets: [(id: EntityID, name: String, from: Int, to: Int)] = []
         offsets.reserveCapacity(choices.ids.count)
@@ -277,7 +277,7 @@ struct PageLayout: Fragment {
         }
         self.pieces = pieces
         // The section escapes as the layout does (the templates' pragma, `HTMLEscaping`).
-        let template = section.text.flatMap { try? MustacheTemplate(string: "{{% CONTENT_TYPE: \(HTMLEscaping.name)}}\n" + $0) }
+        let template = section.text.flatMap { try? HTMLEscaping.template($0) }
         links = languages.map { language in
             var values = language
             values["t"] = strings
