@@ -19,15 +19,7 @@ package enum ProductPageJSON {
             if index > 0 { out.raw(",\n") }
             product(item, into: &out)
         }
-        if !page.items.isEmpty { out.raw("\n  ]") }
-        out.raw(",\n  \"page\" : ")
-        out.raw(String(page.page))
-        out.raw(",\n  \"perPage\" : ")
-        out.raw(String(page.perPage))
-        out.raw(",\n  \"total\" : ")
-        out.raw(String(page.total))
-        out.raw("\n}\n")
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.closing(page)
     }
 
     /// One item at depth 2 (`ProductSummary.encode(to:)`: optional keys left out when nil,
@@ -100,6 +92,20 @@ package enum ProductPageJSON {
 
     struct Writer {
         var bytes: [UInt8] = []
+
+        /// The document of `page` finished after its items: the list closed, then `page`,
+        /// `perPage` and `total` as the encoder writes them.
+        mutating func closing<Item>(_ page: Page<Item>) -> String {
+            if !page.items.isEmpty { raw("\n  ]") }
+            raw(",\n  \"page\" : ")
+            raw(String(page.page))
+            raw(",\n  \"perPage\" : ")
+            raw(String(page.perPage))
+            raw(",\n  \"total\" : ")
+            raw(String(page.total))
+            raw("\n}\n")
+            return String(decoding: bytes, as: UTF8.self)
+        }
 
         mutating func raw(_ text: String) {
             bytes.append(contentsOf: text.utf8)

@@ -30,14 +30,6 @@ package enum SearchPageJSON {
             out.raw(ProductPageJSON.number(hit.rank))
             out.raw("\n    }")
         }
-        if !page.items.isEmpty { out.raw("\n  ]") }
-        out.raw(",\n  \"page\" : ")
-        out.raw(String(page.page))
-        out.raw(",\n  \"perPage\" : ")
-        out.raw(String(page.perPage))
-        out.raw(",\n  \"total\" : ")
-        out.raw(String(page.total))
-        out.raw("\n}\n")
-        return String(decoding: out.bytes, as: UTF8.self)
+        return out.closing(page)
     }
 }

@@ -149,6 +149,13 @@ struct UsesBody {
     func html(_ t: [String: String]) -> String {
         var out = HTMLWriter(capacity: cultures.choices.html.utf8.count + pests.choices.html.utf8.count + rows.utf8.count + 4_096)
         func label(_ key: String) { out.text(t[key] ?? "") }
+        func option(_ value: String, _ name: String, selected: Bool) {
+            out.markup("<option value=\"")
+            out.text(value)
+            out.markup(selected ? "\" selected>" : "\">")
+            out.text(name)
+            out.markup("</option>")
+        }
         out.markup("<h1>")
         if let heading, !heading.isEmpty { out.text(heading) } else { label("compare") }
         out.markup("</h1>\n<form class=\"filters\" action=\"/uses\" method=\"get\">\n<label>")
@@ -168,13 +175,7 @@ struct UsesBody {
         out.markup(" <select name=\"group\"><option value=\"\">")
         label("all")
         out.markup("</option>")
-        for group in groups {
-            out.markup("<option value=\"")
-            out.text(group.code)
-            out.markup(group.selected ? "\" selected>" : "\">")
-            out.text(group.code)
-            out.markup("</option>")
-        }
+        for group in groups { option(group.code, group.code, selected: group.selected) }
         out.markup("</select></label>\n<label>")
         label("stage")
         out.markup(" <input name=\"stage\" value=\"")
@@ -182,13 +183,7 @@ struct UsesBody {
         out.markup("\" inputmode=\"numeric\" size=\"3\" pattern=\"[0-9]{1,2}\"></label>\n<label>")
         label("sort")
         out.markup(" <select name=\"sort\">")
-        for sort in sorts {
-            out.markup("<option value=\"")
-            out.text(sort.code)
-            out.markup(sort.selected ? "\" selected>" : "\">")
-            out.text(sort.name)
-            out.markup("</option>")
-        }
+        for sort in sorts { option(sort.code, sort.name, selected: sort.selected) }
         out.markup("</select></label>\n<button type=\"submit\">")
         label("show")
         out.markup("</button>\n</form>\n<ol class=\"use-rows\">\n")
