@@ -219,16 +219,15 @@ struct ProtocolMiddleware: RouterMiddleware {
 /// (every answer made from a string or bytes) is kept as it is, without a copy.
 final class BodyCollector: ResponseBodyWriter {
     private(set) var buffer = ByteBuffer()
-    private var written = false
 
     func write(_ buffer: ByteBuffer) async throws {
-        if written {
-            var more = buffer
-            self.buffer.writeBuffer(&more)
-        } else {
+        // Nothing collected yet: the buffer itself is kept.
+        guard self.buffer.readableBytes > 0 else {
             self.buffer = buffer
-            written = true
+            return
         }
+        var more = buffer
+        self.buffer.writeBuffer(&more)
     }
 
     func finish(_ trailingHeaders: HTTPFields?) async throws {}
