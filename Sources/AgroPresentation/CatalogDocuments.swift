@@ -8,7 +8,7 @@ package enum CatalogDocuments {
     /// The product filter of `agro products`, every name resolved as the CLI resolves it.
     package static func productFilter(
         pest: String?, culture: String?, substance: String?, category: String?, company: String?, letter: String?,
-        catalog: some Catalog, environment: Environment
+        catalog: some LookupUseCase, environment: Environment
     ) throws -> ProductFilter {
         var filter = ProductFilter(
             pest: try environment.resolve(pest, .pest, in: catalog),

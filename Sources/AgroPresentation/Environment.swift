@@ -95,6 +95,16 @@ package struct Environment: Sendable {
         return live
     }
 
+    /// The catalog `openCatalog()` opens, read through the SQLite C API alone (`DirectCatalog`):
+    /// for a one-shot list printed whole, which needs neither GRDB nor a catalog swapped in
+    /// while it runs (Benchmarks/README.md, issue 20).
+    package func openDirectCatalog() throws -> DirectCatalog {
+        if let catalogPath { return try DirectCatalog(path: catalogPath) }
+        let (catalog, selection) = try catalogStore.openDirect()
+        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+        return catalog
+    }
+
     /// Opens the user database (favorites).
     package func openUserStore() throws -> UserStore {
         try UserStore(path: paths.userDatabase.path)

@@ -160,6 +160,16 @@ public struct CatalogStore: Sendable {
         return (catalog, selection)
     }
 
+    /// Opens the catalog `select()` selects as a `DirectCatalog`, passing it the same checks.
+    public func openDirect() throws -> (catalog: DirectCatalog, selection: CatalogSelection) {
+        let (selection, catalog) = try select { path in
+            let catalog = try DirectCatalog(path: path)
+            try catalog.checkPages()
+            return (catalog, catalog.info)
+        }
+        return (catalog, selection)
+    }
+
     /// The selection, made on what `open` gives for each candidate file (which may throw
     /// when the file is unusable), and what it gave for the selected one.
     private func select<Opened>(

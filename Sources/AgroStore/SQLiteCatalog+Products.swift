@@ -20,23 +20,8 @@ extension SQLiteCatalog: ProductsUseCase {
     ) throws -> Page<ProductSummary> {
         // The SQL texts depend on the filter's shape and the length of the locale chain only:
         // built once with named parameters and kept (`SQLTexts`); the values are bound here.
-        let texts = LocalizedSQL(chain: info.locales.chain(for: locale), named: true)
+        let chain = info.locales.chain(for: locale)
         let letter = filter.letter.flatMap(TextFolding.indexLetter(of:))?.lowercased()
-        var named: [String: (any DatabaseValueConvertible)?] = texts.arguments
-        named["pest"] = filter.pest
-        named["culture"] = filter.culture
-        named["substance"] = filter.substance
-        named["category"] = filter.category?.rawValue
-        named["company"] = filter.company
-        named["letter"] = letter
-        let arguments = StatementArguments(named)
-        var shape = texts.chain.count
-        for (bit, present) in [
-            filter.pest != nil, filter.culture != nil, filter.substance != nil, filter.category != nil,
-            filter.company != nil, letter != nil,
-        ].enumerated() where present {
-            shape |= 1 << (8 + bit)
-        }
         // Read before the products' transaction (reads do not nest).
         var kept: [String]?
         if fromMemory, let pest = filter.pest, let culture = filter.culture, filter.substance == nil,
@@ -54,76 +39,9 @@ extension SQLiteCatalog: ProductsUseCase {
             keptNames = (products, substances)
         }
         return try read { db in
-            // The filter is evaluated once, for the ids of every match in order, which give
-            // the total and the page; names and companies are read for the page's products
-            // only. A count and a LIMIT query each evaluated the filter, and the page query
-            // read the names of every match (twice the SQL time on the register).
-            let listed = { self.productsQuery(filter, texts: texts, named: true) }
-            let ordered =
-                try kept
-                ?? String.fetchAll(
-                    db.cachedStatement(
-                        sql: sqlTexts.text(.init(query: 0, shape: shape), db) {
-                            "SELECT id FROM (" + listed() + ") ORDER BY name_key COLLATE agro_name, id"
-                        }), arguments: arguments)
-            let perPage = page.perPage ?? max(ordered.count, 1)
-            let start = min(ordered.count, perPage * (page.page - 1))
-            let pageIDs = Array(ordered[start..<min(ordered.count, start + perPage)])
-            let statement: GRDB.Statement?
-            let statementArguments: StatementArguments
-            if pageIDs.isEmpty {
-                (statement, statementArguments) = (nil, [])
-            } else if pageIDs.count <= Self.pageByIDs {
-                // The page's ids are in the list's order already: the statement reads neither
-                // the name keys nor sorts by them (the rows are put in that order below).
-                let named = keptNames == nil
-                let text = try sqlTexts.text(
-                    .init(query: 1, shape: texts.chain.count | pageIDs.count << 8 | (named ? 1 << 24 : 0)), db
-                ) {
-                    let name: SQL = named ? texts.name("product", owner: "p.id") : "NULL"
-                    return """
-                        SELECT p.id, p.category, p.formulation, p.registration_number, p.registration_expiry,
-                          \(name) AS name, NULL AS name_key, \(texts.name("company", owner: "p.company_id")) AS company
-                        FROM products p WHERE p.id IN (\(sql: Self.placeholders(pageIDs.count)))
-                        """
-                }
-                (statement, statementArguments) = (try db.cachedStatement(sql: text), StatementArguments(pageIDs) + arguments)
-            } else {
-                let text = try sqlTexts.text(.init(query: 2, shape: shape), db) {
-                    listed() + " ORDER BY name_key COLLATE agro_name, id LIMIT :limit OFFSET :offset"
-                }
-                (statement, statementArguments) = (
-                    try db.cachedStatement(sql: text), arguments + ["limit": perPage, "offset": start]
-                )
-            }
-            // Each row read as the statement steps (a cursor's row is the statement itself, not
-            // a copy of its values), columns by position in the order of `productsQuery`'s
-            // SELECT: a column found by name costs a case-insensitive search of the names for
-            // every value read. The ingredients are added once every product is read.
-            var items: [ProductSummary] = []
-            items.reserveCapacity(pageIDs.count)
-            if let statement {
-                let rows = try Row.fetchCursor(statement, arguments: statementArguments)
-                while let row = try rows.next() {
-                    let id: String = row[0]
-                    items.append(
-                        ProductSummary(
-                            id: id, name: keptNames?.products[id]?.name ?? row[5] ?? id,
-                            category: ProductCategory(rawValue: row[1]) ?? .other,
-                            formulation: row.text(at: 2), company: row.text(at: 7), registrationNumber: row.text(at: 3),
-                            ingredients: [], registrationExpiry: row.text(at: 4)))
-                }
-            }
-            if pageIDs.count <= Self.pageByIDs, items.count > 1 {
-                let position = Dictionary(pageIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-                var slots = [ProductSummary?](repeating: nil, count: pageIDs.count)
-                for item in items { if let index = position[item.id] { slots[index] = item } }
-                items = slots.compactMap { $0 }
-            }
-            let ingredients = try ingredientSummaries(
-                db, productIDs: items.map(\.id), texts: texts, arguments: arguments, names: keptNames?.substances)
-            for index in items.indices { items[index].ingredients = ingredients[items[index].id] ?? [] }
-            return Page(items: items, page: page.page, perPage: perPage, total: ordered.count)
+            try CatalogQueries.productsPage(
+                filter, letter: letter, page: page, chain: chain, ordered: kept, names: keptNames, reader: db,
+                texts: { key, make in sqlTexts.value(key, make) })
         }
     }
 
@@ -143,129 +61,30 @@ extension SQLiteCatalog: ProductsUseCase {
         return index.products(pest: pest, culture: culture, in: order)
     }
 
-    /// `value` in a query: the named parameter `:name` when `named` (its value bound later), else bound here.
-    static func value(_ name: String, named: Bool, _ value: String) -> SQL {
-        named ? SQL(sql: ":" + name) : "\(value)"
-    }
-
-    /// `?, ?, ...`: `count` positional parameters.
-    static func placeholders(_ count: Int) -> String {
-        Array(repeating: "?", count: count).joined(separator: ", ")
-    }
-
-    /// Pages up to this many products are read by id (bound parameters); larger ones by
-    /// running the list again with LIMIT and OFFSET.
-    static let pageByIDs = 500
-
     /// The index letters of the names of the products matching `filter` (its letter ignored).
     public func productLetters(_ filter: ProductFilter, locale: String) throws -> [String] {
+        let chain = info.locales.chain(for: locale)
         var unlettered = filter
         unlettered.letter = nil
-        let listed = productsQuery(unlettered, texts: texts(locale))
+        let listed = CatalogQueries.products(unlettered, lettered: false, locales: chain.count)
         return try read { db in
-            let names = try db.column("SELECT name FROM (" + listed + ") WHERE name IS NOT NULL", as: String.self)
+            let names = try db.strings(
+                "SELECT name FROM (" + listed + ") WHERE name IS NOT NULL",
+                CatalogQueries.productArguments(unlettered, letter: nil, chain: chain))
             return Set(names.compactMap(TextFolding.indexLetter(of:))).sorted(by: NameOrder.precedes)
         }
     }
 
-    /// The products matching `filter`, with id, name, name_key, category, formulation,
-    /// registration_number, registration_expiry and company columns.
-    /// `named`: the values as named parameters (`:pest`, `:culture`, `:substance`, `:category`,
-    /// `:company`, `:letter`, the folded index letter) rather than bound.
-    private func productsQuery(_ filter: ProductFilter, texts: LocalizedSQL, named: Bool = false) -> SQL {
-        var conditions: [SQL] = []
-        if filter.pest != nil || filter.culture != nil {
-            conditions.append(
-                "p.id IN ("
-                    + usesQuery(UseFilter(pest: filter.pest, culture: filter.culture), column: "u.product_id", named: named)
-                    + ")")
-        }
-        if let substance = filter.substance {
-            conditions.append(
-                "p.id IN (SELECT product_id FROM product_ingredients WHERE substance_id = \(Self.value("substance", named: named, substance)))"
-            )
-        }
-        if let category = filter.category {
-            conditions.append("p.category = \(Self.value("category", named: named, category.rawValue))")
-        }
-        if let company = filter.company { conditions.append("p.company_id = \(Self.value("company", named: named, company))") }
-        let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        var listed: SQL = """
-            SELECT * FROM (
-              SELECT p.id, p.category, p.formulation, p.registration_number, p.registration_expiry,
-                \(texts.name("product", owner: "p.id")) AS name,
-                \(texts.field("product", "name_key", owner: "p.id")) AS name_key,
-                \(texts.name("company", owner: "p.company_id")) AS company
-              FROM products p
-            """ + whereClause + ")"
-        if let letter = filter.letter, let folded = TextFolding.indexLetter(of: letter) {
-            // Index letters are upper-case; name keys are folded lower-case.
-            listed += " WHERE substr(name_key, 1, 1) = \(Self.value("letter", named: named, folded.lowercased()))"
-        }
-        return listed
-    }
-
     /// Ids (in `column`) of the uses matching `filter`; a culture matches uses registered on
-    /// it or on any group above it. `named`: the values as named parameters (`:pest`,
-    /// `:culture`, `:product`) rather than bound.
-    func usesQuery(_ filter: UseFilter, column: String = "u.id", named: Bool = false) -> SQL {
-        var conditions: [SQL] = []
-        var source: SQL = "uses u"
-        if let pest = filter.pest {
-            source = "use_pests up JOIN uses u ON u.id = up.use_id"
-            conditions.append("up.pest_id = \(Self.value("pest", named: named, pest))")
-        }
-        if let culture = filter.culture, filter.pest != nil {
-            // A pest's uses are few next to a culture group's (305 against 1,186 for the
-            // register's largest pair): probing each of them for the culture's groups costs
-            // half as much as listing every use of those groups first.
-            conditions.append(
-                """
-                EXISTS (SELECT 1 FROM culture_ancestors ca
-                        JOIN use_cultures uc ON uc.use_id = u.id AND uc.culture_id = ca.ancestor_id
-                        WHERE ca.culture_id = \(Self.value("culture", named: named, culture)))
-                """)
-        } else if let culture = filter.culture {
-            conditions.append(
-                """
-                u.id IN (SELECT uc.use_id FROM culture_ancestors ca
-                         JOIN use_cultures uc ON uc.culture_id = ca.ancestor_id
-                         WHERE ca.culture_id = \(Self.value("culture", named: named, culture)))
-                """)
-        }
-        if let product = filter.product { conditions.append("u.product_id = \(Self.value("product", named: named, product))") }
-        let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        return "SELECT \(sql: column) FROM " + source + whereClause
-    }
-
-    /// Active ingredients per product id, in label order; `texts` names its locales as
-    /// parameters, whose values (and others, unused) are in `arguments`. `names`: the
-    /// substances' names in the locale, kept (else read with the ingredients).
-    private func ingredientSummaries(
-        _ db: Database, productIDs: [String], texts: LocalizedSQL, arguments: StatementArguments,
-        names: [String: RankedName]? = nil
-    ) throws -> [String: [ActiveIngredient]] {
-        guard !productIDs.isEmpty else { return [:] }
-        let text = try sqlTexts.text(
-            .init(query: 3, shape: texts.chain.count | productIDs.count << 8 | (names == nil ? 1 << 24 : 0)), db
-        ) {
-            let name: SQL = names == nil ? texts.name("substance", owner: "pi.substance_id") : "NULL"
-            return """
-                SELECT pi.product_id, pi.substance_id, pi.concentration, pi.unit, \(name) AS name
-                FROM product_ingredients pi WHERE pi.product_id IN (\(sql: Self.placeholders(productIDs.count)))
-                ORDER BY pi.product_id, pi.position
-                """
-        }
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: text), arguments: StatementArguments(productIDs) + arguments)
-        var summaries: [String: [ActiveIngredient]] = [:]
-        while let row = try rows.next() {
-            // Columns by position, as selected above.
-            let substanceID: String = row[1]
-            let substance = EntityRef(id: substanceID, name: names?[substanceID]?.name ?? row[4] ?? substanceID)
-            summaries[row[0], default: []].append(
-                ActiveIngredient(substance: substance, concentration: row[2], unit: row.text(at: 3), modeOfAction: nil))
-        }
-        return summaries
+    /// it or on any group above it.
+    func usesQuery(_ filter: UseFilter, column: String = "u.id") -> SQL {
+        let text = CatalogQueries.uses(
+            pest: filter.pest != nil, culture: filter.culture != nil, product: filter.product != nil, column: column)
+        var named: [String: (any DatabaseValueConvertible)?] = [:]
+        if let pest = filter.pest { named["pest"] = pest }
+        if let culture = filter.culture { named["culture"] = culture }
+        if let product = filter.product { named["product"] = product }
+        return SQL(sql: text, arguments: StatementArguments(named))
     }
 
     /// A product card; nil when unknown.

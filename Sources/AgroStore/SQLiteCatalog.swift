@@ -121,7 +121,15 @@ public final class SQLiteCatalog: Sendable {
     /// makes two `String`s per comparison, a visible cost of an uncached products request.
     static func addNameCollation(_ db: Database) throws {
         guard let connection = db.sqliteConnection else { return }
-        let code = sqlite3_create_collation_v2(
+        let code = addNameCollation(connection)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "agro_name collation not registered")
+        }
+    }
+
+    /// `addNameCollation(_:)` on a connection of the SQLite C API; SQLite's result code.
+    static func addNameCollation(_ connection: OpaquePointer) -> Int32 {
+        sqlite3_create_collation_v2(
             connection, "agro_name", SQLITE_UTF8, nil,
             { _, length1, buffer1, length2, buffer2 in
                 let order = NameOrder.compare(
@@ -129,9 +137,6 @@ public final class SQLiteCatalog: Sendable {
                     UnsafeRawBufferPointer(start: buffer2, count: Int(length2)))
                 return Int32(order.rawValue)
             }, nil)
-        guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "agro_name collation not registered")
-        }
     }
 
     /// Closes the connections. Queries after closing fail.
@@ -149,8 +154,16 @@ public final class SQLiteCatalog: Sendable {
 
     /// `checkPages()` on a connection of the caller's.
     public static func checkPages(_ db: Database, path: String) throws {
-        let pages = try Int64.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-        let pageSize = try Int64.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+        try checkPages(reader: db, path: path)
+    }
+
+    /// `checkPages(_:path:)` through either kind of connection.
+    static func checkPages(reader: some CatalogReading, path: String) throws {
+        var pages: Int64 = 0, pageSize: Int64 = 0
+        try reader.each("SELECT page_count, page_size FROM pragma_page_count, pragma_page_size", SQLArguments()) { row in
+            pages = Int64(row.integer(at: 0) ?? 0)
+            pageSize = Int64(row.integer(at: 1) ?? 0)
+        }
         var status = stat()
         let size = stat(path, &status) == 0 ? Int64(status.st_size) : -1
         guard pages * pageSize == size else {
@@ -164,15 +177,21 @@ public final class SQLiteCatalog: Sendable {
     ///   needs a newer program. Callers that only inspect a file use this on their own
     ///   connection instead of opening a `SQLiteCatalog`.
     public static func readInfo(_ db: Database, path: String) throws -> CatalogInfo {
+        try readInfo(reader: db, path: path)
+    }
+
+    /// `readInfo(_:path:)` through either kind of connection.
+    static func readInfo(reader: some CatalogReading, path: String) throws -> CatalogInfo {
         // sqlite_master directly: GRDB's tableExists loads its schema cache, which costs more.
-        let hasMetadata = try Bool.fetchOne(
-            db, sql: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_metadata')")
-        guard hasMetadata == true else {
+        let hasMetadata = try reader.strings(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'catalog_metadata'", SQLArguments())
+        guard !hasMetadata.isEmpty else {
             throw CatalogError.corrupt(path: path, reason: "not an agro catalog")
         }
-        let pairs = try Row.fetchAll(db, sql: "SELECT key, value FROM catalog_metadata")
         var metadata: [String: String] = [:]
-        for row in pairs { metadata[row[0]] = row[1] }
+        try reader.each("SELECT key, value FROM catalog_metadata", SQLArguments()) { row in
+            if let key = row.string(at: 0) { metadata[key] = row.string(at: 1) }
+        }
         guard let identity = metadata["identity"], let version = metadata["version"].flatMap(Int.init),
             let schemaVersion = metadata["schema_version"].flatMap(Int.init)
         else { throw CatalogError.corrupt(path: path, reason: "catalog metadata incomplete") }
@@ -186,14 +205,22 @@ public final class SQLiteCatalog: Sendable {
             fallbacks[String(key.dropFirst("fallback.".count))] = value.split(separator: ",").map(String.init)
         }
         let chain = LocaleChain(locales: locales, fallbacks: fallbacks)
-        let texts = try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n")
+        let texts = try titles(reader)
         let order = chain.chain(for: chain.defaultLocale)
-        let byLocale = Dictionary(texts.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
-        let title = order.lazy.compactMap { byLocale[$0]?["title"] as String? }.first ?? identity
-        let attribution = order.lazy.compactMap { byLocale[$0]?["attribution"] as String? }.first
         return CatalogInfo(
-            identity: identity, title: title, version: version, schemaVersion: schemaVersion,
-            builtAt: metadata["built_at"] ?? "", locales: chain, attribution: attribution)
+            identity: identity, title: order.lazy.compactMap { texts[$0]?.title }.first ?? identity, version: version,
+            schemaVersion: schemaVersion, builtAt: metadata["built_at"] ?? "", locales: chain,
+            attribution: order.lazy.compactMap { texts[$0]?.attribution }.first)
+    }
+
+    /// The catalog's title and attribution per locale.
+    static func titles(_ reader: some CatalogReading) throws -> [String: (title: String?, attribution: String?)] {
+        var texts: [String: (title: String?, attribution: String?)] = [:]
+        try reader.each("SELECT locale, title, attribution FROM catalog_i18n", SQLArguments()) { row in
+            guard let locale = row.string(at: 0), texts[locale] == nil else { return }
+            texts[locale] = (row.string(at: 1), row.string(at: 2))
+        }
+        return texts
     }
 
     /// SQL builders for reading texts in one locale with fallback.
@@ -215,32 +242,16 @@ public final class SQLiteCatalog: Sendable {
     }
 }
 
-/// Builds the SQL expression of a text field read with locale fallback:
-/// `COALESCE((SELECT name FROM product_i18n WHERE product_id = p.id AND locale = ?), ...)`,
-/// one term per locale of the chain. Table and column names come from this module's code;
-/// the locales are bound parameters.
+/// Builds the SQL expression of a text field read with locale fallback (`CatalogQueries.field`),
+/// its locales bound.
 struct LocalizedSQL {
     let chain: [String]
-    /// Whether the locales are written as named parameters `:locale0`, `:locale1`, ... (values
-    /// in `arguments`) instead of bound: the text then depends on the chain's length only and
-    /// can be kept (`SQLTexts`).
-    var named = false
-
-    /// The values of the named parameters.
-    var arguments: [String: (any DatabaseValueConvertible)?] {
-        var arguments: [String: (any DatabaseValueConvertible)?] = [:]
-        for (index, locale) in chain.enumerated() { arguments["locale\(index)"] = locale }
-        return arguments
-    }
 
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`.
     func field(_ entity: String, _ field: String, owner: String) -> SQL {
-        let terms = chain.enumerated().map { index, locale -> SQL in
-            let value: SQL = named ? SQL(sql: ":locale\(index)") : "\(locale)"
-            return "(SELECT \(sql: field) FROM \(sql: entity)_i18n WHERE \(sql: entity)_id = \(sql: owner) AND locale = \(value))"
-        }
-        // The trailing NULL keeps COALESCE valid for a catalog with a single language.
-        return "COALESCE(" + terms.joined(separator: ", ") + ", NULL)"
+        SQL(
+            sql: CatalogQueries.field(entity, field, owner: owner, locales: chain.count, named: false),
+            arguments: StatementArguments(chain))
     }
 
     /// The name of the entity whose id is `owner`.
@@ -254,14 +265,18 @@ extension SQLiteCatalog: CatalogInfoUseCase {
     /// Metadata with the title and attribution in `locale`, falling back along the catalog's
     /// chain (`info` carries them in the catalog's default locale).
     public func catalogInfo(locale: String) throws -> CatalogInfo {
-        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT locale, title, attribution FROM catalog_i18n") }
-        let byLocale = Dictionary(rows.map { ($0["locale"] as String, $0) }, uniquingKeysWith: { a, _ in a })
-        let order = info.locales.chain(for: locale)
-        var localized = info
-        if let title = order.lazy.compactMap({ byLocale[$0]?["title"] as String? }).first { localized.title = title }
-        if let attribution = order.lazy.compactMap({ byLocale[$0]?["attribution"] as String? }).first {
-            localized.attribution = attribution
-        }
+        let texts = try read { db in try Self.titles(db) }
+        return info.localized(locale, titles: texts)
+    }
+}
+
+extension CatalogInfo {
+    /// The title and attribution in `locale`, falling back along the catalog's chain.
+    func localized(_ locale: String, titles: [String: (title: String?, attribution: String?)]) -> CatalogInfo {
+        let order = locales.chain(for: locale)
+        var localized = self
+        if let title = order.lazy.compactMap({ titles[$0]?.title }).first { localized.title = title }
+        if let attribution = order.lazy.compactMap({ titles[$0]?.attribution }).first { localized.attribution = attribution }
         return localized
     }
 }
@@ -310,12 +325,6 @@ extension Row {
         guard let value: String = self[column], !value.isEmpty else { return nil }
         return value
     }
-
-    /// `text(_:)` of the column at `index`.
-    func text(at index: Int) -> String? {
-        guard let value: String = self[index], !value.isEmpty else { return nil }
-        return value
-    }
 }
 
 /// What an SQL text kept in `SQLTexts` depends on: the query and its shape (the filter's
@@ -332,13 +341,31 @@ typealias SQLTexts = KeptValues<SQLTextKey, String>
 
 extension KeptValues where Key == SQLTextKey, Value == String {
     convenience init() { self.init(capacity: 1024, whenFull: .startOver) }
+}
 
-    /// The text of `key`, built by `make` (an SQL literal without bound values) the first time.
-    func text(_ key: SQLTextKey, _ db: Database, _ make: () -> SQL) throws -> String {
-        try value(key) {
-            let (text, arguments) = try make().build(db)
-            precondition(arguments.isEmpty, "a kept SQL text takes its values as named parameters")
-            return text
-        }
+extension Database: CatalogReading {
+    /// Through the connection's statement cache: the server asks the same few texts again and again.
+    func each(_ sql: String, _ arguments: SQLArguments, _ body: (any CatalogRow) throws -> Void) throws {
+        let rows = try Row.fetchCursor(cachedStatement(sql: sql), arguments: arguments.grdb)
+        while let row = try rows.next() { try body(row) }
     }
+}
+
+extension SQLArguments {
+    /// The same values as GRDB binds them.
+    var grdb: StatementArguments {
+        func value(_ argument: SQLArgument) -> (any DatabaseValueConvertible)? {
+            switch argument {
+            case .text(let text): return text
+            case .integer(let number): return number
+            }
+        }
+        return StatementArguments(positional.map(value)) + StatementArguments(named.mapValues(value))
+    }
+}
+
+extension Row: CatalogRow {
+    func string(at index: Int) -> String? { self[index] }
+    func double(at index: Int) -> Double? { self[index] }
+    func integer(at index: Int) -> Int? { self[index] }
 }

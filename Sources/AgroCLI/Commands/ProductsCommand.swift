@@ -31,23 +31,41 @@ struct ProductsCommand: ParsableCommand {
         // Checked before the catalog opens, and worded in the interface language (a
         // RequestError), as the web API words it.
         if let letter { try CatalogDocuments.checkLetter(letter) }
+        // A list printed whole (no pager) opens no product: read without GRDB, which cost more
+        // than the query itself (Benchmarks/README.md, issue 20).
+        if !letters, !ListPresenter<ProductSummary>.pages(environment, pages) {
+            return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
+        }
         let catalog = try environment.openCatalogUntilExit()
-        let filter = try CatalogDocuments.productFilter(
+        guard letters else {
+            return try list(catalog, environment: environment) {
+                try ProductCommand.show(id: $0.id, catalog: catalog, environment: environment)
+            }
+        }
+        let found = try CatalogDocuments.letters(filter(catalog, environment), catalog: catalog, environment: environment)
+        try ListPresenter(
+            environment: environment, columns: [Column(header: environment.strings("column.letter")) { $0.name }],
+            load: { Page(slicing: found, $0) }
+        ).show(pages)
+    }
+
+    /// The options' filter, names resolved in `catalog`.
+    private func filter(_ catalog: some LookupUseCase, _ environment: Environment) throws -> ProductFilter {
+        try CatalogDocuments.productFilter(
             pest: pest, culture: culture, substance: substance, category: category, company: company, letter: letter,
             catalog: catalog, environment: environment)
+    }
+
+    /// The products the options find, in pages; `open` shows one in full (the pager's).
+    private func list(
+        _ catalog: some LookupUseCase & ProductListUseCase, environment: Environment,
+        open: ((ProductSummary) throws -> Void)?
+    ) throws {
+        let filter = try filter(catalog, environment)
         let locale = environment.locale
-        if letters {
-            let found = try CatalogDocuments.letters(filter, catalog: catalog, environment: environment)
-            try ListPresenter(
-                environment: environment, columns: [Column(header: environment.strings("column.letter")) { $0.name }],
-                load: { Page(slicing: found, $0) }
-            ).show(pages)
-            return
-        }
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
-            load: { try catalog.products(filter, page: $0, locale: locale) },
-            open: { try ProductCommand.show(id: $0.id, catalog: catalog, environment: environment) },
+            load: { try catalog.products(filter, page: $0, locale: locale) }, open: open,
             // The web API's writer of this page: the same bytes as the encoder's, without
             // `JSONEncoder`, about a tenth of a products query's start-up (Benchmarks/README.md, issue 20).
             json: ProductPageJSON.json

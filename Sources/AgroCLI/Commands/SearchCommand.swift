@@ -20,7 +20,17 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
+        // A list printed whole (no pager) opens no hit: read without GRDB, which cost more than
+        // the query itself (Benchmarks/README.md, issue 20).
+        if !ListPresenter<SearchHit>.pages(environment, pages) {
+            return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
+        }
         let catalog = try environment.openCatalogUntilExit()
+        try list(catalog, environment: environment) { hit in try Self.open(hit, catalog: catalog, environment: environment) }
+    }
+
+    /// The hits, in pages; `open` shows one in full (the pager's).
+    private func list(_ catalog: some SearchUseCase, environment: Environment, open: ((SearchHit) throws -> Void)?) throws {
         let text = words.joined(separator: " ")
         let kinds = kind.map { Set([$0]) }
         let s = environment.strings
@@ -38,8 +48,7 @@ struct SearchCommand: ParsableCommand {
                 },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) },
-            open: { hit in try Self.open(hit, catalog: catalog, environment: environment) },
+            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) }, open: open,
             // Without `JSONEncoder`: the same bytes (Benchmarks/README.md, issue 20).
             json: SearchPageJSON.json
         ).show(pages)

@@ -56,4 +56,12 @@ package extension Environment {
         _ = Unmanaged.passRetained(catalog)
         return catalog
     }
+
+    /// `openDirectCatalog()` for a command whose process ends with it: not closed either, as
+    /// the exit closes the file (closing cost 2% of a products query's instructions).
+    func openDirectCatalogUntilExit() throws -> DirectCatalog {
+        let catalog = try openDirectCatalog()
+        _ = Unmanaged.passRetained(catalog)
+        return catalog
+    }
 }

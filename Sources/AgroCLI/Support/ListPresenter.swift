@@ -47,6 +47,13 @@ package struct ListPresenter<Item: Encodable & Sendable> {
 
     package var columns: [Column<Item>] { makeColumns() }
 
+    /// Whether `show(options)` runs the pager, the one place an item is opened: a table on a
+    /// terminal, unless everything is asked for. A list printed whole needs no `open`, nor a
+    /// catalog that could answer it (`Environment.openDirectCatalog()`).
+    package static func pages(_ environment: Environment, _ options: PageOptions) -> Bool {
+        environment.format == .table && environment.isInteractive && !options.all
+    }
+
     package func show(_ options: PageOptions) throws {
         let request =
             options.all
@@ -66,7 +73,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
             environment.output.write(CSV.line(columns.map(\.header)) + "\n")
             for item in page.items { environment.output.write(CSV.line(columns.map { $0.value(item) }) + "\n") }
         case .table:
-            if environment.isInteractive && !options.all {
+            if Self.pages(environment, options) {
                 try runPager(from: request)
             } else {
                 environment.print(render(try load(request), numbered: false))

@@ -1,9 +1,7 @@
 import Foundation
 
 /// Products and their registered uses.
-public protocol ProductsUseCase: Sendable {
-    /// Products matching `filter`, ordered by name in `locale`.
-    func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary>
+public protocol ProductsUseCase: ProductListUseCase {
     /// The index letters that occur among the names of the products matching `filter`.
     func productLetters(_ filter: ProductFilter, locale: String) throws -> [String]
     /// One product's card; nil when no product has this id.
