@@ -102,7 +102,7 @@ package enum Program {
     /// The interface strings in the language of `global`, else of the environment.
     private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global, warns: false) { return environment.strings }
-        let paths = Paths(environment: ProcessInfo.processInfo.environment)
+        let paths = Paths(environment: ProcessVariables.read())
         return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
     }
 

@@ -14,7 +14,7 @@ package struct Paths: Sendable {
     /// The folder holding `Database/`, `Localizable/` and `Assets/`, if found.
     package var resources: URL?
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessVariables.read()) {
         // Joined as strings: each `URL.appendingPathComponent` builds a character set, and the
         // first made the Swift runtime scan the program's conformances, 7% of a catalog query's
         // instructions (Benchmarks/README.md, issue 20).

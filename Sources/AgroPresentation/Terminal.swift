@@ -26,7 +26,7 @@ package struct Terminal: Sendable {
         if let window = TerminalCapabilities.windowSize(fileDescriptor: fileDescriptor), window.rows > 0, window.columns > 0 {
             return window
         }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessVariables.read()
         return (environment["LINES"].flatMap(Int.init) ?? 24, environment["COLUMNS"].flatMap(Int.init) ?? 80)
     }
 

@@ -10,7 +10,7 @@ package extension Environment {
     /// has no interface strings, says so in one line on stderr (see `warnIfTheLanguageIsUnknown`)
     /// unless `warns` is false.
     init(
-        _ options: GlobalOptions, processEnvironment: [String: String] = ProcessInfo.processInfo.environment,
+        _ options: GlobalOptions, processEnvironment: [String: String] = ProcessVariables.read(),
         now: Date = Date(), warns: Bool = true
     ) throws {
         let paths = Paths(environment: processEnvironment)

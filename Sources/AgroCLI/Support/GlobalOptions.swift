@@ -56,7 +56,7 @@ package struct GlobalOptions: ParsableArguments {
     }
 
     /// The language to read in: flag, AGRO_LANG, the POSIX locale variables, en.
-    package func resolvedLocale(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package func resolvedLocale(environment: [String: String] = ProcessVariables.read()) -> String {
         if let lang, !lang.isEmpty { return LocaleChain.normalize(lang) }
         if let agro = environment["AGRO_LANG"], !agro.isEmpty { return LocaleChain.normalize(agro) }
         for variable in ["LC_ALL", "LC_MESSAGES", "LANG"] {
