@@ -2,8 +2,9 @@
 //
 // Who depends on whom:
 //   AgroDomain (models, use-case protocols, typed errors; Foundation only)
-//     <- AgroStore (SQLite catalog and user database through GRDB; catalog selection at
-//        start-up and the hot-swappable LiveCatalog)
+//     <- AgroStore (SQLite catalog and user database through GRDB; the command line's one-shot
+//        lists through the SQLite C API alone, same statements; catalog selection at start-up
+//        and the hot-swappable LiveCatalog)
 //          <- AgroContent (catalog sources -> catalog file)
 //          <- AgroImport (national registers -> catalog file)
 //          <- AgroUpdate (publish, verify, install, roll back: no network, no GRDB; swift-crypto, zlib)
