@@ -103,7 +103,7 @@ package enum Program {
     private static func interfaceStrings(for global: GlobalOptions) -> Localizer {
         if let environment = try? Environment(global, warns: false) { return environment.strings }
         let paths = Paths(environment: ProcessVariables.read())
-        return Localizer(locale: global.resolvedLocale(), directory: paths.localizable)
+        return Localizer(locale: global.resolvedLocale(), directoryPath: paths.localizablePath)
     }
 
     /// One line on stderr, prefixed with the program's name, and `status`.

@@ -38,7 +38,7 @@ package struct Environment: Sendable {
         self.paths = paths
         self.configuration = configuration
         self.locale = locale
-        strings = Localizer(locale: locale, directory: paths.localizable)
+        strings = Localizer(locale: locale, directoryPath: paths.localizablePath)
         self.format = format
         self.output = output
         self.catalogPath = catalogPath
@@ -75,7 +75,7 @@ package struct Environment: Sendable {
 
     /// The installed catalogs (in the data directory) and the bundled one.
     package var catalogStore: CatalogStore {
-        CatalogStore(dataDirectory: paths.data.path, bundledPath: paths.bundledCatalog?.path)
+        CatalogStore(dataDirectory: paths.dataPath, bundledPath: paths.bundledCatalogPath)
     }
 
     /// Opens the catalog to read: --catalog, else the config file's, else the newest valid one

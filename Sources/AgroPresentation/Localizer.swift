@@ -9,7 +9,8 @@ import Foundation
 package final class Localizer: @unchecked Sendable {
     /// The language the interface is shown in.
     package let locale: String
-    private let directory: URL?
+    /// The `Localizable/` folder's path (a string: see `Paths`).
+    private let directory: String?
     // Guards `loaded`, written once.
     private let lock = NSLock()
     private var loaded: Loaded?
@@ -22,9 +23,14 @@ package final class Localizer: @unchecked Sendable {
         var tables: [[String: String]]
     }
 
-    package init(locale: String, directory: URL?) {
+    package convenience init(locale: String, directory: URL?) {
+        self.init(locale: locale, directoryPath: directory?.path)
+    }
+
+    /// The strings in `directoryPath` (the `Localizable/` folder; nil: English keys only).
+    package init(locale: String, directoryPath: String?) {
         self.locale = locale
-        self.directory = directory
+        directory = directoryPath
     }
 
     /// The languages looked at for a string, in order.
@@ -36,7 +42,7 @@ package final class Localizer: @unchecked Sendable {
     package var hasOwnStrings: Bool {
         guard let directory else { return false }
         return [locale, String(locale.prefix { $0 != "-" })].contains {
-            FileManager.default.fileExists(atPath: directory.appendingPathComponent("\($0).json").path)
+            FileManager.default.fileExists(atPath: Paths.join(directory, "\($0).json"))
         }
     }
 
@@ -131,8 +137,7 @@ package final class Localizer: @unchecked Sendable {
     }
 
     private func read(_ file: String) -> Any? {
-        guard let directory, let data = FileManager.default.contents(atPath: directory.appendingPathComponent(file).path)
-        else { return nil }
+        guard let directory, let data = FileManager.default.contents(atPath: Paths.join(directory, file)) else { return nil }
         return try? JSONSerialization.jsonObject(with: data)
     }
 }

@@ -5,29 +5,30 @@ import Foundation
 /// User files follow the XDG base directories; the files the program ships (the bundled
 /// catalog, interface strings, assets) are found beside the executable or in `AGRO_HOME`.
 package struct Paths: Sendable {
+    // Kept as paths and joined as strings: `URL.appendingPathComponent` and `URL.path` build a
+    // character set on each call, and the first made the Swift runtime scan the program's
+    // conformances: 7% of a catalog query's instructions (Benchmarks/README.md, issue 20).
+
     /// `$XDG_DATA_HOME/agro`: user data and installed catalogs.
-    package var data: URL
+    package let dataPath: String
     /// `$XDG_CONFIG_HOME/agro`: `config.json`.
-    package var config: URL
+    package let configPath: String
     /// `$XDG_CACHE_HOME/agro`: weather answers, feeds.
-    package var cache: URL
+    package let cachePath: String
     /// The folder holding `Database/`, `Localizable/` and `Assets/`, if found.
-    package var resources: URL?
+    package let resourcesPath: String?
 
     package init(environment: [String: String] = ProcessVariables.read()) {
-        // Joined as strings: each `URL.appendingPathComponent` builds a character set, and the
-        // first made the Swift runtime scan the program's conformances, 7% of a catalog query's
-        // instructions (Benchmarks/README.md, issue 20).
         let home = environment["HOME"] ?? NSHomeDirectory()
         func base(_ variable: String, _ fallback: String) -> String {
             // The XDG specification ignores relative paths.
             if let value = environment[variable], value.hasPrefix("/") { return value }
             return Self.join(home, fallback)
         }
-        data = URL(fileURLWithPath: Self.join(base("XDG_DATA_HOME", ".local/share"), "agro"), isDirectory: true)
-        config = URL(fileURLWithPath: Self.join(base("XDG_CONFIG_HOME", ".config"), "agro"), isDirectory: true)
-        cache = URL(fileURLWithPath: Self.join(base("XDG_CACHE_HOME", ".cache"), "agro"), isDirectory: true)
-        resources = Paths.findResources(environment: environment)
+        dataPath = Self.join(base("XDG_DATA_HOME", ".local/share"), "agro")
+        configPath = Self.join(base("XDG_CONFIG_HOME", ".config"), "agro")
+        cachePath = Self.join(base("XDG_CACHE_HOME", ".cache"), "agro")
+        resourcesPath = Paths.findResources(environment: environment)
     }
 
     /// `path` and the relative `component` joined by one slash.
@@ -35,16 +36,22 @@ package struct Paths: Sendable {
         path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
-    package var userDatabase: URL { Self.file(data, "user.sqlite") }
-    package var configFile: URL { Self.file(config, "config.json") }
-    package var bundledCatalog: URL? { resources.map { Self.file($0, "Database/catalog.sqlite") } }
-    package var localizable: URL? { resources.map { Self.file($0, "Localizable", isDirectory: true) } }
-    package var assets: URL? { resources.map { Self.file($0, "Assets", isDirectory: true) } }
+    package var data: URL { URL(fileURLWithPath: dataPath, isDirectory: true) }
+    package var config: URL { URL(fileURLWithPath: configPath, isDirectory: true) }
+    package var cache: URL { URL(fileURLWithPath: cachePath, isDirectory: true) }
+    package var resources: URL? { resourcesPath.map { URL(fileURLWithPath: $0, isDirectory: true) } }
 
-    /// `relative` in the folder `folder` (see `init`: no `appendingPathComponent`).
-    private static func file(_ folder: URL, _ relative: String, isDirectory: Bool = false) -> URL {
-        URL(fileURLWithPath: join(folder.path, relative), isDirectory: isDirectory)
-    }
+    package var userDatabase: URL { URL(fileURLWithPath: Self.join(dataPath, "user.sqlite")) }
+    package var configFile: URL { URL(fileURLWithPath: configFilePath) }
+    /// `configFile`'s path.
+    package var configFilePath: String { Self.join(configPath, "config.json") }
+    package var bundledCatalog: URL? { bundledCatalogPath.map { URL(fileURLWithPath: $0) } }
+    /// `bundledCatalog`'s path.
+    package var bundledCatalogPath: String? { resourcesPath.map { Self.join($0, "Database/catalog.sqlite") } }
+    package var localizable: URL? { localizablePath.map { URL(fileURLWithPath: $0, isDirectory: true) } }
+    /// `localizable`'s path.
+    package var localizablePath: String? { resourcesPath.map { Self.join($0, "Localizable") } }
+    package var assets: URL? { resourcesPath.map { URL(fileURLWithPath: Self.join($0, "Assets"), isDirectory: true) } }
 
     /// The folder of the running program, symbolic links resolved (so a link to agro in ~/bin
     /// still finds what is installed beside it). From /proc on Linux: `argv[0]` is only "agro"
@@ -74,20 +81,14 @@ package struct Paths: Sendable {
 
     /// `AGRO_HOME`, else the nearest folder above the executable that holds
     /// `Localizable/en.json` (a checkout: `.build/debug/agro`), else `<prefix>/share/agro`.
-    package static func findResources(environment: [String: String]) -> URL? {
+    package static func findResources(environment: [String: String]) -> String? {
         let marker = "Localizable/en.json"
-        if let home = environment["AGRO_HOME"] {
-            return URL(fileURLWithPath: home)
-        }
+        if let home = environment["AGRO_HOME"] { return home }
         var directory = executableDirectoryPath
         for _ in 0..<6 {
-            if FileManager.default.fileExists(atPath: join(directory, marker)) {
-                return URL(fileURLWithPath: directory, isDirectory: true)
-            }
+            if FileManager.default.fileExists(atPath: join(directory, marker)) { return directory }
             let shared = join(directory, "share/agro")
-            if FileManager.default.fileExists(atPath: join(shared, marker)) {
-                return URL(fileURLWithPath: shared, isDirectory: true)
-            }
+            if FileManager.default.fileExists(atPath: join(shared, marker)) { return shared }
             directory = parent(directory)
         }
         return nil

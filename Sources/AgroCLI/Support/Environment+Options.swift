@@ -14,7 +14,7 @@ package extension Environment {
         now: Date = Date(), warns: Bool = true
     ) throws {
         let paths = Paths(environment: processEnvironment)
-        let configuration = try Configuration.load(from: paths.configFile)
+        let configuration = try Configuration.load(path: paths.configFilePath)
         var locale = options.resolvedLocale(environment: processEnvironment)
         if options.lang == nil, processEnvironment["AGRO_LANG"] == nil, let configured = configuration.locale {
             locale = LocaleChain.normalize(configured)
