@@ -106,7 +106,7 @@ extension CatalogQueries {
             ("key = ?", [key]),
             ("key LIKE ? ESCAPE '\\'", [pattern + "%"]),
             ("instr(key, ?) > 0", [key]),
-            (anyOrder.isEmpty ? "0" : anyOrder.joined(separator: " AND "), words.map { "% " + likeEscaped($0) + "%" }),
+            (anyOrder.isEmpty ? "0" : joined(anyOrder, " AND "), words.map { "% " + likeEscaped($0) + "%" }),
         ]
         for tier in tiers {
             let ids = try reader.strings(
