@@ -14,9 +14,10 @@ extension CatalogWriter {
     /// order, so that the same records give the same bytes in whatever order they came (and
     /// the file a publisher ships is as small as it can be).
     ///
-    /// The reference check reads only the records, so they are committed first and a second
-    /// connection checks them on a thread of its own while this one derives the lookup
-    /// tables: on a register import the two take about as long each.
+    /// References are checked on a thread of its own while this one derives the lookup tables:
+    /// those of the use tables in memory (`UseReferences`), those of the other tables by
+    /// `PRAGMA foreign_key_check`, which reads only the records: they are committed first, and
+    /// a second connection checks them.
     public func finish() throws {
         try write { db in
             // Back to normal locking, so that the checking connection may read once the
@@ -24,9 +25,12 @@ extension CatalogWriter {
             try db.execute(sql: "PRAGMA locking_mode = NORMAL")
             try db.execute(sql: "COMMIT")
         }
-        let check = WorkerThread(name: "agro.catalog.references") { [buildPath] in
+        let check = WorkerThread(name: "agro.catalog.references") { [buildPath, useReferences] in
+            if let missing = useReferences.firstMissing() { throw missing }
             try Self.checkReferences(atPath: buildPath)
         }
+        // The check has its copy; this one would only hold memory through the copy below.
+        useReferences = UseReferences()
         let derived = Result {
             try write { db in
                 try db.execute(sql: "BEGIN")
@@ -66,7 +70,8 @@ extension CatalogWriter {
 
     /// Fails on the first reference to a missing row, as the foreign keys would have at commit:
     /// records may arrive in any order, so references are checked once everything is in.
-    /// Reads the committed build file through a connection of its own.
+    /// Reads the committed build file through a connection of its own; skips the use tables,
+    /// whose references the writer has checked (`UseReferences`).
     private static func checkReferences(atPath path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
@@ -76,11 +81,14 @@ extension CatalogWriter {
             // Mapped rather than copied into a page cache of its own: the check reads most of
             // the file once.
             try db.execute(sql: "PRAGMA mmap_size = 1073741824")
-            guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
-            let table: String = row[0], parent: String = row[2]
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)")
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
+            for table in tables where !UseReferences.checkedTables.contains(table) {
+                guard
+                    let parent = try String.fetchOne(
+                        db, sql: "SELECT parent FROM pragma_foreign_key_check(?) LIMIT 1", arguments: [table])
+                else { continue }
+                throw danglingReference(table: table, parent: parent)
+            }
         }
     }
 

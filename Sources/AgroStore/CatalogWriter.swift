@@ -27,6 +27,8 @@ public final class CatalogWriter {
     /// The multi-row statements, and room for the texts of the insert being run.
     let cache = InsertCache()
     var finished = false
+    /// The ids uses refer to and their references, checked here rather than by SQLite.
+    var useReferences = UseReferences()
     /// The connection while `batch(_:)` runs; only used inside that call, on its thread.
     private var batchDatabase: Database?
     // The use's own row goes through the cache too: 26 000 of them in the 2026 register.
@@ -49,9 +51,9 @@ public final class CatalogWriter {
         try? FileManager.default.removeItem(atPath: path)
         try? FileManager.default.removeItem(atPath: buildPath)
         var configuration = Configuration()
-        // References are checked once, in finish(), with PRAGMA foreign_key_check: enforcing
-        // them on every insert looked up the parent rows of each of the 370 000 rows of a
-        // register import one by one, which took a third of the writing time.
+        // References are checked once, in finish(): enforcing them on every insert looked up
+        // the parent rows of each of the 370 000 rows of a register import one by one, which
+        // took a third of the writing time.
         configuration.foreignKeysEnabled = false
         configuration.journalMode = .default
         // One transaction spans every add(_:) call, from init to finish().
@@ -153,6 +155,7 @@ public final class CatalogWriter {
                 $0.add(culture.id)
                 $0.add(culture.latinName)
             }
+            self.useReferences.wrote(.culture, culture.id)
             try self.insertI18n(
                 db, I18n.culture, key: culture.id, [culture.description, culture.name], nameKey: culture.name)
             for parent in Set(culture.parentIDs).sorted() {
@@ -183,6 +186,7 @@ public final class CatalogWriter {
                 $0.add(pest.kind.rawValue)
                 $0.add(pest.latinName)
             }
+            self.useReferences.wrote(.pest, pest.id)
             try self.insertI18n(db, I18n.pest, key: pest.id, [pest.description, pest.name], nameKey: pest.name)
             for (position, url) in pest.images.enumerated() {
                 try db.insert(with: cache, "INSERT INTO pest_images(pest_id, position, url) VALUES (?, ?, ?)") {
@@ -218,6 +222,7 @@ public final class CatalogWriter {
                 $0.add(product.exhaustionDeadline)
                 $0.add(product.signalWord)
             }
+            self.useReferences.wrote(.product, product.id)
             try self.insertI18n(db, I18n.product, key: product.id, [product.name], nameKey: product.name)
             for (position, ingredient) in product.ingredients.enumerated() {
                 try db.insert(
@@ -281,6 +286,7 @@ public final class CatalogWriter {
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
             try db.insert(with: cache, "INSERT INTO obligations(id) VALUES (?)") { $0.add(obligation.id) }
+            self.useReferences.wrote(.obligation, obligation.id)
             try self.insertI18n(db, I18n.obligation, key: obligation.id, [obligation.text])
         }
     }
@@ -303,10 +309,12 @@ public final class CatalogWriter {
                 binder.add(use.bbch?.from)
                 binder.add(use.bbch?.to)
             }
+            self.useReferences.refer(.product, to: use.productID)
             try self.insertI18n(db, I18n.use, key: use.id, [use.applicationArea, use.notes])
             // A use has a few cultures and pests and, in the 2026 register, some seven
             // obligations: each kind goes in as one multi-row insert.
             let cultures = Self.sortedUnique(use.cultureIDs)
+            for culture in cultures { self.useReferences.refer(.culture, to: culture) }
             try db.insert(with: cache, Self.useCultures, count: cultures.count) { binder, index in
                 binder.add(use.id)
                 binder.add(cultures[index])
@@ -316,12 +324,14 @@ public final class CatalogWriter {
             var pests: [CatalogRecord.Target] = []
             pests.reserveCapacity(use.pests.count)
             for pest in use.pests where !pests.contains(where: { $0.pestID == pest.pestID }) { pests.append(pest) }
+            for pest in pests { self.useReferences.refer(.pest, to: pest.pestID) }
             try db.insert(with: cache, Self.usePests, count: pests.count) { binder, index in
                 binder.add(use.id)
                 binder.add(pests[index].pestID)
                 binder.add(pests[index].effect.rawValue)
             }
             let obligations = use.obligationIDs
+            for obligation in obligations { self.useReferences.refer(.obligation, to: obligation) }
             try db.insert(with: cache, Self.useObligations, count: obligations.count) { binder, index in
                 binder.add(use.id)
                 binder.add(index)
