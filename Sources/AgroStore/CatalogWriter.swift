@@ -5,10 +5,9 @@ import GRDB
 /// Writes a new catalog file: the content build and the importers feed it records, then
 /// `finish()` derives the lookup tables and compacts the file.
 ///
-/// The records go into a build file next to the catalog (`<path>.unfinished`), which
-/// `finish()` compacts into `path` with `VACUUM INTO`; a failed build leaves neither file
-/// behind. Writing the same
-/// records in the same order gives the same bytes: the file holds no clock reading other than
+/// The records go into a database in memory, which `finish()` compacts into the file at
+/// `path` with `VACUUM INTO`; a failed build leaves no file behind. Writing the same records
+/// in the same order gives the same bytes: the file holds no clock reading other than
 /// `CatalogHeader.builtAt`.
 ///
 /// ```swift
@@ -21,8 +20,6 @@ import GRDB
 public final class CatalogWriter {
     let queue: DatabaseQueue
     let path: String
-    /// Where the records are written until `finish()` compacts them into `path`.
-    let buildPath: String
     private let header: CatalogHeader
     /// The multi-row statements, and room for the texts of the insert being run.
     let cache = InsertCache()
@@ -43,13 +40,21 @@ public final class CatalogWriter {
     private static let useObligations = MultiRowInsert(
         "INSERT INTO use_obligations(use_id, position, obligation_id) VALUES ", columns: 3, maximumRows: 32)
 
-    /// Creates `path` (replacing any file there) with an empty catalog.
+    /// Starts an empty catalog that `finish()` writes at `path` (removing any file there now).
+    ///
+    /// - Throws: `CatalogWriterError.cannotWrite` when no file can be created at `path`.
     public init(path: String, header: CatalogHeader) throws {
         self.path = path
-        buildPath = path + ".unfinished"
         self.header = header
         try? FileManager.default.removeItem(atPath: path)
-        try? FileManager.default.removeItem(atPath: buildPath)
+        // Nothing is written to `path` before `finish()`, but a path where no file can be
+        // made should fail now, not after the whole build: SQLite makes the file it opens.
+        do {
+            try DatabaseQueue(path: path).close()
+            try? FileManager.default.removeItem(atPath: path)
+        } catch let error as DatabaseError {
+            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
         var configuration = Configuration()
         // References are checked once, in finish(): enforcing them on every insert looked up
         // the parent rows of each of the 370 000 rows of a register import one by one, which
@@ -58,21 +63,16 @@ public final class CatalogWriter {
         configuration.journalMode = .default
         // One transaction spans every add(_:) call, from init to finish().
         configuration.allowsUnsafeTransactions = true
-        do {
-            queue = try DatabaseQueue(path: buildPath, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
-        }
+        // Built in memory and written once, by `VACUUM INTO`: a register import makes a
+        // catalog of some 30 MB. A build file held the same pages in SQLite's cache, but its
+        // commits also wrote them to the file (some 11 000 writes of a page for the 2026
+        // register) and the copy read them back.
+        queue = try DatabaseQueue(configuration: configuration)
         try queue.inDatabase { db in
+            // `VACUUM INTO` keeps the page size: the catalog's bytes depend on it.
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            // The whole file is built in memory and written once: a register import makes a
-            // catalog of some 30 MB, and SQLite's default 2 MB cache spilled pages to the file
-            // and read them back all through the build. None of these is stored in the file.
-            try db.execute(sql: "PRAGMA cache_size = -1048576")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(sql: "BEGIN")
             // Secondary indexes come in finish(), built once over the sorted rows rather than
             // updated row by row; VACUUM lays the file out the same either way.
