@@ -18,18 +18,23 @@ struct StoredText: Hashable {
     init(_ text: String) { self.text = text }
 
     static func == (a: StoredText, b: StoredText) -> Bool {
-        var x = a.text, y = b.text
-        return x.withUTF8 { first in
-            y.withUTF8 { second in
-                first.count == second.count
-                    && (first.count == 0 || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0)
+        a.text.utf8.count == b.text.utf8.count
+            && a.withBytes { x in
+                b.withBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
             }
-        }
     }
 
     func hash(into hasher: inout Hasher) {
-        var bytes = text
-        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withBytes { hasher.combine(bytes: $0) }
+    }
+
+    /// The UTF-8 bytes, in place when the string stores them contiguously (a native string
+    /// does): without the copy that `withUTF8` on a `var` may make, or a retain.
+    private func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(text.utf8).withUnsafeBytes(body)
     }
 }
 
