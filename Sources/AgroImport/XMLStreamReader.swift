@@ -350,7 +350,8 @@ struct XMLAttributes {
         precondition(XMLName.allCases.count <= UInt64.bitWidth, "XMLAttributes.isSet has a bit per XMLName")
     }
 
-    subscript(name: XMLName) -> String? { values[name.rawValue] }
+    /// A key attribute's text is its key's: stored once, one retain less for each.
+    subscript(name: XMLName) -> String? { values[name.rawValue] ?? keys[name.rawValue]?.text }
 
     /// Whether the element has the attribute `name`.
     func contains(_ name: XMLName) -> Bool { isSet & (1 << UInt64(name.rawValue)) != 0 }
@@ -365,7 +366,6 @@ struct XMLAttributes {
     }
 
     mutating func set(_ name: XMLName, key: RegisterKey) {
-        values[name.rawValue] = key.text
         keys[name.rawValue] = key
         present.append(name.rawValue)
         isSet |= 1 << UInt64(name.rawValue)
