@@ -72,7 +72,10 @@ final class BatchChannel<Element: Sendable>: @unchecked Sendable {
         if let finished, !finished.isEmpty, !closed, !cancelled { spent.append(finished) }
         while head == batches.count, !closed, !cancelled { condition.wait() }
         guard !cancelled, head < batches.count else { return nil }
-        let batch = batches[head]
+        // Moved out of its slot: a reference left there made the slot the batch's last one
+        // once it came back spent, and clearing the slots below then freed it on this thread.
+        var batch: [Element] = []
+        swap(&batch, &batches[head])
         head += 1
         // Taken batches are dropped in bulk rather than one by one from the front.
         if head == batches.count {

@@ -144,6 +144,8 @@ struct RegisterMapper {
         let emit: (Record) -> Bool
         var output = Output()
         let log: ErrorLog
+        /// The texts of the uses, made once per metadata row.
+        let texts = UseTexts()
 
         // Metadata tables used as such.
         let cultureTable: [RegisterKey: RegisterDocument.Detail]
@@ -488,9 +490,7 @@ struct RegisterMapper {
                     use.cultureIDs.append(culture.key.text)
                 }
                 if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
-                    notes.append(
-                        RegisterMapper.prefixed(
-                            RegisterMapper.localized(extra), by: cultureTable[culture.key].map(RegisterMapper.localized)))
+                    notes.append(texts.note(extra, of: cultureTable[culture.key], in: .culture))
                 }
             }
             for pest in indication.pests {
@@ -508,9 +508,7 @@ struct RegisterMapper {
                     pestCategories[pest.key, default: [:]][category, default: 0] += 1
                 }
                 if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
-                    notes.append(
-                        RegisterMapper.prefixed(
-                            RegisterMapper.localized(extra), by: pestTable[pest.key].map(RegisterMapper.localized)))
+                    notes.append(texts.note(extra, of: pestTable[pest.key], in: .pest))
                 }
             }
             // Dose: the amount per area (expenditure, with its measure) when given, else the
@@ -543,23 +541,11 @@ struct RegisterMapper {
                 }
             }
             // Application area, with the culture form (field or greenhouse) after it.
-            var area =
-                resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel).map(RegisterMapper.localized) ?? [:]
+            let area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel)
             let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }
-                .map(RegisterMapper.localized)
-            if !forms.isEmpty {
-                for locale in RegisterMapper.locales {
-                    let formText = forms.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
-                    if let base = area[locale] ?? area["de"] {
-                        area[locale] = "\(base) (\(formText))"
-                    } else {
-                        area[locale] = formText
-                    }
-                }
-            }
-            use.applicationArea = area
+            use.applicationArea = texts.area(area, forms: forms)
             if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel) {
-                notes.insert(RegisterMapper.localized(comment), at: 0)
+                notes.insert(texts.localized(comment, in: .comment), at: 0)
             }
             use.notes = RegisterMapper.joined(notes)
             for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
@@ -584,6 +570,76 @@ struct RegisterMapper {
                 output.pests += 1
             }
             return true
+        }
+    }
+
+    /// The texts of uses that depend only on metadata rows, made once per row (or rows): the
+    /// 26 000 uses of the 2026 register name the same few hundred additional texts, areas and
+    /// comments, and building their dictionaries anew for each use was a third of the mapping
+    /// of the uses. One mapping, one thread.
+    final class UseTexts {
+        /// Which table a row comes from: keys are unique per table only.
+        enum Table: Hashable {
+            case culture, pest, area, form, comment
+        }
+
+        private struct RowKey: Hashable {
+            var table: Table
+            var key: RegisterKey
+        }
+
+        private struct NoteKey: Hashable {
+            var table: Table
+            var text: RegisterKey
+            var owner: RegisterKey?
+        }
+
+        private struct AreaKey: Hashable {
+            var area: RegisterKey?
+            var forms: [RegisterKey]
+        }
+
+        private var rows: [RowKey: LocalizedText] = [:]
+        private var notes: [NoteKey: LocalizedText] = [:]
+        private var areas: [AreaKey: LocalizedText] = [:]
+
+        /// `RegisterMapper.localized(detail)`.
+        func localized(_ detail: RegisterDocument.Detail, in table: Table) -> LocalizedText {
+            let key = RowKey(table: table, key: detail.key)
+            if let text = rows[key] { return text }
+            let text = RegisterMapper.localized(detail)
+            rows[key] = text
+            return text
+        }
+
+        /// An additional text of a culture or pest, prefixed by the name of its `owner`.
+        func note(_ text: RegisterDocument.Detail, of owner: RegisterDocument.Detail?, in table: Table) -> LocalizedText {
+            let key = NoteKey(table: table, text: text.key, owner: owner?.key)
+            if let note = notes[key] { return note }
+            let note = RegisterMapper.prefixed(
+                RegisterMapper.localized(text), by: owner.map { localized($0, in: table) })
+            notes[key] = note
+            return note
+        }
+
+        /// The application area with the culture forms (field, greenhouse) after it.
+        func area(_ area: RegisterDocument.Detail?, forms: [RegisterDocument.Detail]) -> LocalizedText {
+            let key = AreaKey(area: area?.key, forms: forms.map(\.key))
+            if let text = areas[key] { return text }
+            var text = area.map { localized($0, in: .area) } ?? [:]
+            let formTexts = forms.map { localized($0, in: .form) }
+            if !formTexts.isEmpty {
+                for locale in RegisterMapper.locales {
+                    let formText = formTexts.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
+                    if let base = text[locale] ?? text["de"] {
+                        text[locale] = "\(base) (\(formText))"
+                    } else {
+                        text[locale] = formText
+                    }
+                }
+            }
+            areas[key] = text
+            return text
         }
     }
 
@@ -670,6 +726,9 @@ struct RegisterMapper {
     /// Lines per locale; a locale missing a line takes the German one, so that an English
     /// note is not shorter than the German one.
     static func joined(_ parts: [LocalizedText]) -> LocalizedText {
+        // Most uses have no note or one: the lines are then the part's own texts.
+        if parts.isEmpty { return [:] }
+        if parts.count == 1 { return parts[0].filter { locales.contains($0.key) } }
         var result: LocalizedText = [:]
         for locale in locales {
             let lines = parts.compactMap { $0[locale] ?? $0["de"] }

@@ -233,20 +233,24 @@ public struct SRPPPImporter: Sendable {
             var finished: [RegisterMapper.Record] = []
             while let batch = records.receive(returning: consume finished) {
                 try writer.batch {
-                    for record in batch {
-                        switch record {
-                        case let .company(company): try writer.add(company)
-                        case let .statement(statement): try writer.add(statement)
-                        case let .substance(substance): try writer.add(substance)
-                        case let .culture(culture): try writer.add(culture)
-                        case let .pest(pest): try writer.add(pest)
-                        case let .obligation(obligation): try writer.add(obligation)
-                        case let .product(product): try writer.add(product)
-                        case let .use(use): try writer.add(use)
-                        case let .original(productID, originalID): try writer.setOriginal(of: productID, to: originalID)
+                    // Read in place: iterating the array copied each record (a retain of each of
+                    // its texts and arrays, which the mapping thread shares) and released the copy.
+                    try batch.withUnsafeBufferPointer { records in
+                        for index in records.indices {
+                            switch records[index] {
+                            case let .company(company): try writer.add(company)
+                            case let .statement(statement): try writer.add(statement)
+                            case let .substance(substance): try writer.add(substance)
+                            case let .culture(culture): try writer.add(culture)
+                            case let .pest(pest): try writer.add(pest)
+                            case let .obligation(obligation): try writer.add(obligation)
+                            case let .product(product): try writer.add(product)
+                            case let .use(use): try writer.add(use)
+                            case let .original(productID, originalID): try writer.setOriginal(of: productID, to: originalID)
+                            }
+                            written += 1
+                            if written % 5000 == 0 { progress?(.writing(records: written)) }
                         }
-                        written += 1
-                        if written % 5000 == 0 { progress?(.writing(records: written)) }
                     }
                 }
                 finished = batch

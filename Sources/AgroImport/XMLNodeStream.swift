@@ -133,7 +133,7 @@ final class XMLNodeStream {
         guard node.attributeStart < node.attributeEnd else { return }
         batch.bytes.withUnsafeBufferPointer { bytes in
             for attribute in batch.attributes[Int(node.attributeStart)..<Int(node.attributeEnd)]
-            where attributes[attribute.name] == nil {
+            where !attributes.contains(attribute.name) {
                 let value = UnsafeBufferPointer(rebasing: bytes[Int(attribute.start)..<Int(attribute.end)])
                 guard attribute.name.isKey else {
                     attributes.set(attribute.name, String(decoding: value, as: UTF8.self))

@@ -342,8 +342,19 @@ struct XMLAttributes {
     private var values = [String?](repeating: nil, count: XMLName.allCases.count)
     private var keys = [RegisterKey?](repeating: nil, count: XMLName.allCases.count)
     private var present: [Int] = []
+    /// Which names are set, a bit each: tested without copying the value out (a retain and a
+    /// release for each attribute read).
+    private var isSet: UInt64 = 0
 
-    subscript(name: XMLName) -> String? { values[name.rawValue] }
+    init() {
+        precondition(XMLName.allCases.count <= UInt64.bitWidth, "XMLAttributes.isSet has a bit per XMLName")
+    }
+
+    /// A key attribute's text is its key's: stored once, one retain less for each.
+    subscript(name: XMLName) -> String? { values[name.rawValue] ?? keys[name.rawValue]?.text }
+
+    /// Whether the element has the attribute `name`.
+    func contains(_ name: XMLName) -> Bool { isSet & (1 << UInt64(name.rawValue)) != 0 }
 
     /// A key attribute (`XMLName.isKey`) as a key; the empty key when absent.
     func key(_ name: XMLName) -> RegisterKey { keys[name.rawValue] ?? .empty }
@@ -351,12 +362,13 @@ struct XMLAttributes {
     mutating func set(_ name: XMLName, _ value: String) {
         values[name.rawValue] = value
         present.append(name.rawValue)
+        isSet |= 1 << UInt64(name.rawValue)
     }
 
     mutating func set(_ name: XMLName, key: RegisterKey) {
-        values[name.rawValue] = key.text
         keys[name.rawValue] = key
         present.append(name.rawValue)
+        isSet |= 1 << UInt64(name.rawValue)
     }
 
     mutating func clear() {
@@ -365,6 +377,7 @@ struct XMLAttributes {
             keys[index] = nil
         }
         present.removeAll(keepingCapacity: true)
+        isSet = 0
     }
 }
 

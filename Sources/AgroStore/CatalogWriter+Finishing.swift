@@ -10,77 +10,60 @@ extension CatalogWriter {
     /// reference and writes the finished catalog to `path`. The writer cannot be used
     /// afterwards.
     ///
-    /// The catalog is a copy of the build file made by `VACUUM INTO`, its pages packed in key
-    /// order, so that the same records give the same bytes in whatever order they came (and
-    /// the file a publisher ships is as small as it can be).
+    /// The catalog is a copy of the database built in memory made by `VACUUM INTO`, its pages
+    /// packed in key order, so that the same records give the same bytes in whatever order
+    /// they came (and the file a publisher ships is as small as it can be).
     ///
-    /// The reference check reads only the records, so they are committed first and a second
-    /// connection checks them on a thread of its own while this one derives the lookup
-    /// tables: on a register import the two take about as long each.
+    /// The references of the use tables are looked up in memory (`UseReferences`) on a thread
+    /// of their own while this one derives the lookup tables; those of the other tables, a
+    /// few thousand rows, by `PRAGMA foreign_key_check` on this connection.
     public func finish() throws {
-        try write { db in
-            // Back to normal locking, so that the checking connection may read once the
-            // records are committed; the page cache stays valid, nobody else writes the file.
-            try db.execute(sql: "PRAGMA locking_mode = NORMAL")
-            try db.execute(sql: "COMMIT")
+        let check = WorkerThread(name: "agro.catalog.references") { [useReferences] in
+            if let missing = useReferences.firstMissing() { throw missing }
         }
-        let check = WorkerThread(name: "agro.catalog.references") { [buildPath] in
-            try Self.checkReferences(atPath: buildPath)
-        }
+        // The check has its copy; this one would only hold memory through the copy below.
+        useReferences = UseReferences()
         let derived = Result {
             try write { db in
-                try db.execute(sql: "BEGIN")
                 for statement in CatalogSchema.indexStatements { try db.execute(sql: statement) }
                 try self.deriveCultureAncestors(db)
                 try SearchIndexBuilder().build(db)
             }
         }
-        // Joined before this connection commits: the commit must not wait for the reader's
-        // lock. A fault in the derived tables (a culture cycle) is reported before a
-        // dangling reference, as when the two ran one after the other.
+        // A fault in the derived tables (a culture cycle) is reported before a dangling
+        // reference.
         let checked = Result { try check.join() }
         try derived.get()
         try checked.get()
-        try write { db in try db.execute(sql: "COMMIT") }
+        try write { db in
+            try Self.checkReferences(db)
+            try db.execute(sql: "COMMIT")
+        }
         finished = true
         // Its statements would keep the connection from closing.
         cache.removeStatements()
-        try queue.inDatabase { db in
-            // The build's page cache is no use to the copy, which reads each page once:
-            // released first, so that the copy does not add its pages to the peak.
-            try db.execute(sql: "PRAGMA cache_size = -2048")
-            try db.execute(sql: "PRAGMA shrink_memory")
-            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
-        }
+        try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         try queue.close()
-        try? FileManager.default.removeItem(atPath: buildPath)
     }
 
-    /// Abandons the build and removes its files.
+    /// Abandons the build and removes any file it made.
     public func discard() {
         cache.removeStatements()
         try? queue.close()
-        try? FileManager.default.removeItem(atPath: buildPath)
         try? FileManager.default.removeItem(atPath: path)
     }
 
     /// Fails on the first reference to a missing row, as the foreign keys would have at commit:
     /// records may arrive in any order, so references are checked once everything is in.
-    /// Reads the committed build file through a connection of its own.
-    private static func checkReferences(atPath path: String) throws {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let reader = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? reader.close() }
-        try reader.inDatabase { db in
-            // Mapped rather than copied into a page cache of its own: the check reads most of
-            // the file once.
-            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
-            guard let row = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") else { return }
-            let table: String = row[0], parent: String = row[2]
-            throw DatabaseError(
-                resultCode: .SQLITE_CONSTRAINT_FOREIGNKEY,
-                message: "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)")
+    /// Skips the use tables, whose references the writer checks itself (`UseReferences`).
+    private static func checkReferences(_ db: Database) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
+        for table in tables where !UseReferences.checkedTables.contains(table) {
+            guard
+                let parent = try String.fetchOne(
+                    db, sql: "SELECT parent FROM pragma_foreign_key_check(?) LIMIT 1", arguments: [table])
+            else { continue }
+            throw danglingReference(table: table, parent: parent)
         }
     }
 

@@ -5,10 +5,9 @@ import GRDB
 /// Writes a new catalog file: the content build and the importers feed it records, then
 /// `finish()` derives the lookup tables and compacts the file.
 ///
-/// The records go into a build file next to the catalog (`<path>.unfinished`), which
-/// `finish()` compacts into `path` with `VACUUM INTO`; a failed build leaves neither file
-/// behind. Writing the same
-/// records in the same order gives the same bytes: the file holds no clock reading other than
+/// The records go into a database in memory, which `finish()` compacts into the file at
+/// `path` with `VACUUM INTO`; a failed build leaves no file behind. Writing the same records
+/// in the same order gives the same bytes: the file holds no clock reading other than
 /// `CatalogHeader.builtAt`.
 ///
 /// ```swift
@@ -21,12 +20,12 @@ import GRDB
 public final class CatalogWriter {
     let queue: DatabaseQueue
     let path: String
-    /// Where the records are written until `finish()` compacts them into `path`.
-    let buildPath: String
     private let header: CatalogHeader
     /// The multi-row statements, and room for the texts of the insert being run.
     let cache = InsertCache()
     var finished = false
+    /// The ids uses refer to and their references, checked here rather than by SQLite.
+    var useReferences = UseReferences()
     /// The connection while `batch(_:)` runs; only used inside that call, on its thread.
     private var batchDatabase: Database?
     // The use's own row goes through the cache too: 26 000 of them in the 2026 register.
@@ -41,36 +40,39 @@ public final class CatalogWriter {
     private static let useObligations = MultiRowInsert(
         "INSERT INTO use_obligations(use_id, position, obligation_id) VALUES ", columns: 3, maximumRows: 32)
 
-    /// Creates `path` (replacing any file there) with an empty catalog.
+    /// Starts an empty catalog that `finish()` writes at `path` (removing any file there now).
+    ///
+    /// - Throws: `CatalogWriterError.cannotWrite` when no file can be created at `path`.
     public init(path: String, header: CatalogHeader) throws {
         self.path = path
-        buildPath = path + ".unfinished"
         self.header = header
         try? FileManager.default.removeItem(atPath: path)
-        try? FileManager.default.removeItem(atPath: buildPath)
+        // Nothing is written to `path` before `finish()`, but a path where no file can be
+        // made should fail now, not after the whole build: SQLite makes the file it opens.
+        do {
+            try DatabaseQueue(path: path).close()
+            try? FileManager.default.removeItem(atPath: path)
+        } catch let error as DatabaseError {
+            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
+        }
         var configuration = Configuration()
-        // References are checked once, in finish(), with PRAGMA foreign_key_check: enforcing
-        // them on every insert looked up the parent rows of each of the 370 000 rows of a
-        // register import one by one, which took a third of the writing time.
+        // References are checked once, in finish(): enforcing them on every insert looked up
+        // the parent rows of each of the 370 000 rows of a register import one by one, which
+        // took a third of the writing time.
         configuration.foreignKeysEnabled = false
         configuration.journalMode = .default
         // One transaction spans every add(_:) call, from init to finish().
         configuration.allowsUnsafeTransactions = true
-        do {
-            queue = try DatabaseQueue(path: buildPath, configuration: configuration)
-        } catch let error as DatabaseError {
-            throw CatalogWriterError.cannotWrite(path: path, reason: error.message ?? "\(error.resultCode)")
-        }
+        // Built in memory and written once, by `VACUUM INTO`: a register import makes a
+        // catalog of some 30 MB. A build file held the same pages in SQLite's cache, but its
+        // commits also wrote them to the file (some 11 000 writes of a page for the 2026
+        // register) and the copy read them back.
+        queue = try DatabaseQueue(configuration: configuration)
         try queue.inDatabase { db in
+            // `VACUUM INTO` keeps the page size: the catalog's bytes depend on it.
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA journal_mode = OFF")
-            try db.execute(sql: "PRAGMA synchronous = OFF")
-            // The whole file is built in memory and written once: a register import makes a
-            // catalog of some 30 MB, and SQLite's default 2 MB cache spilled pages to the file
-            // and read them back all through the build. None of these is stored in the file.
-            try db.execute(sql: "PRAGMA cache_size = -1048576")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
-            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
             try db.execute(sql: "BEGIN")
             // Secondary indexes come in finish(), built once over the sorted rows rather than
             // updated row by row; VACUUM lays the file out the same either way.
@@ -153,6 +155,7 @@ public final class CatalogWriter {
                 $0.add(culture.id)
                 $0.add(culture.latinName)
             }
+            self.useReferences.wrote(.culture, culture.id)
             try self.insertI18n(
                 db, I18n.culture, key: culture.id, [culture.description, culture.name], nameKey: culture.name)
             for parent in Set(culture.parentIDs).sorted() {
@@ -183,6 +186,7 @@ public final class CatalogWriter {
                 $0.add(pest.kind.rawValue)
                 $0.add(pest.latinName)
             }
+            self.useReferences.wrote(.pest, pest.id)
             try self.insertI18n(db, I18n.pest, key: pest.id, [pest.description, pest.name], nameKey: pest.name)
             for (position, url) in pest.images.enumerated() {
                 try db.insert(with: cache, "INSERT INTO pest_images(pest_id, position, url) VALUES (?, ?, ?)") {
@@ -218,6 +222,7 @@ public final class CatalogWriter {
                 $0.add(product.exhaustionDeadline)
                 $0.add(product.signalWord)
             }
+            self.useReferences.wrote(.product, product.id)
             try self.insertI18n(db, I18n.product, key: product.id, [product.name], nameKey: product.name)
             for (position, ingredient) in product.ingredients.enumerated() {
                 try db.insert(
@@ -281,6 +286,7 @@ public final class CatalogWriter {
     public func add(_ obligation: CatalogRecord.Obligation) throws {
         try write { db in
             try db.insert(with: cache, "INSERT INTO obligations(id) VALUES (?)") { $0.add(obligation.id) }
+            self.useReferences.wrote(.obligation, obligation.id)
             try self.insertI18n(db, I18n.obligation, key: obligation.id, [obligation.text])
         }
     }
@@ -303,10 +309,12 @@ public final class CatalogWriter {
                 binder.add(use.bbch?.from)
                 binder.add(use.bbch?.to)
             }
+            self.useReferences.refer(.product, to: use.productID)
             try self.insertI18n(db, I18n.use, key: use.id, [use.applicationArea, use.notes])
             // A use has a few cultures and pests and, in the 2026 register, some seven
             // obligations: each kind goes in as one multi-row insert.
             let cultures = Self.sortedUnique(use.cultureIDs)
+            for culture in cultures { self.useReferences.refer(.culture, to: culture) }
             try db.insert(with: cache, Self.useCultures, count: cultures.count) { binder, index in
                 binder.add(use.id)
                 binder.add(cultures[index])
@@ -316,12 +324,14 @@ public final class CatalogWriter {
             var pests: [CatalogRecord.Target] = []
             pests.reserveCapacity(use.pests.count)
             for pest in use.pests where !pests.contains(where: { $0.pestID == pest.pestID }) { pests.append(pest) }
+            for pest in pests { self.useReferences.refer(.pest, to: pest.pestID) }
             try db.insert(with: cache, Self.usePests, count: pests.count) { binder, index in
                 binder.add(use.id)
                 binder.add(pests[index].pestID)
                 binder.add(pests[index].effect.rawValue)
             }
             let obligations = use.obligationIDs
+            for obligation in obligations { self.useReferences.refer(.obligation, to: obligation) }
             try db.insert(with: cache, Self.useObligations, count: obligations.count) { binder, index in
                 binder.add(use.id)
                 binder.add(index)

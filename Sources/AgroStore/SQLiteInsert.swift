@@ -25,28 +25,41 @@ struct SQLiteBinder {
     private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     mutating func add(_ text: String?) {
+        if let text { add(text) } else { addNull() }
+    }
+
+    mutating func add(_ text: String) {
         defer { index += 1 }
-        guard var text else {
-            sqlite3_bind_null(statement, index)
-            return
+        // Read in place: no copy of the string (a retain and a release, on strings the mapping
+        // thread holds too, whose counts then move between the cores).
+        if let bound = text.utf8.withContiguousStorageIfAvailable({ bind(UnsafeRawBufferPointer($0)) }), bound { return }
+        var copy = text
+        copy.withUTF8 { _ = bind(UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func addNull() {
+        defer { index += 1 }
+        sqlite3_bind_null(statement, index)
+    }
+
+    /// Binds `bytes` as text at `index`; always true (a value for `withContiguousStorageIfAvailable`).
+    private mutating func bind(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let scratch, let target = scratch.baseAddress, bytes.count <= scratch.count - used {
+            // Copied into the scratch, which outlives the statement's step: bound without
+            // SQLite's own copy (a malloc and free per text, each behind a mutex).
+            let start = target + used
+            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+            used += bytes.count
+            let characters = start.bindMemory(to: CChar.self, capacity: bytes.count)
+            sqlite3_bind_text(statement, index, characters, Int32(bytes.count), nil)
+        } else if let base = bytes.baseAddress {
+            // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
+            let characters = base.assumingMemoryBound(to: CChar.self)
+            sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
+        } else {
+            sqlite3_bind_text(statement, index, "", 0, Self.transient)
         }
-        text.withUTF8 { bytes in
-            if let scratch, let target = scratch.baseAddress, bytes.count <= scratch.count - used {
-                // Copied into the scratch, which outlives the statement's step: bound without
-                // SQLite's own copy (a malloc and free per text, each behind a mutex).
-                let start = target + used
-                if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
-                used += bytes.count
-                let characters = start.bindMemory(to: CChar.self, capacity: bytes.count)
-                sqlite3_bind_text(statement, index, characters, Int32(bytes.count), nil)
-            } else if let base = bytes.baseAddress {
-                // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
-                let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-                sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
-            } else {
-                sqlite3_bind_text(statement, index, "", 0, Self.transient)
-            }
-        }
+        return true
     }
 
     mutating func add(_ number: Int?) {

@@ -95,6 +95,118 @@ final class CatalogFileTests: XCTestCase {
         }
     }
 
+    /// A use's references to cultures, pests and obligations are checked by the writer itself
+    /// (not by `PRAGMA foreign_key_check`): each missing one still refuses the catalog, naming
+    /// the table and the table it refers to.
+    func testDanglingReferencesOfAUseFailTheBuild() throws {
+        let cases: [(use: CatalogRecord.Use, table: String, parent: String)] = [
+            (use(cultureIDs: ["wheat", "no-such-culture"]), "use_cultures", "cultures"),
+            (use(pests: [.init(pestID: "rust"), .init(pestID: "no-such-pest")]), "use_pests", "pests"),
+            (use(obligationIDs: ["ob-1", "no-such-obligation"]), "use_obligations", "obligations"),
+            (use(productID: "no-such-product"), "uses", "products"),
+        ]
+        for (use, table, parent) in cases {
+            XCTAssertThrowsError(
+                try FixtureCatalog.write { writer in
+                    try writer.add(CatalogRecord.Obligation(id: "ob-1", text: ["en": "Keep off"]))
+                    try writer.add(use)
+                }
+            ) { error in
+                XCTAssertEqual((error as? DatabaseError)?.extendedResultCode, .SQLITE_CONSTRAINT_FOREIGNKEY, "\(error)")
+                XCTAssertEqual(
+                    (error as? DatabaseError)?.message,
+                    "FOREIGN KEY constraint failed: a row of \(table) refers to a missing row of \(parent)")
+            }
+        }
+    }
+
+    /// Records may come in any order: a use written before the rows it refers to is accepted
+    /// once they are written, and its rows are stored.
+    func testAUseMayComeBeforeWhatItRefersTo() throws {
+        let path = try FixtureCatalog.write { writer in
+            try writer.add(
+                self.use(
+                    productID: "p-late", cultureIDs: ["late-culture"], pests: [.init(pestID: "late-pest")],
+                    obligationIDs: ["late-obligation"]))
+            try writer.add(CatalogRecord.Obligation(id: "late-obligation", text: ["en": "Later"]))
+            try writer.add(CatalogRecord.Pest(id: "late-pest", kind: .insect, name: ["en": "Late pest"]))
+            try writer.add(CatalogRecord.Culture(id: "late-culture", name: ["en": "Late culture"]))
+            try writer.add(CatalogRecord.Product(id: "p-late", name: ["en": "Late"], category: .insecticide))
+        }
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let rows = try queue.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT u.product_id || '/' || c.culture_id || '/' || p.pest_id || '/' || o.obligation_id
+                    FROM uses u JOIN use_cultures c ON c.use_id = u.id JOIN use_pests p ON p.use_id = u.id
+                    JOIN use_obligations o ON o.use_id = u.id WHERE u.id = 'use-under-test'
+                    """)
+        }
+        XCTAssertEqual(rows, ["p-late/late-culture/late-pest/late-obligation"])
+    }
+
+    /// Ids are compared as SQLite compares them, byte for byte: "é" as one code point is not
+    /// the key "e" followed by a combining accent, though Swift's strings call them equal.
+    func testAReferenceMustMatchItsIdByteForByte() throws {
+        XCTAssertEqual("\u{E9}", "e\u{301}", "the two spellings are equal Swift strings")
+        XCTAssertThrowsError(
+            try FixtureCatalog.write { writer in
+                try writer.add(CatalogRecord.Culture(id: "caf\u{E9}", name: ["en": "Composed"]))
+                try writer.add(self.use(cultureIDs: ["cafe\u{301}"]))
+            }
+        ) { error in
+            XCTAssertEqual(
+                (error as? DatabaseError)?.message,
+                "FOREIGN KEY constraint failed: a row of use_cultures refers to a missing row of cultures")
+        }
+    }
+
+    /// The tables whose references the writer checks itself are skipped by the SQLite check;
+    /// every foreign key of theirs in the schema must be one the writer knows of.
+    func testTheWriterChecksEveryForeignKeyOfTheUseTables() throws {
+        let queue = try DatabaseQueue(path: FixtureCatalog.write())
+        defer { try? queue.close() }
+        let schema = try queue.read { db in
+            try UseReferences.checkedTables.sorted().flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT \"from\", \"table\" FROM pragma_foreign_key_list(?)", arguments: [table])
+                    .map { row -> String in "\(table).\(row[0] as String) -> \(row[1] as String)" }
+            }
+        }
+        let checked = UseReferences.checkedForeignKeys.map { "\($0.table).\($0.column) -> \($0.parent)" }
+        XCTAssertEqual(schema.sorted(), checked.sorted())
+        XCTAssertFalse(schema.isEmpty)
+        // Each kind of reference the writer looks up is one of those foreign keys.
+        for kind in UseReferences.Kind.allCases {
+            XCTAssertTrue(checked.contains { $0.hasPrefix(kind.tables.table + ".") && $0.hasSuffix("-> " + kind.tables.parent) })
+        }
+    }
+
+    /// Outside the use tables, SQLite's check still refuses a dangling reference.
+    func testADanglingReferenceOutsideTheUsesFailsTheBuild() {
+        XCTAssertThrowsError(
+            try FixtureCatalog.write { writer in
+                try writer.add(
+                    CatalogRecord.Product(
+                        id: "p-orphan", name: ["en": "Orphan"], category: .herbicide, companyID: "no-such-company"))
+            }
+        ) { error in
+            XCTAssertEqual(
+                (error as? DatabaseError)?.message,
+                "FOREIGN KEY constraint failed: a row of products refers to a missing row of companies")
+        }
+    }
+
+    private func use(
+        productID: EntityID = "p-tebu", cultureIDs: [EntityID] = ["wheat"], pests: [CatalogRecord.Target] = [],
+        obligationIDs: [EntityID] = []
+    ) -> CatalogRecord.Use {
+        CatalogRecord.Use(
+            id: "use-under-test", productID: productID, cultureIDs: cultureIDs, pests: pests,
+            dose: Dose(from: 1, to: 1, unit: "l/ha"), obligationIDs: obligationIDs)
+    }
+
     func testMissingAndCorruptFilesSaySo() throws {
         XCTAssertThrowsError(try SQLiteCatalog(path: "/nonexistent/catalog.sqlite")) { error in
             XCTAssertEqual(error as? CatalogError, .missing(path: "/nonexistent/catalog.sqlite"))
