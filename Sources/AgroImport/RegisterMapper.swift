@@ -605,40 +605,42 @@ struct RegisterMapper {
 
         /// `RegisterMapper.localized(detail)`.
         func localized(_ detail: RegisterDocument.Detail, in table: Table) -> LocalizedText {
-            let key = RowKey(table: table, key: detail.key)
-            if let text = rows[key] { return text }
-            let text = RegisterMapper.localized(detail)
-            rows[key] = text
-            return text
+            Self.kept(RowKey(table: table, key: detail.key), in: &rows) { RegisterMapper.localized(detail) }
         }
 
         /// An additional text of a culture or pest, prefixed by the name of its `owner`.
         func note(_ text: RegisterDocument.Detail, of owner: RegisterDocument.Detail?, in table: Table) -> LocalizedText {
-            let key = NoteKey(table: table, text: text.key, owner: owner?.key)
-            if let note = notes[key] { return note }
-            let note = RegisterMapper.prefixed(
-                RegisterMapper.localized(text), by: owner.map { localized($0, in: table) })
-            notes[key] = note
-            return note
+            Self.kept(NoteKey(table: table, text: text.key, owner: owner?.key), in: &notes) {
+                RegisterMapper.prefixed(RegisterMapper.localized(text), by: owner.map { localized($0, in: table) })
+            }
         }
 
         /// The application area with the culture forms (field, greenhouse) after it.
         func area(_ area: RegisterDocument.Detail?, forms: [RegisterDocument.Detail]) -> LocalizedText {
-            let key = AreaKey(area: area?.key, forms: forms.map(\.key))
-            if let text = areas[key] { return text }
-            var text = area.map { localized($0, in: .area) } ?? [:]
-            let formTexts = forms.map { localized($0, in: .form) }
-            if !formTexts.isEmpty {
-                for locale in RegisterMapper.locales {
-                    let formText = formTexts.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
-                    if let base = text[locale] ?? text["de"] {
-                        text[locale] = "\(base) (\(formText))"
-                    } else {
-                        text[locale] = formText
+            Self.kept(AreaKey(area: area?.key, forms: forms.map(\.key)), in: &areas) {
+                var text = area.map { localized($0, in: .area) } ?? [:]
+                let formTexts = forms.map { localized($0, in: .form) }
+                if !formTexts.isEmpty {
+                    for locale in RegisterMapper.locales {
+                        let formText = formTexts.compactMap { $0[locale] ?? $0["de"] }.joined(separator: ", ")
+                        if let base = text[locale] ?? text["de"] {
+                            text[locale] = "\(base) (\(formText))"
+                        } else {
+                            text[locale] = formText
+                        }
                     }
                 }
+                return text
             }
-            areas[key] = text
+        }
+
+        /// The text kept for `key` in `texts`, else `make`'s, kept.
+        private static func kept<Key: Hashable>(
+            _ key: Key, in texts: inout [Key: LocalizedText], _ make: () -> LocalizedText
+        ) -> LocalizedText {
+            if let text = texts[key] { return text }
+            let text = make()
+            texts[key] = text
             return text
         }
     }

@@ -89,7 +89,7 @@ package struct Environment: Sendable {
         if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath, maximumReaders: 1), maximumReaders: 1) }
         let store = catalogStore
         let (live, selection) = try LiveCatalog.open(store, maximumReaders: 1)
-        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+        Self.warn(selection)
         // One-shot commands end before a poll would matter; the pager lives for minutes.
         if isInteractive { _ = live.watch(store) }
         return live
@@ -101,8 +101,13 @@ package struct Environment: Sendable {
     package func openDirectCatalog() throws -> DirectCatalog {
         if let catalogPath { return try DirectCatalog(path: catalogPath) }
         let (catalog, selection) = try catalogStore.openDirect()
-        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+        Self.warn(selection)
         return catalog
+    }
+
+    /// The selection's warning (an unusable installed catalog), one line on stderr.
+    private static func warn(_ selection: CatalogSelection) {
+        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
     }
 
     /// Opens the user database (favorites).

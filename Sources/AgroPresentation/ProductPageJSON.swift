@@ -11,15 +11,7 @@ import AgroTerminal
 package enum ProductPageJSON {
     /// The document, with the final newline `Environment.json` adds.
     package static func json(_ page: Page<ProductSummary>) -> String {
-        var out = Writer()
-        out.bytes.reserveCapacity(512 + page.items.count * 420)
-        out.raw("{\n  \"items\" : [")
-        out.raw(page.items.isEmpty ? "\n\n  ]" : "\n")
-        for (index, item) in page.items.enumerated() {
-            if index > 0 { out.raw(",\n") }
-            product(item, into: &out)
-        }
-        return out.closing(page)
+        Writer.document(page, bytesPerItem: 420, item: product)
     }
 
     /// One item at depth 2 (`ProductSummary.encode(to:)`: optional keys left out when nil,
@@ -93,9 +85,24 @@ package enum ProductPageJSON {
     struct Writer {
         var bytes: [UInt8] = []
 
+        /// The document of `page` (`PageDocument`'s), each item at depth 2 written by `item`.
+        static func document<Item>(
+            _ page: Page<Item>, bytesPerItem: Int, item: (Item, inout Writer) -> Void
+        ) -> String {
+            var out = Writer()
+            out.bytes.reserveCapacity(512 + page.items.count * bytesPerItem)
+            out.raw("{\n  \"items\" : [")
+            out.raw(page.items.isEmpty ? "\n\n  ]" : "\n")
+            for (index, element) in page.items.enumerated() {
+                if index > 0 { out.raw(",\n") }
+                item(element, &out)
+            }
+            return out.closing(page)
+        }
+
         /// The document of `page` finished after its items: the list closed, then `page`,
         /// `perPage` and `total` as the encoder writes them.
-        mutating func closing<Item>(_ page: Page<Item>) -> String {
+        private mutating func closing<Item>(_ page: Page<Item>) -> String {
             if !page.items.isEmpty { raw("\n  ]") }
             raw(",\n  \"page\" : ")
             raw(String(page.page))

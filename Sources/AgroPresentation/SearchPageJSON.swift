@@ -7,29 +7,25 @@ import AgroDomain
 package enum SearchPageJSON {
     /// The document, with the final newline `Environment.json` adds.
     package static func json(_ page: Page<SearchHit>) -> String {
-        var out = ProductPageJSON.Writer()
-        out.bytes.reserveCapacity(256 + page.items.count * 160)
-        out.raw("{\n  \"items\" : [")
-        out.raw(page.items.isEmpty ? "\n\n  ]" : "\n")
-        for (index, hit) in page.items.enumerated() {
-            if index > 0 { out.raw(",\n") }
-            // `SearchHit`'s synthesized encoding: `detail` left out when nil.
-            out.raw("    {\n      ")
-            if let detail = hit.detail {
-                out.raw("\"detail\" : ")
-                out.string(detail)
-                out.raw(",\n      ")
-            }
-            out.raw("\"id\" : ")
-            out.string(hit.id)
-            out.raw(",\n      \"kind\" : ")
-            out.string(hit.kind.rawValue)
-            out.raw(",\n      \"name\" : ")
-            out.string(hit.name)
-            out.raw(",\n      \"rank\" : ")
-            out.raw(ProductPageJSON.number(hit.rank))
-            out.raw("\n    }")
+        ProductPageJSON.Writer.document(page, bytesPerItem: 160, item: hit)
+    }
+
+    /// One hit at depth 2 (`SearchHit`'s synthesized encoding: `detail` left out when nil).
+    private static func hit(_ hit: SearchHit, into out: inout ProductPageJSON.Writer) {
+        out.raw("    {\n      ")
+        if let detail = hit.detail {
+            out.raw("\"detail\" : ")
+            out.string(detail)
+            out.raw(",\n      ")
         }
-        return out.closing(page)
+        out.raw("\"id\" : ")
+        out.string(hit.id)
+        out.raw(",\n      \"kind\" : ")
+        out.string(hit.kind.rawValue)
+        out.raw(",\n      \"name\" : ")
+        out.string(hit.name)
+        out.raw(",\n      \"rank\" : ")
+        out.raw(ProductPageJSON.number(hit.rank))
+        out.raw("\n    }")
     }
 }

@@ -142,7 +142,12 @@ enum CatalogQueries {
     /// Where the texts of one products page come from: built here, or kept by a server.
     typealias Texts = (_ key: SQLTextKey, _ make: () -> String) throws -> String
 
-    /// One page of `filter`'s products in name order; `letter` the folded index letter.
+    /// The index letter of `filter`, folded as name keys are (lower case); nil for none.
+    static func indexLetter(of filter: ProductFilter) -> String? {
+        filter.letter.flatMap(TextFolding.indexLetter(of:))?.lowercased()
+    }
+
+    /// One page of `filter`'s products in name order.
     ///
     /// `ordered`: every match's id in order when known already (a server's uses kept in
     /// memory), else listed by SQL. `names`: the products' and substances' names in the
@@ -153,10 +158,11 @@ enum CatalogQueries {
     /// LIMIT query each evaluated the filter, and the page query read the names of every match
     /// (twice the SQL time on the register).
     static func productsPage(
-        _ filter: ProductFilter, letter: String?, page: PageRequest, chain: [String], ordered kept: [String]?,
+        _ filter: ProductFilter, page: PageRequest, chain: [String], ordered kept: [String]?,
         names: (products: [String: RankedName], substances: [String: RankedName])?, reader: some CatalogReading,
         texts: Texts
     ) throws -> Page<ProductSummary> {
+        let letter = indexLetter(of: filter)
         let arguments = productArguments(filter, letter: letter, chain: chain)
         let shape = shape(filter, lettered: letter != nil, locales: chain.count)
         let listed = { products(filter, lettered: letter != nil, locales: chain.count) }

@@ -1,7 +1,6 @@
 import AgroDomain
 import Foundation
 import GRDB
-import GRDBSQLite
 
 /// Where a catalog in use comes from.
 public enum CatalogSource: String, Sendable, Hashable, Codable {
@@ -279,21 +278,17 @@ public struct CatalogStore: Sendable {
     /// when the file cannot be read as a catalog. Used only to compare versions: whatever is
     /// then opened passes the full start-up checks.
     static func identityAndVersion(_ path: String) -> (identity: String, version: Int)? {
-        var connection: OpaquePointer?
-        defer { sqlite3_close_v2(connection) }
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { return nil }
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        let sql = "SELECT key, value FROM catalog_metadata WHERE key IN ('identity', 'version')"
-        guard sqlite3_prepare_v2(connection, sql, -1, &statement, nil) == SQLITE_OK else { return nil }
         var identity: String?, version: Int?
-        while sqlite3_step(statement) == SQLITE_ROW {
-            guard let key = sqlite3_column_text(statement, 0), let value = sqlite3_column_text(statement, 1) else { continue }
-            switch String(cString: key) {
-            case "identity": identity = String(cString: value)
-            default: version = Int(String(cString: value))
-            }
-        }
+        let sql = "SELECT key, value FROM catalog_metadata WHERE key IN ('identity', 'version')"
+        guard let connection = try? DirectConnection(path: path),
+            (try? connection.each(sql, SQLArguments()) { row in
+                switch row.string(at: 0) {
+                case "identity": identity = row.string(at: 1)
+                case "version": version = row.string(at: 1).flatMap { Int($0) }
+                default: break
+                }
+            }) != nil
+        else { return nil }
         guard let identity, let version else { return nil }
         return (identity, version)
     }

@@ -48,8 +48,7 @@ public final class DirectCatalog: CatalogInfoUseCase, ProductListUseCase, Search
     /// Products by name, filtered, as `SQLiteCatalog.products` lists them.
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
         try CatalogQueries.productsPage(
-            filter, letter: filter.letter.flatMap(TextFolding.indexLetter(of:))?.lowercased(), page: page,
-            chain: info.locales.chain(for: locale), ordered: nil, names: nil, reader: connection,
+            filter, page: page, chain: info.locales.chain(for: locale), ordered: nil, names: nil, reader: connection,
             texts: { _, make in make() })
     }
 

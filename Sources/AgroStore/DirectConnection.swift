@@ -117,15 +117,12 @@ final class DirectConnection: CatalogReading {
                 value = positional.next()
             }
             switch value {
-            case .text(let text?): sqlite3_bind_text(statement, index, text, -1, Self.transient)
+            case .text(let text?): sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
             case .integer(let number): sqlite3_bind_int64(statement, index, Int64(number))
             case .text(nil), nil: sqlite3_bind_null(statement, index)
             }
         }
     }
-
-    /// SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     private func failure() -> CatalogError {
         .corrupt(path: path, reason: String(cString: sqlite3_errmsg(handle)))

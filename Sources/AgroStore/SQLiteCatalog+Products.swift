@@ -18,14 +18,12 @@ extension SQLiteCatalog: ProductsUseCase {
     func products(
         _ filter: ProductFilter, page: PageRequest, locale: String, fromMemory: Bool
     ) throws -> Page<ProductSummary> {
-        // The SQL texts depend on the filter's shape and the length of the locale chain only:
-        // built once with named parameters and kept (`SQLTexts`); the values are bound here.
+        // The SQL texts are kept per shape (`SQLTexts`): see `CatalogQueries.productsPage`.
         let chain = info.locales.chain(for: locale)
-        let letter = filter.letter.flatMap(TextFolding.indexLetter(of:))?.lowercased()
         // Read before the products' transaction (reads do not nest).
         var kept: [String]?
         if fromMemory, let pest = filter.pest, let culture = filter.culture, filter.substance == nil,
-            filter.category == nil, filter.company == nil, letter == nil
+            filter.category == nil, filter.company == nil, CatalogQueries.indexLetter(of: filter) == nil
         {
             kept = try orderedProducts(pest: pest, culture: culture, locale: locale)
         }
@@ -40,7 +38,7 @@ extension SQLiteCatalog: ProductsUseCase {
         }
         return try read { db in
             try CatalogQueries.productsPage(
-                filter, letter: letter, page: page, chain: chain, ordered: kept, names: keptNames, reader: db,
+                filter, page: page, chain: chain, ordered: kept, names: keptNames, reader: db,
                 texts: { key, make in sqlTexts.value(key, make) })
         }
     }

@@ -1,6 +1,9 @@
 import GRDB
 import GRDBSQLite
 
+/// SQLITE_TRANSIENT (a macro Swift cannot import): SQLite copies the bytes before the call returns.
+var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
+
 /// Binds the values of one insert straight to the SQLite statement, in parameter order.
 ///
 /// A catalog build runs the same few inserts hundreds of thousands of times (some 370 000 rows
@@ -20,9 +23,6 @@ struct SQLiteBinder {
         self.statement = statement
         scratch = cache?.scratch
     }
-
-    /// SQLITE_TRANSIENT: SQLite copies the bytes before the call returns.
-    private static var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
     mutating func add(_ text: String?) {
         if let text { add(text) } else { addNull() }
@@ -55,9 +55,9 @@ struct SQLiteBinder {
         } else if let base = bytes.baseAddress {
             // An empty buffer may have no address, and a NULL pointer would bind NULL, not ''.
             let characters = base.assumingMemoryBound(to: CChar.self)
-            sqlite3_bind_text(statement, index, characters, Int32(bytes.count), Self.transient)
+            sqlite3_bind_text(statement, index, characters, Int32(bytes.count), sqliteTransient)
         } else {
-            sqlite3_bind_text(statement, index, "", 0, Self.transient)
+            sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
         }
         return true
     }

@@ -39,25 +39,18 @@ extension Pages {
             let from: UInt64?, to: UInt64?, unit: String?
         }
         var doseLabels: [DoseKey: String] = [:], dayLabels: [Int: String] = [:], atMostLabels: [Int: String] = [:]
+        func worded<Key: Hashable>(_ key: Key, in labels: inout [Key: String], _ word: () -> String) -> String {
+            if let kept = labels[key] { return kept }
+            let made = word()
+            labels[key] = made
+            return made
+        }
         func label(_ dose: Dose) -> String {
             let key = DoseKey(from: dose.from?.bitPattern, to: dose.to?.bitPattern, unit: dose.unit)
-            if let kept = doseLabels[key] { return kept }
-            let made = s.label(dose)
-            doseLabels[key] = made
-            return made
+            return worded(key, in: &doseLabels) { s.label(dose) }
         }
-        func days(_ count: Int) -> String {
-            if let kept = dayLabels[count] { return kept }
-            let made = s.plural("use.days", count)
-            dayLabels[count] = made
-            return made
-        }
-        func atMost(_ count: Int) -> String {
-            if let kept = atMostLabels[count] { return kept }
-            let made = s("web.atMost", count)
-            atMostLabels[count] = made
-            return made
-        }
+        func days(_ count: Int) -> String { worded(count, in: &dayLabels) { s.plural("use.days", count) } }
+        func atMost(_ count: Int) -> String { worded(count, in: &atMostLabels) { s("web.atMost", count) } }
         func fact(_ label: String, _ value: String, keep: Bool) {
             if !value.isEmpty {
                 out.markup("<div><dt>")

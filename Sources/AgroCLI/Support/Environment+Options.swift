@@ -52,15 +52,17 @@ package extension Environment {
     /// a worker thread, which it first has to create: a thread started only to be killed by
     /// the exit a moment later (Benchmarks/README.md, issue 20). The exit closes the file.
     func openCatalogUntilExit() throws -> LiveCatalog {
-        let catalog = try openCatalog()
-        _ = Unmanaged.passRetained(catalog)
-        return catalog
+        keptUntilExit(try openCatalog())
     }
 
-    /// `openDirectCatalog()` for a command whose process ends with it: not closed either, as
-    /// the exit closes the file (closing cost 2% of a products query's instructions).
+    /// `openDirectCatalog()` for a command whose process ends with it: not closed either
+    /// (closing cost 2% of a products query's instructions).
     func openDirectCatalogUntilExit() throws -> DirectCatalog {
-        let catalog = try openDirectCatalog()
+        keptUntilExit(try openDirectCatalog())
+    }
+
+    /// `catalog`, never released: the exit closes its file.
+    private func keptUntilExit<Opened: AnyObject>(_ catalog: Opened) -> Opened {
         _ = Unmanaged.passRetained(catalog)
         return catalog
     }
