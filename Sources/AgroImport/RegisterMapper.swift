@@ -15,11 +15,12 @@ import Foundation
 /// the parser).
 ///
 /// Records are handed over one by one as they are made, so that the writer stores them
-/// while the mapping goes on. Products come in register order; their uses come after all
-/// products, by product id, which is the order of the use tables' keys: SQLite appends rows
-/// that come in key order much faster than it inserts scattered ones (a tenth of the writing
-/// time). Pests come last: their kind depends on the products used against them. The
-/// catalog's bytes do not depend on this order (`CatalogWriter.finish()`).
+/// while the mapping goes on. Products come in register order, each followed by its uses:
+/// the writer stores the uses while libxml2 reads on. (Held back until every product was
+/// read, they went in in key order, about 5% fewer instructions, but the writer, the slowest
+/// thread, then wrote them all after the reading, and the import took longer.) Pests come
+/// last: their kind depends on the products used against them. The catalog's bytes do not
+/// depend on this order (`CatalogWriter.finish()`).
 struct RegisterMapper {
     static let locales = ["de", "fr", "it", "en"]
 
@@ -59,7 +60,7 @@ struct RegisterMapper {
     let examplesPerError: Int
 
     /// Where in the register an error is found, for keeping the first examples of each kind
-    /// in register order although uses are mapped after all products: the product's place,
+    /// in register order whatever order the errors are found in: the product's place,
     /// then whether the error is in the product itself or in its uses, then a running count.
     struct Place: Comparable {
         var product: Int
@@ -136,9 +137,9 @@ struct RegisterMapper {
     /// One mapping of the document: what the steps share.
     ///
     /// Made from the metadata alone, it maps products as they are read: `begin()` (the
-    /// metadata records), `add(_:)` for each product and parallel import in register order,
-    /// then `finish()` (uses, pests, the error report). `RegisterMapper.map` does the same
-    /// from a whole document.
+    /// metadata records), `add(_:)` for each product and parallel import in register order
+    /// (the product, then its uses), then `finish()` (the originals set late, the pests, the
+    /// error report). `RegisterMapper.map` does the same from a whole document.
     struct Run {
         let mapper: RegisterMapper
         let emit: (Record) -> Bool
@@ -159,11 +160,6 @@ struct RegisterMapper {
         var signalWords: [RegisterKey: String] = [:]
         /// Per pest, how many uses against it each product category has.
         var pestCategories: [RegisterKey: [ProductCategory: Int]] = [:]
-        /// The products written, for mapping their uses after them: the index of the source in
-        /// `sources`, its place in the register for the error log.
-        var mapped: [(id: String, source: Int, place: Int, category: ProductCategory, label: String)] = []
-        /// Products and parallel imports as they come.
-        var sources: [RegisterDocument.Product] = []
         /// The wNbr of every registered product (and sale permission) so far.
         var registeredWNbrs = Set<String>()
         /// Product ids so far: a later record with the same id is a data error.
@@ -197,8 +193,8 @@ struct RegisterMapper {
             return writing
         }
 
-        /// Maps one product or parallel import, in register order. False when the writer has
-        /// given up.
+        /// Maps one product or parallel import, in register order, and its uses. False when the
+        /// writer has given up.
         mutating func add(_ source: RegisterDocument.Product) -> Bool {
             guard writing else { return false }
             // The places sort as `products + parallelImports` would, whatever the file's order.
@@ -211,8 +207,6 @@ struct RegisterMapper {
                 registeredCount += 1
                 registeredWNbrs.insert(source.wNbr.trimmingCharacters(in: .whitespaces))
             }
-            let index = sources.count
-            sources.append(source)
             log.enter(product: place, inUses: false)
             let label = Self.label(source)
             let id = (source.isParallelImport ? source.id : source.wNbr).trimmingCharacters(in: .whitespaces)
@@ -224,11 +218,11 @@ struct RegisterMapper {
                 log.add("duplicate product id", "\(label) at line \(source.line)")
                 return true
             }
-            writing = product(index, place: place, id: id)
+            writing = product(source, place: place, id: id)
             return writing
         }
 
-        /// The originals of the products written before them, uses and pests; the counts and
+        /// The originals of the products written before them, then the pests; the counts and
         /// the data errors.
         mutating func finish() -> Output {
             for item in deferred where writing {
@@ -239,7 +233,8 @@ struct RegisterMapper {
                     log.add("missing original product", item.missing)
                 }
             }
-            if writing { _ = uses() && pests() }
+            log.enter(product: Int.max, inUses: false)
+            if writing { _ = pests() }
             output.errors = log.errors
             return output
         }
@@ -351,8 +346,7 @@ struct RegisterMapper {
         }
 
         /// A registered product, sale permission or parallel import, its id checked unique.
-        mutating func product(_ index: Int, place: Int, id: String) -> Bool {
-            let source = sources[index]
+        mutating func product(_ source: RegisterDocument.Product, place: Int, id: String) -> Bool {
             let label = Self.label(source)
             var record = CatalogRecord.Product(
                 id: id, name: RegisterMapper.trimmed(source.name).map { ["de": $0] } ?? [:], category: .other)
@@ -386,8 +380,7 @@ struct RegisterMapper {
             describe(&record, from: source, label: label)
             guard emit(.product(record)) else { return false }
             output.products += 1
-            mapped.append((id, index, place, record.category, label))
-            return true
+            return uses(of: source, id: id, place: place, category: record.category, label: label)
         }
 
         /// A product's categories, formulation, holder, deadlines, hazard marks and ingredients.
@@ -451,28 +444,22 @@ struct RegisterMapper {
             }
         }
 
-        /// Uses by product id (see the type's comment); ids compared as SQLite compares them.
-        mutating func uses() -> Bool {
-            mapped.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
-            for (id, index, place, category, label) in mapped {
-                log.enter(product: place, inUses: true)
-                // Taken out of the product read: each product's indications are freed once
-                // mapped, while SQLite's cache grows with the uses written.
-                let isParallelImport = sources[index].isParallelImport
-                let indications = sources[index].indications
-                sources[index].indications = []
-                // Zero-padded so that uses sort in register order.
-                let width = max(3, String(indications.count).count)
-                for (index, indication) in indications.enumerated() {
-                    let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
-                    let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
-                    let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
-                    guard emit(.use(use)) else { return false }
-                    output.uses += 1
-                    if isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
-                }
+        /// The uses of a product just written, in register order.
+        mutating func uses(
+            of source: RegisterDocument.Product, id: String, place: Int, category: ProductCategory, label: String
+        ) -> Bool {
+            log.enter(product: place, inUses: true)
+            let indications = source.indications
+            // Zero-padded so that uses sort in register order.
+            let width = max(3, String(indications.count).count)
+            for (index, indication) in indications.enumerated() {
+                let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
+                let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
+                let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
+                guard emit(.use(use)) else { return false }
+                output.uses += 1
+                if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
             }
-            log.enter(product: Int.max, inUses: false)
             return true
         }
 

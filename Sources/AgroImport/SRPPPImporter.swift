@@ -125,7 +125,7 @@ public struct SRPPPImporter: Sendable {
     /// Reads the `<MetaData>` tables at the end of the file first, then the products from the
     /// start, each mapped and handed to the writer thread as soon as libxml2 has read it: the
     /// writer stores products while the rest of the file is read, instead of waiting for the
-    /// whole document. Uses follow once every product is read (they go in product id order).
+    /// whole document. Each product's uses follow it.
     ///
     /// Returns nil, with the descriptor back at the start, when the file is not laid out as
     /// `layout` says after all (the metadata pass fails, or the products pass meets other

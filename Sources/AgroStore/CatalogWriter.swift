@@ -72,6 +72,10 @@ public final class CatalogWriter {
             // `VACUUM INTO` keeps the page size: the catalog's bytes depend on it.
             try db.execute(sql: "PRAGMA page_size = 4096")
             try db.execute(sql: "PRAGMA journal_mode = OFF")
+            // `VACUUM INTO` writes the file with this database's synchronous setting: FULL
+            // synced it as it went, some 0.06 s of a 0.13 s copy for the 2026 register. A
+            // crash while importing leaves a file to import again, whatever the setting.
+            try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
             try db.execute(sql: "BEGIN")
             // Secondary indexes come in finish(), built once over the sorted rows rather than

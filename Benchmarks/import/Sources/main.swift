@@ -32,6 +32,8 @@ guard arguments.count == 4 || (arguments.count == 3 && arguments[1] == "query") 
 do {
     switch arguments[1] {
     case "import":
+        // As `agro catalog import` does.
+        SQLiteProcessSettings.disableMemoryStatistics()
         // When each phase starts, from the progress callback.
         final class Phases: @unchecked Sendable {
             let lock = NSLock()

@@ -2,6 +2,7 @@ import AgroCLI
 import AgroDomain
 import AgroImport
 import AgroPresentation
+import AgroStore
 import ArgumentParser
 import Foundation
 
@@ -27,6 +28,8 @@ struct CatalogImportCommand: ParsableCommand {
         @Option(help: "Catalog version (default: the publication date, e.g. 20260203).") var version: Int?
 
         func run() throws {
+            // Before anything opens a connection; the import's writer allocates much.
+            SQLiteProcessSettings.disableMemoryStatistics()
             let environment = try Environment(global)
             try environment.refuseCSV("catalog import srppp")
             let report = try SRPPPImporter(options: SRPPPImportOptions(version: version)).importFile(at: file, to: out)
