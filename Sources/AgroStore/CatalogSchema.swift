@@ -350,6 +350,11 @@ public enum CatalogSchema {
     /// these first and `indexStatements` once the rows are in.
     public static var tableStatements: [String] { statements.filter { !$0.hasPrefix("CREATE INDEX") } }
 
+    /// The statement that creates the full-text search index.
+    static var searchIndexStatement: String {
+        statements.first { $0.hasPrefix("CREATE VIRTUAL TABLE search_index") } ?? ""
+    }
+
     /// The `CREATE INDEX` statements, in order.
     public static var indexStatements: [String] { statements.filter { $0.hasPrefix("CREATE INDEX") } }
 

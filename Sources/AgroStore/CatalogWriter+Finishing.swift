@@ -23,18 +23,27 @@ extension CatalogWriter {
         }
         // The check has its copy; this one would only hold memory through the copy below.
         useReferences = UseReferences()
+        // The search index is built apart, on a connection and thread of its own, while this
+        // one makes the indexes and the other lookup tables, then copied in: on the last,
+        // serial, steps of a register import, the other core was idle.
+        let builder = SearchIndexBuilder()
+        var rows: [SearchIndexBuilder.TextRow] = []
+        try write { db in rows = try builder.textRows(db) }
+        let searchIndex = WorkerThread(name: "agro.catalog.search") { [rows] in try builder.textIndexApart(rows) }
         let derived = Result {
             try write { db in
                 for statement in CatalogSchema.indexStatements { try db.execute(sql: statement) }
                 try self.deriveCultureAncestors(db)
-                try SearchIndexBuilder().build(db)
+                try builder.indexNames(db)
             }
         }
         // A fault in the derived tables (a culture cycle) is reported before a dangling
         // reference.
         let checked = Result { try check.join() }
+        let searched = Result { try searchIndex.join() }
         try derived.get()
         try checked.get()
+        let image = try searched.get()
         try write { db in
             try Self.checkReferences(db)
             try db.execute(sql: "COMMIT")
@@ -42,7 +51,10 @@ extension CatalogWriter {
         finished = true
         // Its statements would keep the connection from closing.
         cache.removeStatements()
-        try queue.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        try queue.inDatabase { db in
+            try builder.copyTextIndex(image, into: db)
+            try db.execute(sql: "VACUUM INTO ?", arguments: [path])
+        }
         try queue.close()
     }
 

@@ -9,13 +9,10 @@ import GRDB
 ///
 /// Texts are folded here with the same function the query side uses (`SearchQuery`), so
 /// "Kartoffelkafer" finds "Kartoffelkäfer" and "еж" finds "ёж" whatever the tokenizer knows.
+///
+/// `CatalogWriter.finish()` builds the search index apart (SearchIndexBuilder+Apart.swift).
 struct SearchIndexBuilder {
-    func build(_ db: Database) throws {
-        try indexNames(db)
-        try indexTexts(db)
-    }
-
-    private func indexNames(_ db: Database) throws {
+    func indexNames(_ db: Database) throws {
         // Names come with the key the writer already folded (`name_key`); the other texts are
         // folded here.
         let sources: [(kind: EntityKind, sql: String, folded: Bool)] = [
@@ -97,14 +94,14 @@ struct SearchIndexBuilder {
     ]
 
     /// Which entity and locale a row of the search index is for.
-    struct TextKey: Hashable {
+    struct TextKey: Hashable, Sendable {
         var kind: String
         var id: String
         var locale: String
     }
 
     /// One row of the search index before folding: what the catalog's tables say.
-    struct TextRow: Equatable {
+    struct TextRow: Equatable, Sendable {
         var key: TextKey
         var title: String
         /// The body's columns joined by spaces (HTML still in for news).
@@ -128,7 +125,7 @@ struct SearchIndexBuilder {
     }
 
     /// Folds a row's texts and writes it (at `rowid` when given, else at the next one).
-    private func insert(_ row: TextRow, rowid: Int64?, _ db: Database) throws {
+    func insert(_ row: TextRow, rowid: Int64?, _ db: Database) throws {
         let body = row.key.kind == EntityKind.news.rawValue ? Self.plainText(fromHTML: row.body) : row.body
         try db.insert("INSERT INTO search_index(rowid, kind, entity_id, locale, title, body) VALUES (?, ?, ?, ?, ?, ?)") {
             binder in

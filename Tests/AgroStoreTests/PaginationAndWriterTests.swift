@@ -69,6 +69,28 @@ final class CatalogFileTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: a), FileManager.default.contents(atPath: b))
     }
 
+    /// The search index, built apart on a connection of its own and copied in, holds row for
+    /// row what indexing the tables in place writes (`rebuildSearchIndex` drops the index and
+    /// builds it again on the catalog's own connection).
+    func testTheSearchIndexBuiltApartIsTheOneBuiltInPlace() throws {
+        let built = try FixtureCatalog.write()
+        let rebuilt = built + ".rebuilt"
+        try? FileManager.default.removeItem(atPath: rebuilt)
+        try FileManager.default.copyItem(atPath: built, toPath: rebuilt)
+        defer { try? FileManager.default.removeItem(atPath: rebuilt) }
+        try CatalogStore.rebuildSearchIndex(at: rebuilt)
+        func rows(_ path: String, _ table: String) throws -> [Row] {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            return try queue.read { try Row.fetchAll($0, sql: "SELECT * FROM \(table) ORDER BY 1, 2") }
+        }
+        for suffix in ["data", "idx", "content", "docsize", "config"] {
+            let table = "search_index_\(suffix)"
+            XCTAssertEqual(try rows(built, table), try rows(rebuilt, table), table)
+        }
+        XCTAssertGreaterThan(try rows(built, "search_index_content").count, 10)
+    }
+
     func testACycleInCultureParentsIsRefused() throws {
         XCTAssertThrowsError(
             try FixtureCatalog.write { writer in
