@@ -453,7 +453,7 @@ struct RegisterMapper {
             // Zero-padded so that uses sort in register order.
             let width = max(3, String(indications.count).count)
             for (index, indication) in indications.enumerated() {
-                let useLabel = "\(label), indication \(index + 1) (line \(indication.line))"
+                let useLabel = UseLabel(product: label, indication: index + 1, line: indication.line)
                 let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
                 let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
                 guard emit(.use(use)) else { return false }
@@ -463,48 +463,58 @@ struct RegisterMapper {
             return true
         }
 
+        /// Where a use is, for the data errors found in it: its text is made only for an error
+        /// (made for each of the 26 000 uses, it was 1% of the import's instructions).
+        struct UseLabel {
+            var product: String
+            var indication: Int
+            var line: Int
+
+            var text: String { "\(product), indication \(indication) (line \(line))" }
+        }
+
         /// One indication of a product: cultures, pests with their effect, dose, waiting
         /// period, area and notes.
         mutating func use(
             _ indication: RegisterDocument.Indication, id: String, productID: String, category: ProductCategory,
-            label useLabel: String
+            label useLabel: UseLabel
         ) -> CatalogRecord.Use {
             var use = CatalogRecord.Use(
                 id: id, productID: productID, cultureIDs: [], pests: [], dose: Dose(from: nil, to: nil, unit: nil))
             var notes: [LocalizedText] = []
             for culture in indication.cultures {
-                if exists("Culture", cultureTable, culture.key, in: useLabel), !use.cultureIDs.contains(culture.key.text) {
+                if exists("Culture", cultureTable, culture.key, in: useLabel.text), !use.cultureIDs.contains(culture.key.text) {
                     use.cultureIDs.append(culture.key.text)
                 }
-                if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel) {
+                if let extra = resolve("CultureAdditionalText", culture.additionalTextKey, in: useLabel.text) {
                     notes.append(texts.note(extra, of: cultureTable[culture.key], in: .culture))
                 }
             }
             for pest in indication.pests {
-                if exists("Pest", pestTable, pest.key, in: useLabel) {
+                if exists("Pest", pestTable, pest.key, in: useLabel.text) {
                     let effect: PestEffect
                     switch pest.type {
                     case "PEST_FULL_EFFECT", "": effect = .full
                     case "PEST_PARTIAL_EFFECT": effect = .partial
                     case "PEST_SIDE_EFFECT": effect = .sideEffect
                     default:
-                        log.add("unknown pest effect type", "\(useLabel): \(pest.type)")
+                        log.add("unknown pest effect type", "\(useLabel.text): \(pest.type)")
                         effect = .full
                     }
                     use.pests.append(.init(pestID: pest.key.text, effect: effect))
                     pestCategories[pest.key, default: [:]][category, default: 0] += 1
                 }
-                if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel) {
+                if let extra = resolve("PestAdditionalText", pest.additionalTextKey, in: useLabel.text) {
                     notes.append(texts.note(extra, of: pestTable[pest.key], in: .pest))
                 }
             }
             // Dose: the amount per area (expenditure, with its measure) when given, else the
             // spray concentration in %; a concentration given beside an amount goes in the notes.
-            let dosageFrom = mapper.number(indication.dosageFrom, field: "dosageFrom", of: useLabel, log: log)
-            let dosageTo = mapper.number(indication.dosageTo, field: "dosageTo", of: useLabel, log: log)
-            let amountFrom = mapper.number(indication.expenditureFrom, field: "expenditureForm", of: useLabel, log: log)
-            let amountTo = mapper.number(indication.expenditureTo, field: "expenditureTo", of: useLabel, log: log)
-            let measure = resolve("Measure", indication.measureKey, in: useLabel)
+            let dosageFrom = mapper.number(indication.dosageFrom, field: "dosageFrom", of: useLabel.text, log: log)
+            let dosageTo = mapper.number(indication.dosageTo, field: "dosageTo", of: useLabel.text, log: log)
+            let amountFrom = mapper.number(indication.expenditureFrom, field: "expenditureForm", of: useLabel.text, log: log)
+            let amountTo = mapper.number(indication.expenditureTo, field: "expenditureTo", of: useLabel.text, log: log)
+            let measure = resolve("Measure", indication.measureKey, in: useLabel.text)
             if amountFrom != nil || amountTo != nil {
                 use.dose = Dose(from: amountFrom, to: amountTo, unit: measure.flatMap { $0.texts["de"] })
                 if dosageFrom != nil || dosageTo != nil {
@@ -514,9 +524,9 @@ struct RegisterMapper {
             } else if dosageFrom != nil || dosageTo != nil {
                 use.dose = Dose(from: dosageFrom, to: dosageTo, unit: "%")
             }
-            if let days = mapper.number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel, log: log) {
+            if let days = mapper.number(indication.waitingPeriod, field: "waitingPeriod", of: useLabel.text, log: log) {
                 let weeks =
-                    resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel)
+                    resolve("TimeMeasure", indication.timeMeasureKey, in: useLabel.text)
                     .map { ($0.texts["de"] ?? "").lowercased().hasPrefix("woche") } ?? false
                 // Any finite number parses; one beyond Int's range must not trap the conversion.
                 if let whole = Int(exactly: days.rounded()),
@@ -524,18 +534,18 @@ struct RegisterMapper {
                 {
                     use.phiDays = value
                 } else {
-                    log.add("unparsable number", "\(useLabel): waitingPeriod=\"\(indication.waitingPeriod)\"")
+                    log.add("unparsable number", "\(useLabel.text): waitingPeriod=\"\(indication.waitingPeriod)\"")
                 }
             }
             // Application area, with the culture form (field or greenhouse) after it.
-            let area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel)
-            let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel) }
+            let area = resolve("ApplicationArea", indication.applicationAreaKey, in: useLabel.text)
+            let forms = indication.cultureFormKeys.compactMap { resolve("CultureForm", $0, in: useLabel.text) }
             use.applicationArea = texts.area(area, forms: forms)
-            if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel) {
+            if let comment = resolve("ApplicationComment", indication.commentKey, in: useLabel.text) {
                 notes.insert(texts.localized(comment, in: .comment), at: 0)
             }
             use.notes = RegisterMapper.joined(notes)
-            for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel) {
+            for key in indication.obligationKeys where exists("Obligation", obligationTable, key, in: useLabel.text) {
                 use.obligationIDs.append(key.text)
             }
             return use
@@ -636,14 +646,14 @@ struct RegisterMapper {
 
     /// A number as the register writes it ("0.4", "90.000000", "1,5"); empty is nil, anything
     /// else unparsable is a data error.
-    private func number(_ text: String, field: String, of label: String, log: ErrorLog) -> Double? {
+    private func number(_ text: String, field: String, of label: @autoclosure () -> String, log: ErrorLog) -> Double? {
         let trimmed = text.trimmedASCIIWhitespace
         guard !trimmed.isEmpty else { return nil }
         // Foundation's replacingOccurrences only for the rare decimal comma: it was a tenth of
         // the mapping time when run on every one of the 130 000 numbers.
         let decimal = trimmed.utf8.contains(UInt8(ascii: ",")) ? trimmed.replacingOccurrences(of: ",", with: ".") : trimmed
         if let value = Double(decimal), value.isFinite { return value }
-        log.add("unparsable number", "\(label): \(field)=\"\(trimmed)\"")
+        log.add("unparsable number", "\(label()): \(field)=\"\(trimmed)\"")
         return nil
     }
 

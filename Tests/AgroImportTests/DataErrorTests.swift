@@ -64,6 +64,13 @@ final class DataErrorTests: ImportTestCase {
         let number = try XCTUnwrap(report.dataErrors.first { $0.kind == "unparsable number" })
         XCTAssertEqual(number.count, 1)
         XCTAssertTrue(number.examples.first?.contains("zwei") == true)
+        // Each example says where: the product, the use's place in it, a line (libxml2's, as
+        // far as it has read).
+        let place = "product W-1234, indication 1 (line "
+        XCTAssertTrue(number.examples.first?.hasPrefix(place) == true)
+        XCTAssertTrue(number.examples.first?.hasSuffix("): dosageFrom=\"zwei\"") == true)
+        XCTAssertTrue(missing.examples.first?.hasPrefix(place) == true)
+        XCTAssertTrue(missing.examples.first?.contains(") refers to Culture ") == true)
         XCTAssertEqual(report.dataErrorCount, 2)
         XCTAssertTrue(report.summary.contains("2 data errors"))
 
