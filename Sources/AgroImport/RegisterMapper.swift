@@ -15,10 +15,11 @@ import Foundation
 /// the parser).
 ///
 /// Records are handed over one by one as they are made, so that the writer stores them
-/// while the mapping goes on. Products come in register order, each followed by its uses:
-/// the writer stores the uses while libxml2 reads on. (Held back until every product was
-/// read, they went in in key order, about 5% fewer instructions, but the writer, the slowest
-/// thread, then wrote them all after the reading, and the import took longer.) Pests come
+/// while the mapping goes on. Products come in register order. Their uses follow in one of
+/// two orders (`UseOrder`): each product's right after it, while libxml2 reads on, or all
+/// after the products by product id, the order of the use tables' keys, in which SQLite
+/// stores them with some 5% fewer instructions of the whole import (the importer streams a
+/// plain file with the first, and maps a register read whole with the second). Pests come
 /// last: their kind depends on the products used against them. The catalog's bytes do not
 /// depend on this order (`CatalogWriter.finish()`).
 struct RegisterMapper {
@@ -121,7 +122,8 @@ struct RegisterMapper {
         let products = metadata.products + metadata.parallelImports
         metadata.products = []
         metadata.parallelImports = []
-        var run = RegisterMapper(document: metadata, examplesPerError: examplesPerError).run(emit)
+        // Read whole, the register is no longer being read: nothing to overlap the uses with.
+        var run = RegisterMapper(document: metadata, examplesPerError: examplesPerError).run(uses: .byProductID, emit)
         if run.begin() {
             for product in consume products {
                 guard run.add(product) else { break }
@@ -130,16 +132,28 @@ struct RegisterMapper {
         return run.finish()
     }
 
+    /// When the uses are handed over.
+    enum UseOrder {
+        /// Each product's uses right after the product: while the register is still being read,
+        /// the writer stores them beside the reading rather than all after it.
+        case withProduct
+        /// All after the products, by product id (compared as SQLite compares them).
+        case byProductID
+    }
+
     /// A mapping that is handed the products one by one (`Run.add(_:)`), `document` holding
     /// the metadata only.
-    func run(_ emit: @escaping (Record) -> Bool) -> Run { Run(mapper: self, emit: emit) }
+    func run(uses order: UseOrder, _ emit: @escaping (Record) -> Bool) -> Run {
+        Run(mapper: self, useOrder: order, emit: emit)
+    }
 
     /// One mapping of the document: what the steps share.
     ///
     /// Made from the metadata alone, it maps products as they are read: `begin()` (the
     /// metadata records), `add(_:)` for each product and parallel import in register order
-    /// (the product, then its uses), then `finish()` (the originals set late, the pests, the
-    /// error report). `RegisterMapper.map` does the same from a whole document.
+    /// (the product, and its uses in `.withProduct` order), then `finish()` (the originals set
+    /// late, the uses in `.byProductID` order, the pests, the error report).
+    /// `RegisterMapper.map` does the same from a whole document.
     struct Run {
         let mapper: RegisterMapper
         let emit: (Record) -> Bool
@@ -172,11 +186,16 @@ struct RegisterMapper {
         var parallelImportCount = 0
         /// False once `emit` has returned false: the writer has given up.
         var writing = true
+        let useOrder: UseOrder
+        /// With `.byProductID`, the products written, whose uses `finish()` maps.
+        var awaitingUses: [(source: RegisterDocument.Product, id: String, place: Int, category: ProductCategory, label: String)] =
+            []
 
         var document: RegisterDocument { mapper.document }
 
-        init(mapper: RegisterMapper, emit: @escaping (Record) -> Bool) {
+        init(mapper: RegisterMapper, useOrder: UseOrder, emit: @escaping (Record) -> Bool) {
             self.mapper = mapper
+            self.useOrder = useOrder
             self.emit = emit
             log = ErrorLog(limit: mapper.examplesPerError)
             let document = mapper.document
@@ -222,8 +241,8 @@ struct RegisterMapper {
             return writing
         }
 
-        /// The originals of the products written before them, then the pests; the counts and
-        /// the data errors.
+        /// The originals of the products written before them, the uses held back, then the
+        /// pests; the counts and the data errors.
         mutating func finish() -> Output {
             for item in deferred where writing {
                 if registeredWNbrs.contains(item.original) {
@@ -232,6 +251,18 @@ struct RegisterMapper {
                     log.enter(product: item.place, inUses: false)
                     log.add("missing original product", item.missing)
                 }
+            }
+            if useOrder == .byProductID, writing {
+                awaitingUses.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) }
+                // Taken out one by one: each product's indications are freed once mapped.
+                for index in awaitingUses.indices where writing {
+                    let product = awaitingUses[index]
+                    awaitingUses[index].source.indications = []
+                    writing = uses(
+                        of: product.source, id: product.id, place: product.place, category: product.category,
+                        label: product.label)
+                }
+                awaitingUses = []
             }
             log.enter(product: Int.max, inUses: false)
             if writing { _ = pests() }
@@ -380,7 +411,12 @@ struct RegisterMapper {
             describe(&record, from: source, label: label)
             guard emit(.product(record)) else { return false }
             output.products += 1
-            return uses(of: source, id: id, place: place, category: record.category, label: label)
+            switch useOrder {
+            case .withProduct: return uses(of: source, id: id, place: place, category: record.category, label: label)
+            case .byProductID:
+                awaitingUses.append((source, id, place, record.category, label))
+                return true
+            }
         }
 
         /// A product's categories, formulation, holder, deadlines, hazard marks and ingredients.

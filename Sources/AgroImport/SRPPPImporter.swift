@@ -171,7 +171,8 @@ public struct SRPPPImporter: Sendable {
                 return nil
             }
             var sender = BatchSender(records, batchSize: 256)
-            var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run { record in
+            var run = RegisterMapper(document: metadata, examplesPerError: options.examplesPerError).run(uses: .withProduct) {
+                record in
                 sender.send(record)
             }
             _ = run.begin()
