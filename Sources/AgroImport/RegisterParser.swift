@@ -101,19 +101,19 @@ struct RegisterParser {
         while try next() {
             if skipping {
                 // Inside a table the metadata pass has read, up to its end tag (tables do not
-                // nest; the reader passes on the end tags of known elements only).
+                // nest; the reader passes on the end tags of known elements only, and an
+                // element written `<x/>` has one too).
                 if reader.kind == .endElement, reader.knownName == .metaData { skipping = false }
                 continue
             }
             switch reader.kind {
             case .element:
                 let name = reader.knownName
-                let empty = reader.isEmptyElement
                 elements += 1
                 if elements % 200_000 == 0 { progress?(.reading(elements: elements)) }
                 if part == .products, name == .metaData, sawRoot {
                     document.skippedTables += 1
-                    skipping = !empty
+                    skipping = true
                     continue
                 }
                 if !sawRoot {
@@ -211,7 +211,6 @@ struct RegisterParser {
                     default: break
                     }
                 }
-                if empty { end(name) }
             case .endElement:
                 end(reader.knownName)
             case .text:

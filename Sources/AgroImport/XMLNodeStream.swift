@@ -7,7 +7,6 @@ struct XMLNodeBatch: Sendable {
     struct Node: Sendable {
         var kind: XMLStreamReader.NodeKind
         var name: XMLName
-        var isEmpty: Bool
         /// The line of products, parallel imports and indications; 0 for other nodes.
         var line: Int
         /// `attributes[attributeStart..<attributeEnd]` are this element's known attributes.
@@ -39,7 +38,7 @@ struct XMLNodeBatch: Sendable {
 
 /// Reads the register XML on a thread of its own and hands the nodes to the parser in batches.
 ///
-/// libxml2's reader (`XMLStreamReader`) is about half of the parse: on a thread of its own it
+/// libxml2's parse (`XMLStreamReader`) is about half of the reading: on a thread of its own it
 /// runs beside the parser building the document, on the core that would otherwise wait for
 /// the writer to have something to write. Only bytes cross over; the strings, and the keys
 /// normalized through `KeyCache`, are made on the parser's side.
@@ -61,22 +60,10 @@ final class XMLNodeStream {
             // Closed however the reading ends, so that the parser gets every node read before
             // an error, then the error (from `join()`).
             defer { channel.close() }
-            let reader = try XMLStreamReader(source: source, documentName: documentName)
-            var batch = XMLNodeBatch()
-            var named = false
-            let read = Result { () throws -> Void in
-                while try reader.read(path: path) {
-                    // The first element carries its name, for the message when it is not the root.
-                    let appended = reader.append(to: &batch, withName: !named)
-                    if appended, !named, batch.nodes.last?.kind == .element { named = true }
-                    if batch.nodes.count >= 512 {
-                        guard channel.send([batch]) else { return }
-                        batch = XMLNodeBatch()
-                    }
-                }
+            let reader = try XMLStreamReader(source: source, documentName: documentName) { batch in
+                channel.send([batch])
             }
-            channel.send([batch])
-            try read.get()
+            try reader.parse(path: path)
         }
     }
 
@@ -112,9 +99,6 @@ final class XMLNodeStream {
 
     /// Local name of the current element, as one of the names the parser knows.
     var knownName: XMLName { node.name }
-
-    /// Whether the current element is written `<x/>`: it then has no end node.
-    var isEmptyElement: Bool { node.isEmpty }
 
     /// The line of the current product, parallel import or indication.
     var line: Int { node.line }

@@ -160,7 +160,8 @@ final class DataErrorTests: ImportTestCase {
         }
     }
 
-    /// A billion-laughs document fails on libxml2's entity guard instead of exhausting memory.
+    /// A billion-laughs document is refused at once: the import expands no entity a document
+    /// declares (the register declares none), so a reference to one is an error naming it.
     func testEntityExpansionIsRefused() throws {
         var dtd = "<!DOCTYPE PublicationData [<!ENTITY a0 \"aaaaaaaaaa\">"
         for level in 1...9 { dtd += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">" }
@@ -178,7 +179,7 @@ final class DataErrorTests: ImportTestCase {
             case .notThisRegister?, .malformedXML?, .decompressionFailed?: break
             default: XCTFail("\(error)")
             }
-            XCTAssertTrue(failure?.message.contains("entity") == true, "\(error)")
+            XCTAssertTrue(failure?.message.lowercased().contains("entity 'a9'") == true, "\(error)")
         }
     }
 
