@@ -77,15 +77,15 @@ final class XMLByteSource: @unchecked Sendable {
 }
 
 /// Reads XML fed from a file descriptor with libxml2's SAX2 parser, appending what the
-/// register parser needs of each node to `XMLNodeBatch`es (see `append`).
+/// register parser needs of each node to `XMLNodeBatch`es.
 ///
 /// libxml2 reads the descriptor in small chunks and builds nothing: no tree, not even the
-/// node at hand that its `xmlTextReader` builds and frees for every node (on the 2026 register
-/// `xmllint --stream` takes 0.28-0.32 s of CPU, `xmllint --sax` 0.11-0.13 s). It decodes the declared encoding
-/// (ISO-8859-1 in 2024, UTF-8 in 2026) and hands out UTF-8. The nodes come as the reader gave
-/// them: elements with their known attributes, end tags of known elements, and texts, the
-/// adjacent pieces of a text joined and a text of blanks only left out; an element written
-/// `<x/>` comes as a start and an end, as `<x></x>` does.
+/// node at hand that its `xmlTextReader` builds and frees for every node (on the 2026
+/// register `xmllint --stream` takes 0.28-0.32 s of CPU, `xmllint --sax` 0.11-0.13 s). It
+/// decodes the declared encoding (ISO-8859-1 in 2024, UTF-8 in 2026) and hands out UTF-8.
+/// The nodes come as the reader gave them: elements with their known attributes, end tags
+/// of known elements, and texts, the adjacent pieces of a text joined and a text of blanks
+/// only left out; an element written `<x/>` comes as a start and an end, as `<x></x>` does.
 final class XMLStreamReader {
     enum NodeKind { case element, endElement, text, other }
 
@@ -94,27 +94,61 @@ final class XMLStreamReader {
     /// Kept alive as long as libxml2 may call back into it.
     private let source: XMLByteSource
 
-    /// What the callbacks share: the batch being filled, and where it goes when full.
+    /// What the callbacks share. The batch being filled sits behind a pointer: as a stored
+    /// property of this class, each of the millions of accesses to it was checked for
+    /// exclusivity at run time (some 3% of the import's instructions).
     fileprivate final class State {
-        var batch = XMLNodeBatch()
+        let fill: UnsafeMutablePointer<Fill>
         /// Receives each full batch; false stops the parse (nobody reads on).
         let deliver: (XMLNodeBatch) -> Bool
-        var stopped = false
-        /// Whether the last node is a text still open to the next piece of characters.
-        var openText = false
-        var named = false
         let names = NameCache()
         var errorMessage: String?
         var errorLine = 0
         var context: xmlParserCtxtPtr?
 
-        init(deliver: @escaping (XMLNodeBatch) -> Bool) { self.deliver = deliver }
+        init(deliver: @escaping (XMLNodeBatch) -> Bool) {
+            self.deliver = deliver
+            fill = .allocate(capacity: 1)
+            fill.initialize(to: Fill())
+        }
+
+        deinit {
+            fill.deinitialize(count: 1)
+            fill.deallocate()
+        }
+
+        /// Hands the batch over once it is full, between elements (so a text is never split).
+        func deliverIfFull() {
+            guard let full = fill.pointee.takeIfFull() else { return }
+            if !deliver(full) { stop() }
+        }
+
+        func stop() {
+            fill.pointee.stopped = true
+            if let context { xmlStopParser(context) }
+        }
 
         var line: Int { context.map { Int($0.pointee.input.pointee.line) } ?? 0 }
+    }
+
+    /// The batch being filled and where the parse stands.
+    fileprivate struct Fill {
+        var batch = XMLNodeBatch()
+        var stopped = false
+        /// Whether the last node is a text still open to the next piece of characters.
+        var openText = false
+        /// Whether the first element (whose name is kept) has come.
+        var named = false
+
+        mutating func takeIfFull() -> XMLNodeBatch? {
+            guard batch.nodes.count >= 512 else { return nil }
+            defer { batch = XMLNodeBatch() }
+            return batch
+        }
 
         /// Ends the open text: a text of blanks only is left out, as the reader's whitespace
         /// nodes were.
-        func closeText() {
+        mutating func closeText() {
             guard openText else { return }
             openText = false
             guard let node = batch.nodes.last else { return }
@@ -127,33 +161,80 @@ final class XMLStreamReader {
             }
         }
 
-        /// Hands the batch over once it is full, between elements (so a text is never split).
-        func deliverIfFull() {
-            guard batch.nodes.count >= 512 else { return }
-            let full = batch
-            batch = XMLNodeBatch()
-            if !deliver(full) { stop() }
-        }
-
-        func stop() {
-            stopped = true
-            if let context { xmlStopParser(context) }
-        }
-
-        func text(_ characters: UnsafePointer<xmlChar>, _ count: Int32, cdata: Bool) {
+        mutating func text(_ characters: UnsafePointer<xmlChar>, _ count: Int32, cdata: Bool) {
             guard !stopped, count > 0 else { return }
             if !openText || cdata {
                 closeText()
-                let start = Int32(batch.bytes.count)
-                batch.nodes.append(
-                    .init(
-                        kind: .text, name: .other, line: 0, attributeStart: Int32(batch.attributes.count),
-                        attributeEnd: Int32(batch.attributes.count), textStart: start, textEnd: start))
+                append(.text, name: .other)
                 // A CDATA section is a node of its own, as the reader gave it.
                 openText = !cdata
             }
             batch.bytes.append(contentsOf: UnsafeBufferPointer(start: characters, count: Int(count)))
             batch.nodes[batch.nodes.count - 1].textEnd = Int32(batch.bytes.count)
+        }
+
+        /// Appends a node with no attributes and no text yet.
+        mutating func append(_ kind: NodeKind, name: XMLName, line: Int = 0) {
+            let start = Int32(batch.bytes.count), attributes = Int32(batch.attributes.count)
+            batch.nodes.append(
+                .init(
+                    kind: kind, name: name, line: line, attributeStart: attributes, attributeEnd: attributes,
+                    textStart: start, textEnd: start))
+        }
+
+        /// Appends an element with its known attributes (and its own name's bytes, for the
+        /// first element: the message when it is not the root). `attributes` holds five
+        /// pointers each: local name, prefix, URI, value, end of the value.
+        mutating func append(
+            element localName: UnsafePointer<xmlChar>, attributeCount: Int,
+            attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, state: State
+        ) {
+            let name = state.names.name(of: localName)
+            // The parser asks for the line of these only (for its messages).
+            let line = name == .product || name == .parallelimport || name == .indication ? state.line : 0
+            append(.element, name: name, line: line)
+            let last = batch.nodes.count - 1
+            if !named {
+                named = true
+                batch.append(localName)
+                batch.nodes[last].textEnd = Int32(batch.bytes.count)
+            }
+            // The attributes of an element the parser does not know are never read.
+            guard name != .other, let attributes else { return }
+            for index in 0..<attributeCount {
+                let base = index * 5
+                guard let attributeName = attributes[base], let value = attributes[base + 3], let end = attributes[base + 4]
+                else { continue }
+                let attribute = state.names.name(of: attributeName)
+                guard attribute != .other else { continue }
+                let valueStart = Int32(batch.bytes.count)
+                appendAttributeValue(UnsafeBufferPointer(start: value, count: end - value))
+                batch.attributes.append(.init(name: attribute, start: valueStart, end: Int32(batch.bytes.count)))
+            }
+            batch.nodes[last].attributeEnd = Int32(batch.attributes.count)
+        }
+
+        /// Appends an attribute's value as the document means it. Without entity substitution
+        /// (`XML_PARSE_NOENT`, left off), libxml2 hands a `&` written `&amp;` or `&#38;` in an
+        /// attribute on as `&#38;`, for a tree builder to decode; nothing else stays escaped.
+        private mutating func appendAttributeValue(_ value: UnsafeBufferPointer<xmlChar>) {
+            guard let base = value.baseAddress, memchr(base, Int32(UInt8(ascii: "&")), value.count) != nil else {
+                batch.bytes.append(contentsOf: value)
+                return
+            }
+            let escaped: [UInt8] = Array("&#38;".utf8)
+            var index = value.startIndex
+            while index < value.endIndex {
+                if value[index] == UInt8(ascii: "&"), value.endIndex - index >= escaped.count,
+                    value[index..<index + escaped.count].elementsEqual(escaped)
+                {
+                    batch.bytes.append(UInt8(ascii: "&"))
+                    index += escaped.count
+                } else {
+                    batch.bytes.append(value[index])
+                    index += 1
+                }
+            }
         }
     }
 
@@ -172,36 +253,33 @@ final class XMLStreamReader {
         handler.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            guard !state.stopped else { return }
-            state.closeText()
-            state.append(element: localName, attributeCount: Int(attributeCount), attributes: attributes)
+            guard !state.fill.pointee.stopped else { return }
+            state.fill.pointee.closeText()
+            state.fill.pointee.append(
+                element: localName, attributeCount: Int(attributeCount), attributes: attributes, state: state)
             state.deliverIfFull()
         }
         handler.endElementNs = { context, localName, _, _ in
             guard let context, let localName else { return }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
-            guard !state.stopped else { return }
-            state.closeText()
+            guard !state.fill.pointee.stopped else { return }
+            state.fill.pointee.closeText()
             let name = state.names.name(of: localName)
             // End tags of elements the parser does not know are left out.
             guard name != .other else { return }
-            let start = Int32(state.batch.bytes.count), attributes = Int32(state.batch.attributes.count)
-            state.batch.nodes.append(
-                .init(
-                    kind: .endElement, name: name, line: 0, attributeStart: attributes,
-                    attributeEnd: attributes, textStart: start, textEnd: start))
+            state.fill.pointee.append(.endElement, name: name)
             state.deliverIfFull()
         }
         let characters: charactersSAXFunc = { context, characters, count in
             guard let context, let characters else { return }
-            Unmanaged<State>.fromOpaque(context).takeUnretainedValue().text(characters, count, cdata: false)
+            Unmanaged<State>.fromOpaque(context).takeUnretainedValue().fill.pointee.text(characters, count, cdata: false)
         }
         handler.characters = characters
         // Without a DTD, blanks between elements come here too; they are left out as blank texts.
         handler.ignorableWhitespace = characters
         handler.cdataBlock = { context, characters, count in
             guard let context, let characters else { return }
-            Unmanaged<State>.fromOpaque(context).takeUnretainedValue().text(characters, count, cdata: true)
+            Unmanaged<State>.fromOpaque(context).takeUnretainedValue().fill.pointee.text(characters, count, cdata: true)
         }
         handler.serror = { context, error in
             guard let context, let error else { return }
@@ -236,74 +314,13 @@ final class XMLStreamReader {
     ///   the nodes read before the error were handed over.
     func parse(path: String) throws {
         _ = xmlParseDocument(context)
-        state.closeText()
-        if state.stopped { return }
-        _ = state.deliver(state.batch)
-        state.batch = XMLNodeBatch()
+        state.fill.pointee.closeText()
+        if state.fill.pointee.stopped { return }
+        _ = state.deliver(state.fill.pointee.batch)
+        state.fill.pointee.batch = XMLNodeBatch()
         if context.pointee.wellFormed == 0 || state.errorMessage != nil {
             throw SRPPPImportError.malformedXML(
                 path: path, line: state.errorLine, message: state.errorMessage ?? "malformed XML")
-        }
-    }
-}
-
-extension XMLStreamReader.State {
-    /// Appends an element with its known attributes (and its own name's bytes, for the first
-    /// element: the message when it is not the root).
-    fileprivate func append(
-        element localName: UnsafePointer<xmlChar>, attributeCount: Int,
-        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) {
-        let start = Int32(batch.bytes.count), attributeStart = Int32(batch.attributes.count)
-        var node = XMLNodeBatch.Node(
-            kind: .element, name: names.name(of: localName), line: 0, attributeStart: attributeStart,
-            attributeEnd: attributeStart, textStart: start, textEnd: start)
-        // The parser asks for the line of these only (for its messages).
-        if node.name == .product || node.name == .parallelimport || node.name == .indication { node.line = line }
-        if !named {
-            named = true
-            batch.append(localName)
-            node.textEnd = Int32(batch.bytes.count)
-        }
-        // The attributes of an element the parser does not know are never read. Each is five
-        // pointers: local name, prefix, URI, value, end of the value.
-        if node.name != .other, let attributes {
-            for index in 0..<attributeCount {
-                let base = index * 5
-                guard let attributeName = attributes[base], let value = attributes[base + 3],
-                    let end = attributes[base + 4]
-                else { continue }
-                let name = names.name(of: attributeName)
-                guard name != .other else { continue }
-                let valueStart = Int32(batch.bytes.count)
-                appendAttributeValue(UnsafeBufferPointer(start: value, count: end - value))
-                batch.attributes.append(.init(name: name, start: valueStart, end: Int32(batch.bytes.count)))
-            }
-            node.attributeEnd = Int32(batch.attributes.count)
-        }
-        batch.nodes.append(node)
-    }
-
-    /// Appends an attribute's value as the document means it. Without entity substitution
-    /// (`XML_PARSE_NOENT`, left off), libxml2 hands a `&` written `&amp;` or `&#38;` in an
-    /// attribute on as `&#38;`, for a tree builder to decode; nothing else stays escaped.
-    private func appendAttributeValue(_ value: UnsafeBufferPointer<xmlChar>) {
-        guard value.contains(UInt8(ascii: "&")) else {
-            batch.bytes.append(contentsOf: value)
-            return
-        }
-        let escaped: [UInt8] = Array("&#38;".utf8)
-        var index = value.startIndex
-        while index < value.endIndex {
-            if value[index] == UInt8(ascii: "&"), value.endIndex - index >= escaped.count,
-                value[index..<index + escaped.count].elementsEqual(escaped)
-            {
-                batch.bytes.append(UInt8(ascii: "&"))
-                index += escaped.count
-            } else {
-                batch.bytes.append(value[index])
-                index += 1
-            }
         }
     }
 }
