@@ -188,8 +188,17 @@ struct RegisterMapper {
         var writing = true
         let useOrder: UseOrder
         /// With `.byProductID`, the products written, whose uses `finish()` maps.
-        var awaitingUses: [(source: RegisterDocument.Product, id: String, place: Int, category: ProductCategory, label: String)] =
-            []
+        var awaitingUses: [WrittenProduct] = []
+
+        /// A product handed to the writer, with what mapping its uses needs.
+        struct WrittenProduct {
+            var source: RegisterDocument.Product
+            var id: String
+            /// Its place in the register, for the error log.
+            var place: Int
+            var category: ProductCategory
+            var label: String
+        }
 
         var document: RegisterDocument { mapper.document }
 
@@ -258,9 +267,7 @@ struct RegisterMapper {
                 for index in awaitingUses.indices where writing {
                     let product = awaitingUses[index]
                     awaitingUses[index].source.indications = []
-                    writing = uses(
-                        of: product.source, id: product.id, place: product.place, category: product.category,
-                        label: product.label)
+                    writing = uses(of: product)
                 }
                 awaitingUses = []
             }
@@ -411,10 +418,11 @@ struct RegisterMapper {
             describe(&record, from: source, label: label)
             guard emit(.product(record)) else { return false }
             output.products += 1
+            let written = WrittenProduct(source: source, id: id, place: place, category: record.category, label: label)
             switch useOrder {
-            case .withProduct: return uses(of: source, id: id, place: place, category: record.category, label: label)
+            case .withProduct: return uses(of: written)
             case .byProductID:
-                awaitingUses.append((source, id, place, record.category, label))
+                awaitingUses.append(written)
                 return true
             }
         }
@@ -480,21 +488,20 @@ struct RegisterMapper {
             }
         }
 
-        /// The uses of a product just written, in register order.
-        mutating func uses(
-            of source: RegisterDocument.Product, id: String, place: Int, category: ProductCategory, label: String
-        ) -> Bool {
-            log.enter(product: place, inUses: true)
-            let indications = source.indications
+        /// The uses of a product written, in register order.
+        mutating func uses(of product: WrittenProduct) -> Bool {
+            log.enter(product: product.place, inUses: true)
+            let indications = product.source.indications
             // Zero-padded so that uses sort in register order.
             let width = max(3, String(indications.count).count)
             for (index, indication) in indications.enumerated() {
-                let useLabel = UseLabel(product: label, indication: index + 1, line: indication.line)
-                let useID = "\(id)#" + RegisterMapper.padded(index + 1, width: width)
-                let use = self.use(indication, id: useID, productID: id, category: category, label: useLabel)
+                let useLabel = UseLabel(product: product.label, indication: index + 1, line: indication.line)
+                let useID = "\(product.id)#" + RegisterMapper.padded(index + 1, width: width)
+                let use = self.use(
+                    indication, id: useID, productID: product.id, category: product.category, label: useLabel)
                 guard emit(.use(use)) else { return false }
                 output.uses += 1
-                if source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
+                if product.source.isParallelImport { output.parallelImportUses += 1 } else { output.productUses += 1 }
             }
             return true
         }

@@ -219,8 +219,6 @@ struct RegisterParser {
                 case .substanceType: ingredient?.type += reader.value.trimmedASCIIWhitespace
                 case nil: break
                 }
-            case .other:
-                break
             }
         }
         guard sawRoot else { throw SRPPPImportError.notThisRegister(path: path, reason: "it holds no XML element") }

@@ -87,7 +87,7 @@ final class XMLByteSource: @unchecked Sendable {
 /// of known elements, and texts, the adjacent pieces of a text joined and a text of blanks
 /// only left out; an element written `<x/>` comes as a start and an end, as `<x></x>` does.
 final class XMLStreamReader {
-    enum NodeKind { case element, endElement, text, other }
+    enum NodeKind { case element, endElement, text }
 
     private let context: xmlParserCtxtPtr
     private let state: State

@@ -26,11 +26,7 @@ package struct Configuration: Codable, Sendable {
         case update
     }
 
-    package static func load(from url: URL) throws -> Configuration {
-        try load(path: url.path)
-    }
-
-    /// `load(from:)` of the file at `path`.
+    /// The config file at `path`; the defaults when there is none.
     package static func load(path: String) throws -> Configuration {
         try decode(Configuration.self, path: path) ?? Configuration()
     }

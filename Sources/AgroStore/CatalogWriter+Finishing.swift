@@ -18,17 +18,18 @@ extension CatalogWriter {
     /// of their own while this one derives the lookup tables; those of the other tables, a
     /// few thousand rows, by `PRAGMA foreign_key_check` on this connection.
     public func finish() throws {
+        // The search index is built apart, on a connection and thread of its own, while this
+        // one makes the indexes and the other lookup tables, then copied in: on the last,
+        // serial, steps of a register import, the other core was idle. Its rows are read
+        // before any thread starts, so that a failure here leaves none running.
+        let builder = SearchIndexBuilder()
+        var rows: [SearchIndexBuilder.TextRow] = []
+        try write { db in rows = try builder.textRows(db) }
         let check = WorkerThread(name: "agro.catalog.references") { [useReferences] in
             if let missing = useReferences.firstMissing() { throw missing }
         }
         // The check has its copy; this one would only hold memory through the copy below.
         useReferences = UseReferences()
-        // The search index is built apart, on a connection and thread of its own, while this
-        // one makes the indexes and the other lookup tables, then copied in: on the last,
-        // serial, steps of a register import, the other core was idle.
-        let builder = SearchIndexBuilder()
-        var rows: [SearchIndexBuilder.TextRow] = []
-        try write { db in rows = try builder.textRows(db) }
         let searchIndex = WorkerThread(name: "agro.catalog.search") { [rows] in try builder.textIndexApart(rows) }
         let derived = Result {
             try write { db in

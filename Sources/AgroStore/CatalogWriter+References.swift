@@ -19,22 +19,13 @@ struct StoredText: Hashable {
 
     static func == (a: StoredText, b: StoredText) -> Bool {
         a.text.utf8.count == b.text.utf8.count
-            && a.withBytes { x in
-                b.withBytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+            && a.text.withUTF8Bytes { x in
+                b.text.withUTF8Bytes { y in x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
             }
     }
 
     func hash(into hasher: inout Hasher) {
-        withBytes { hasher.combine(bytes: $0) }
-    }
-
-    /// The UTF-8 bytes, in place when the string stores them contiguously (a native string
-    /// does): without the copy that `withUTF8` on a `var` may make, or a retain.
-    private func withBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
-            return result
-        }
-        return Array(text.utf8).withUnsafeBytes(body)
+        text.withUTF8Bytes { hasher.combine(bytes: $0) }
     }
 }
 

@@ -34,6 +34,7 @@ public final class DirectCatalog: CatalogInfoUseCase, ProductListUseCase, Search
     public init(path: String) throws {
         self.path = path
         connection = try DirectConnection(path: path)
+        try connection.prepareForQueries()
         info = try SQLiteCatalog.readInfo(reader: connection, path: path)
     }
 

@@ -80,6 +80,12 @@ final class DirectConnection: CatalogReading {
             throw CatalogError.corrupt(path: path, reason: reason)
         }
         self.handle = handle
+    }
+
+    /// Readies the connection for catalog queries as `SQLiteCatalog` readies its own: the
+    /// `agro_name` collation and the file mapped. A connection that reads only the metadata
+    /// (`CatalogStore.identityAndVersion`) goes without.
+    func prepareForQueries() throws {
         guard SQLiteCatalog.addNameCollation(handle) == SQLITE_OK else {
             throw CatalogError.corrupt(path: path, reason: "agro_name collation not registered")
         }

@@ -15,9 +15,10 @@ extension SQLiteCatalog: LookupUseCase {
     public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
         let trimmed = CatalogQueries.trimmed(text)
         let chain = info.locales.chain(for: locale)
+        guard !trimmed.isEmpty else { return [] }
         let find = { try self.read { db in try CatalogQueries.lookup(trimmed, kind: kind, chain: chain, reader: db) } }
         // Ids and names are short; a long text is looked up each time rather than kept.
-        guard !trimmed.isEmpty, trimmed.utf8.count <= LookupCache.longestText else { return try find() }
+        guard trimmed.utf8.count <= LookupCache.longestText else { return try find() }
         return try lookups.value(LookupKey(text: trimmed, kind: kind, locale: locale), find)
     }
 

@@ -205,12 +205,11 @@ public final class SQLiteCatalog: Sendable {
             fallbacks[String(key.dropFirst("fallback.".count))] = value.split(separator: ",").map(String.init)
         }
         let chain = LocaleChain(locales: locales, fallbacks: fallbacks)
-        let texts = try titles(reader)
-        let order = chain.chain(for: chain.defaultLocale)
+        // Titled by its identity when no locale has a title.
         return CatalogInfo(
-            identity: identity, title: order.lazy.compactMap { texts[$0]?.title }.first ?? identity, version: version,
-            schemaVersion: schemaVersion, builtAt: metadata["built_at"] ?? "", locales: chain,
-            attribution: order.lazy.compactMap { texts[$0]?.attribution }.first)
+            identity: identity, title: identity, version: version, schemaVersion: schemaVersion,
+            builtAt: metadata["built_at"] ?? "", locales: chain, attribution: nil
+        ).localized(chain.defaultLocale, titles: try titles(reader))
     }
 
     /// The catalog's title and attribution per locale.

@@ -4,6 +4,18 @@ import GRDBSQLite
 /// SQLITE_TRANSIENT (a macro Swift cannot import): SQLite copies the bytes before the call returns.
 var sqliteTransient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_destructor_type.self) }
 
+extension String {
+    /// Runs `body` on the string's UTF-8 bytes: in place when the string stores them
+    /// contiguously (a native string does), without the copy that `withUTF8` on a `var` may
+    /// make, or a retain; else on a copy.
+    func withUTF8Bytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        if let result = utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return Array(utf8).withUnsafeBytes(body)
+    }
+}
+
 /// Binds the values of one insert straight to the SQLite statement, in parameter order.
 ///
 /// A catalog build runs the same few inserts hundreds of thousands of times (some 370 000 rows
@@ -32,9 +44,7 @@ struct SQLiteBinder {
         defer { index += 1 }
         // Read in place: no copy of the string (a retain and a release, on strings the mapping
         // thread holds too, whose counts then move between the cores).
-        if let bound = text.utf8.withContiguousStorageIfAvailable({ bind(UnsafeRawBufferPointer($0)) }), bound { return }
-        var copy = text
-        copy.withUTF8 { _ = bind(UnsafeRawBufferPointer($0)) }
+        text.withUTF8Bytes { bind($0) }
     }
 
     private mutating func addNull() {
@@ -42,8 +52,8 @@ struct SQLiteBinder {
         sqlite3_bind_null(statement, index)
     }
 
-    /// Binds `bytes` as text at `index`; always true (a value for `withContiguousStorageIfAvailable`).
-    private mutating func bind(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// Binds `bytes` as text at `index`.
+    private mutating func bind(_ bytes: UnsafeRawBufferPointer) {
         if let scratch, let target = scratch.baseAddress, bytes.count <= scratch.count - used {
             // Copied into the scratch, which outlives the statement's step: bound without
             // SQLite's own copy (a malloc and free per text, each behind a mutex).
@@ -59,7 +69,6 @@ struct SQLiteBinder {
         } else {
             sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
         }
-        return true
     }
 
     mutating func add(_ number: Int?) {
