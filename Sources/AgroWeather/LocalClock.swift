@@ -17,7 +17,7 @@ struct LocalClock: Sendable {
         func formatter(_ format: String) -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: w.locale)
-            formatter.timeZone = TimeZone(secondsFromGMT: offset ?? 0) ?? TimeZone(identifier: "UTC")
+            formatter.timeZone = WeatherPlausibility.timeZone(offset: offset)
             formatter.dateFormat = format
             return formatter
         }

@@ -55,6 +55,12 @@ public struct WeatherCache: Sendable {
         guard let data = try? Data(contentsOf: file),
             let envelope = try? JSONDecoder().decode(Envelope<Value>.self, from: data)
         else { return nil }
+        // An answer stored by an earlier version, or by hand, is checked as a fresh one would be:
+        // one that fails is removed, so it is never served again.
+        if let checked = envelope.answer as? any PlausibleAnswer, checked.implausibility != nil {
+            try? FileManager.default.removeItem(at: file)
+            return nil
+        }
         let fetchedAt = Date(timeIntervalSince1970: envelope.fetchedAt)
         // A clock set back makes the age negative: count that as just fetched, not as fresh forever.
         let age = max(0, now().timeIntervalSince(fetchedAt))

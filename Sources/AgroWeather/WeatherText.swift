@@ -296,7 +296,8 @@ public enum WeatherText {
 
     /// "UTC", "UTC+3", "UTC-4", "UTC+5:30".
     static func zoneName(_ offset: Int?) -> String {
-        guard let offset, offset != 0 else { return "UTC" }
+        // Outside the range LocalClock formats in (abs(Int.min) would trap), times are in UTC.
+        guard let offset, offset != 0, WeatherPlausibility.offsetSeconds.contains(offset) else { return "UTC" }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
         return minutes % 60 == 0 ? "UTC\(sign)\(minutes / 60)" : String(format: "UTC%@%d:%02d", sign, minutes / 60, minutes % 60)

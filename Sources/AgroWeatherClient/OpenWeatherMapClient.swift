@@ -74,7 +74,7 @@ public final class OpenWeatherMapClient: WeatherService {
         throw httpError(status: response.status, serverMessage: message, retryAfter: response.value(for: "Retry-After"))
     }
 
-    func decode<T: Decodable & CarriesResponseCode>(_ type: T.Type, from data: Data) throws -> T {
+    func decode<T: Decodable & CarriesResponseCode & PlausibleAnswer>(_ type: T.Type, from data: Data) throws -> T {
         // The answer is decoded once as what was asked for; the error body is only read when that
         // fails or when the answer's own code says it is an error.
         let decoder = JSONDecoder()
@@ -96,6 +96,9 @@ public final class OpenWeatherMapClient: WeatherService {
         if let code = value.cod?.value, code >= 400 {
             let message = (try? decoder.decode(ErrorBody.self, from: data))?.message
             throw httpError(status: code, serverMessage: message, retryAfter: nil)
+        }
+        if let problem = value.implausibility {
+            throw WeatherError.malformedAnswer(detail: redactor.redact(problem))
         }
         return value
     }

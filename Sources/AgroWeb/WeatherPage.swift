@@ -55,7 +55,7 @@ extension Pages {
     /// The spray report by day: each day a row of its slots, each slot its local time, verdict
     /// (the class colours it) and reasons; the best windows above.
     static func sprayStrip(_ report: SprayReport, offset: Int, wording: WeatherWording, _ page: PageContext) -> [String: Any] {
-        let zone = TimeZone(secondsFromGMT: offset) ?? TimeZone(identifier: "UTC")!
+        let zone = WeatherPlausibility.timeZone(offset: offset)
         func formatter(_ format: String) -> DateFormatter {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: page.locale)

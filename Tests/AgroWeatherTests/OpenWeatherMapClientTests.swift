@@ -329,7 +329,7 @@ final class OpenWeatherMapClientTests: XCTestCase {
             XCTAssertEqual(
                 error, .malformedAnswer(detail: "the answer is larger than \(OpenWeatherMapClient.maximumAnswerSize) bytes"))
         }
-        // 1e300 degrees is valid JSON: shown, not trapped on.
+        // 1e300 degrees is valid JSON but no weather: refused by name, not shown and not trapped on.
         let server = try FaultyHTTPServer { _ in
             .respond(
                 status: 200, body: Data(#"{"main":{"temp":1e300,"humidity":-1e300},"wind":{"speed":1e300,"deg":1e300}}"#.utf8))
@@ -337,8 +337,8 @@ final class OpenWeatherMapClientTests: XCTestCase {
         defer { server.stop() }
         let client = OpenWeatherMapClient(
             configuration: OpenWeatherMapConfiguration(baseURL: server.url, apiKey: Self.key, timeout: 5))
-        let weather = try await client.current(at: london, units: .metric, locale: nil)
-        XCTAssertFalse(WeatherText.current(weather, units: .metric).isEmpty)
+        let error = await weatherError { _ = try await client.current(at: self.london, units: .metric, locale: nil) }
+        XCTAssertEqual(error, .malformedAnswer(detail: "main.temp 1e+300"))
     }
 
     func testConnectionRefused() async throws {
