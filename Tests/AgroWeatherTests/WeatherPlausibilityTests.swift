@@ -23,7 +23,9 @@ final class WeatherPlausibilityTests: XCTestCase {
     /// The extremes a hostile or broken server may send: each is outside the field's range (an
     /// integer field given 1e300 fails to decode at all, which the client's own tests cover).
     private func extremes(integer: Bool) -> [Any] { integer ? [Int.min, Int.max] : [Int.min, Int.max, 1e300, -1e300] }
-    private static let integerFields: Set<String> = ["timezone", "dt", "sys.sunrise", "sys.sunset", "city.timezone", "city.sunrise"]
+    private static let integerFields: Set<String> = [
+        "timezone", "dt", "sys.sunrise", "sys.sunset", "city.timezone", "city.sunrise",
+    ]
 
     private func client(answering body: Data) throws -> OpenWeatherMapClient {
         let server = try LoopbackHTTPServer { _ in
@@ -32,7 +34,8 @@ final class WeatherPlausibilityTests: XCTestCase {
         self.server?.stop()
         self.server = server
         return OpenWeatherMapClient(
-            configuration: OpenWeatherMapConfiguration(baseURL: server.baseURL, apiKey: "0123456789abcdef0123456789abcdef", timeout: 5))
+            configuration: OpenWeatherMapConfiguration(
+                baseURL: server.baseURL, apiKey: "0123456789abcdef0123456789abcdef", timeout: 5))
     }
 
     /// `json` with the value at `path` replaced.
@@ -81,13 +84,16 @@ final class WeatherPlausibilityTests: XCTestCase {
             for value in extremes(integer: Self.integerFields.contains(field) || field.hasSuffix("].dt")) {
                 let body = try JSONSerialization.data(withJSONObject: replacing(json, path, with: value))
                 let client = try client(answering: body)
-                await expectRefused({ _ = try await client.current(at: point, units: .metric, locale: nil) }, field: field, value: value)
+                await expectRefused(
+                    { _ = try await client.current(at: point, units: .metric, locale: nil) }, field: field, value: value)
             }
         }
         // The offsets that trapped DateFormatter: past the ±14 h any place uses.
         for offset in [54_000, 64_800, -54_000, -64_800] {
-            let client = try client(answering: JSONSerialization.data(withJSONObject: replacing(json, ["timezone"], with: offset)))
-            await expectRefused({ _ = try await client.current(at: point, units: .metric, locale: nil) }, field: "timezone", value: offset)
+            let client = try client(
+                answering: JSONSerialization.data(withJSONObject: replacing(json, ["timezone"], with: offset)))
+            await expectRefused(
+                { _ = try await client.current(at: point, units: .metric, locale: nil) }, field: "timezone", value: offset)
         }
     }
 
@@ -100,12 +106,14 @@ final class WeatherPlausibilityTests: XCTestCase {
             ("city.timezone", ["city", "timezone"]), ("city.sunrise", ["city", "sunrise"]),
             ("list[\(last)].dt", ["list", last, "dt"]), ("list[\(last)].main.temp", ["list", last, "main", "temp"]),
             ("list[\(last)].wind.speed", ["list", last, "wind", "speed"]), ("list[\(last)].pop", ["list", last, "pop"]),
-            ("list[\(last)].rain.3h", ["list", last, "rain", "3h"]), ("list[\(last)].main.humidity", ["list", last, "main", "humidity"]),
+            ("list[\(last)].rain.3h", ["list", last, "rain", "3h"]),
+            ("list[\(last)].main.humidity", ["list", last, "main", "humidity"]),
         ]
         for (field, path) in fields {
             for value in extremes(integer: Self.integerFields.contains(field) || field.hasSuffix("].dt")) {
                 let client = try client(answering: JSONSerialization.data(withJSONObject: replacing(json, path, with: value)))
-                await expectRefused({ _ = try await client.forecast(at: point, units: .metric, locale: nil) }, field: field, value: value)
+                await expectRefused(
+                    { _ = try await client.forecast(at: point, units: .metric, locale: nil) }, field: field, value: value)
             }
         }
     }
@@ -115,14 +123,18 @@ final class WeatherPlausibilityTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = WeatherCache(directory: directory)
         // Written as an earlier version would have kept it, with the offset that crashed the server.
-        try cache.write(CurrentWeather(dt: 1_785_574_377, timezone: 57_600), endpoint: .current, at: point, units: .metric, locale: nil)
-        let file = directory.appendingPathComponent(WeatherCache.fileName(endpoint: .current, at: point, units: .metric, locale: nil))
+        try cache.write(
+            CurrentWeather(dt: 1_785_574_377, timezone: 57_600), endpoint: .current, at: point, units: .metric, locale: nil)
+        let file = directory.appendingPathComponent(
+            WeatherCache.fileName(endpoint: .current, at: point, units: .metric, locale: nil))
         XCTAssertTrue(FileManager.default.fileExists(atPath: file.path))
         XCTAssertNil(cache.read(CurrentWeather.self, endpoint: .current, at: point, units: .metric, locale: nil))
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "the bad answer must not stay to be served again")
         // A good one is kept and read back.
-        try cache.write(CurrentWeather(dt: 1_785_574_377, timezone: 28_800), endpoint: .current, at: point, units: .metric, locale: nil)
-        XCTAssertEqual(cache.read(CurrentWeather.self, endpoint: .current, at: point, units: .metric, locale: nil)?.value.timezone, 28_800)
+        try cache.write(
+            CurrentWeather(dt: 1_785_574_377, timezone: 28_800), endpoint: .current, at: point, units: .metric, locale: nil)
+        XCTAssertEqual(
+            cache.read(CurrentWeather.self, endpoint: .current, at: point, units: .metric, locale: nil)?.value.timezone, 28_800)
     }
 
     func testAnOffsetOutOfRangeIsWrittenInUTCWithoutTrapping() {
