@@ -31,7 +31,7 @@ package extension CatalogDocuments {
         if doses.count != products { throw TankError(.doseCountMismatch) }
         if units > 1 && units != products { throw TankError(.unitCountMismatch) }
         try TankPlan.checkSizes(area: area, water: water, tank: tank)
-        for value in doses where !(value.isFinite && value > 0) { throw TankError(.notPositive(option: "--dose", value: value)) }
+        for value in doses where !(value.isFinite && value > 0) { throw TankError(.notPositive(option: "dose", value: value)) }
     }
 
     /// `agro tank`: the loads for `products` at `doses` (units: one per product, one for all,

@@ -51,7 +51,7 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as UserStoreError: return Self.report(error, strings)
         case let error as CatalogWriterError: return Self.report(error, strings)
         // A tank's numbers and a plan file are bad usage.
-        case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings))
+        case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings, spelling))
         case let error as PlanFileError:
             return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
         case let error as SearchQueryError:
@@ -88,23 +88,28 @@ package struct CatalogErrorWording: ErrorWording {
         }
     }
 
-    static func text(_ kind: TankError.Kind, _ s: Localizer) -> String {
+    static func text(_ kind: TankError.Kind, _ s: Localizer, _ spelling: ParameterSpelling) -> String {
         // The values echo what was typed after an option: the language's decimal sign, no grouping.
         let typed = { (value: Double) in s.decimal(value.plainText) }
+        // Named as the front that took them names them: `--area` or `area=`.
+        func p(_ parameter: Parameter) -> String { parameter.spelled(spelling) }
         switch kind {
-        case let .notPositive(option, value): return s("error.TankError.notPositive", option, typed(value))
-        case .noProduct: return s("error.TankError.noProduct")
+        case let .notPositive(option, value):
+            return s("error.TankError.notPositive", Parameter(rawValue: option).map(p) ?? option, typed(value))
+        case .noProduct: return s("error.TankError.noProduct", p(.product))
         case let .tooManyLoads(area, water, tank):
             return s(
                 "error.TankError.tooManyLoads", typed(area), typed(water), typed(TankPlan.maximumLoads), typed(tank))
         case let .doseNotPositive(product, dose): return s("error.TankError.doseNotPositive", product, typed(dose))
         case let .notPerHectare(unit): return s("error.TankError.notPerHectare", unit)
-        case .doseCountMismatch: return s("error.TankError.doseCountMismatch")
-        case .unitCountMismatch: return s("error.TankError.unitCountMismatch")
+        case .doseCountMismatch: return s("error.TankError.doseCountMismatch", p(.dose), p(.product))
+        case .unitCountMismatch: return s("error.TankError.unitCountMismatch", p(.unit), p(.product))
         case let .doseOutsideRange(product, dose, unit, registered):
             return s(
                 "error.TankError.doseOutsideRange", s.label(Dose(from: dose, to: nil, unit: unit)), product,
                 registered.map(s.label).joined(separator: " \(s("finding.or")) "))
+        case .notComputable:
+            return s("error.TankError.notComputable", p(.area), p(.water), p(.tank))
         }
     }
 

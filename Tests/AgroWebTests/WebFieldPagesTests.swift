@@ -430,7 +430,23 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         ])
         XCTAssertEqual(cli.status, 64)
         let error = try XCTUnwrap((negative.json as? [String: Any])?["error"] as? [String: Any])
-        XCTAssertEqual("agro: " + (error["message"] as? String ?? "") + "\n", cli.stderr)
+        // The same words, each front naming the parameter as it takes it: `--dose`, `dose=`.
+        XCTAssertEqual(
+            "agro: " + (error["message"] as? String ?? "").replacingOccurrences(of: "dose=", with: "--dose") + "\n", cli.stderr)
+        XCTAssertFalse((error["message"] as? String ?? "").contains("--"), "an API message names no command-line flag")
+
+        // Numbers each finite whose quotient is not: a clear 400 in the request's language, no "inf".
+        for lang in ["en", "ru", "kk"] {
+            let huge = try server.get(
+                "/api/v1/tank?product=tebuconazole-250-ec&dose=1&area=100&water=1e-300&tank=1e300&lang=\(lang)")
+            XCTAssertEqual(huge.status, 400, huge.body)
+            let message = try XCTUnwrap(((huge.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String)
+            XCTAssertFalse(message.contains("inf") || message.contains("Encoding") || message.contains("--"), message)
+            XCTAssertTrue(message.contains("water=") && message.contains("tank="), message)
+            XCTAssertEqual(lang == "en", message.contains("check"), message)
+            let page = try server.get("/tank?product=tebuconazole-250-ec&dose=1&area=100&water=1e-300&tank=1e300&lang=\(lang)")
+            XCTAssertFalse(Self.text(page.body).contains("inf ha"), "the page must not say it covers inf ha")
+        }
 
         // A dose that is not a number and a missing area: 400, each naming its parameter.
         let words = try server.get("/api/v1/tank?product=tebuconazole-250-ec&dose=abc&area=100&water=200&tank=3000")

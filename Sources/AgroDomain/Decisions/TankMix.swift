@@ -95,7 +95,8 @@ public struct TankPlan: Sendable, Hashable, Codable {
 public struct TankError: UserFacingError, Equatable {
     /// What can be wrong with a tank's numbers, with the values typed for an interface to word.
     public enum Kind: Sendable, Equatable {
-        /// `--area`, `--water` or `--tank` is not a positive finite number.
+        /// The area, spray volume, tank or a dose (`option`: "area", "water", "tank", "dose", as
+        /// each front spells it) is not a positive finite number.
         case notPositive(option: String, value: Double)
         /// No `--product` given.
         case noProduct
@@ -111,6 +112,8 @@ public struct TankError: UserFacingError, Equatable {
         case unitCountMismatch
         /// A dose outside every registered range it can be compared with.
         case doseOutsideRange(product: String, dose: Double, unit: String, registered: [Dose])
+        /// Positive numbers whose loads or amounts are not finite (1e300 l tanks at 1e-300 l/ha).
+        case notComputable(area: Double, water: Double, tank: Double)
     }
 
     /// What is wrong with the numbers.
@@ -121,18 +124,19 @@ public struct TankError: UserFacingError, Equatable {
     /// What is wrong, in English.
     public var reason: String {
         switch kind {
-        case let .notPositive(option, value): return "\(option) must be a positive number, not \(value.plainText)"
+        case let .notPositive(option, value): return "--\(option) must be a positive number, not \(value.plainText)"
         case .noProduct: return "give at least one --product"
         case let .tooManyLoads(area, water, tank):
             return
-                "--area \(area.plainText) × --water \(water.plainText) needs more than \(TankPlan.maximumLoads.plainText) loads of --tank \(tank.plainText)"
-        case let .doseNotPositive(product, dose): return "--dose of \(product) must be a positive number, not \(dose.plainText)"
-        case let .notPerHectare(unit): return "--unit \(unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)"
+                "\(area.plainText) ha × \(water.plainText) l/ha needs more than \(TankPlan.maximumLoads.plainText) loads of a \(tank.plainText) l tank"
+        case let .doseNotPositive(product, dose): return "the dose of \(product) must be a positive number, not \(dose.plainText)"
+        case let .notPerHectare(unit): return "\(unit) is not a dose per hectare (l/ha, ml/ha, kg/ha, g/ha)"
         case .doseCountMismatch: return "give one --dose per --product"
         case .unitCountMismatch: return "give one --unit, or one per --product"
         case let .doseOutsideRange(product, dose, unit, registered):
             return
-                "--dose \(dose.plainText) \(unit) of \(product) is outside the registered \(registered.map(\.label).joined(separator: " or "))"
+                "the dose \(dose.plainText) \(unit) of \(product) is outside the registered \(registered.map(\.label).joined(separator: " or "))"
+        case .notComputable: return "these numbers cannot be worked out: check --area, --water and --tank"
         }
     }
 
@@ -149,7 +153,7 @@ extension TankPlan {
     ///
     /// - Throws: `TankError` naming the first option that is not.
     public static func checkSizes(area: Double, water: Double, tank: Double) throws {
-        for (name, value) in [("--area", area), ("--water", water), ("--tank", tank)] where !(value.isFinite && value > 0) {
+        for (name, value) in [("area", area), ("water", water), ("tank", tank)] where !(value.isFinite && value > 0) {
             throw TankError(.notPositive(option: name, value: value))
         }
     }
@@ -193,6 +197,13 @@ extension TankPlan {
                     productID: product.product, name: product.name, unit: String(unit.symbol.prefix { $0 != "/" }),
                     perFullLoad: product.dose * areaPerFullLoad, lastLoad: product.dose * lastArea,
                     total: product.dose * area, substances: substances))
+        }
+        // Each number is finite, but a quotient of two of them need not be (1e300 / 1e-300).
+        let computed =
+            [totalWater, areaPerFullLoad, lastArea]
+            + amounts.flatMap { [$0.perFullLoad, $0.lastLoad, $0.total] + $0.substances.compactMap(\.grams) }
+        guard computed.allSatisfy(\.isFinite) else {
+            throw TankError(.notComputable(area: area, water: water, tank: tank))
         }
         return TankPlan(
             area: area, water: water, tank: tank, totalWater: totalWater, loads: fullLoads + (lastLoadWater > 0 ? 1 : 0),
