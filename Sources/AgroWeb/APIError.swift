@@ -22,6 +22,10 @@ struct APIError: Encodable, Sendable {
     }
 
     var error: Body
+    /// Seconds for the answer's Retry-After, the same number its message gives (not in the JSON).
+    var retryAfter: Int?
+
+    private enum CodingKeys: String, CodingKey { case error }
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
 
@@ -49,7 +53,9 @@ struct APIError: Encodable, Sendable {
         case let limit as WebLimitError:
             switch limit {
             case let .tooManyRequests(seconds):
-                return APIError(status: 429, code: "tooManyRequests", message: s("web.http.tooManyRequests", seconds))
+                var error = APIError(status: 429, code: "tooManyRequests", message: s("web.http.tooManyRequests", seconds))
+                error.retryAfter = seconds
+                return error
             case .tooSlow: return APIError(status: 503, code: "tooSlow", message: s("web.http.tooSlow"))
             }
         case is CatalogDeadline.Exceeded:

@@ -166,7 +166,6 @@ enum APIRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         registerDecisions(on: api, app: app)
-        api.get("**") { request, _ in failure(APIError(notFound: request.uri.path, strings: app.strings(for: request))) }
     }
 
     // MARK: - The documents that have no CLI command of their own
@@ -268,7 +267,9 @@ enum APIRoutes {
     }
 
     static func failure(_ error: APIError) -> Response {
-        json((try? AgroPresentation.Environment.json(error)) ?? "{}\n", status: error.status)
+        var response = json((try? AgroPresentation.Environment.json(error)) ?? "{}\n", status: error.status)
+        if let seconds = error.retryAfter { response.headers[.retryAfter] = String(seconds) }
+        return response
     }
 
     /// A path parameter, percent-decoded.

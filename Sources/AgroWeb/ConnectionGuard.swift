@@ -17,6 +17,11 @@ import NIOHTTP1
 /// - a cap on the bytes of one request head (`maxHeadBytes`);
 /// - HTTP/1.0 and `Connection: close` requests are answered and the connection is closed
 ///   (HTTP/1.0 with the answer in HTTP/1.0);
+/// - a request NIO parses but HTTP/1.1 forbids is refused before any route sees it: 400
+///   without exactly one Host (RFC 9112, 3.2), 501 for a transfer coding other than chunked
+///   (RFC 9112, 6.1), and the connection closed;
+/// - every answer made down here (NIO's own 400 for a request it cannot parse) carries the
+///   security headers, as the router's answers do;
 /// - the peer's address is handed to the middleware in `peerHeader` (a client's own value
 ///   of that header is dropped), for the per-client rate limits.
 struct GuardedHTTP1Channel: ServerChildChannel {
@@ -155,9 +160,18 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
 
     init(state: ConnectionState) { self.state = state }
 
+    /// Set once a request is refused here: what the client sends after it is dropped.
+    private var refused = false
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
         switch unwrapInboundIn(data) {
         case var .head(head):
+            if let (status, reason) = Self.refusal(head) {
+                refused = true
+                refuse(context: context, status: status, reason: reason)
+                return
+            }
             state.http10 = head.version.major == 1 && head.version.minor == 0
             if !head.isKeepAlive {
                 state.closeAfterAnswer = true
@@ -183,9 +197,45 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Why HTTP/1.1 forbids answering `head` as it came, if it does.
+    static func refusal(_ head: HTTPRequestHead) -> (HTTPResponseStatus, String)? {
+        let hosts = head.headers["host"]
+        if head.version.major == 1, head.version.minor >= 1, hosts.count != 1 {
+            return (.badRequest, hosts.isEmpty ? "a request needs a Host header" : "a request may have only one Host header")
+        }
+        if hosts.count > 1 { return (.badRequest, "a request may have only one Host header") }
+        let codings = head.headers["transfer-encoding"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if !codings.isEmpty, codings != ["chunked"] {
+            return (
+                .notImplemented,
+                "the transfer coding \(codings.joined(separator: ", ")) is not supported; send chunked or a Content-Length"
+            )
+        }
+        return nil
+    }
+
+    private func refuse(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
+        let body = context.channel.allocator.buffer(string: reason + "\n")
+        var headers = HTTPHeaders([
+            ("content-type", "text/plain; charset=utf-8"), ("content-length", String(body.readableBytes)),
+            ("connection", "close"),
+        ])
+        for field in SecurityHeaders.fields { headers.add(name: field.name, value: field.value) }
+        state.closeAfterAnswer = true
+        state.disarm()
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case var .head(head):
+            // Answers from the router have them already; NIO's own error answers do not.
+            if !head.headers.contains(name: "content-security-policy") {
+                for field in SecurityHeaders.fields { head.headers.add(name: field.name, value: field.value) }
+            }
             if state.closeAfterAnswer { head.headers.replaceOrAdd(name: "connection", value: "close") }
             if state.http10 { head.version = .http1_0 }
             context.write(wrapOutboundOut(.head(head)), promise: promise)

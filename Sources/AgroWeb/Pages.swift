@@ -82,6 +82,8 @@ enum Pages {
         var title: String
         var values: [String: Any]
         var status: HTTPResponse.Status = .ok
+        /// Seconds for Retry-After, as the page's message says (a refusal by rate).
+        var retryAfter: Int?
         /// The body already written (the template's markup made directly): no rendering.
         var body: String? = nil
 
@@ -124,7 +126,9 @@ enum Pages {
             values["choices"] = choices.map { ["id": $0.id, "name": $0.name] }
             values["hasChoices"] = true
         }
-        return Rendered(template: "error", title: page.t("web.problem"), values: values, status: failure.status)
+        var rendered = Rendered(template: "error", title: page.t("web.problem"), values: values, status: failure.status)
+        rendered.retryAfter = failure.retryAfter
+        return rendered
     }
 
     /// The page inside the layout: navigation, language switch, strings.
@@ -143,6 +147,7 @@ enum Pages {
         let hrefs = WebApp.interfaceLocales.map { code in path + "?" + (query + ["lang=\(code)"]).joined(separator: "&") }
         let html = layout(page, strings: strings).html(title: rendered.title, body: body, hrefs: hrefs)
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .contentLanguage: page.locale]
+        if let seconds = rendered.retryAfter { headers[.retryAfter] = String(seconds) }
         // The switch's choice is remembered for the next pages (a preference, not a session).
         if let asked = page.web.query("lang"), WebApp.interfaceLocales.contains(LocaleChain.normalize(asked)) {
             headers[.setCookie] = "agro_lang=\(LocaleChain.normalize(asked)); Path=/; Max-Age=31536000; SameSite=Lax"

@@ -47,7 +47,7 @@ final class RouteTable: @unchecked Sendable {
 ///   Cache-Control, a matching If-None-Match gets 304, and they are sent gzip-compressed when
 ///   the client accepts it;
 /// - 503 and 429 carry Retry-After;
-/// - every answer carries the security headers (`SecurityHeadersMiddleware.policy`).
+/// - every answer carries the security headers (`SecurityHeaders`).
 struct ProtocolMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let app: WebApp
@@ -67,7 +67,7 @@ struct ProtocolMiddleware: RouterMiddleware {
         if response.status == .serviceUnavailable || response.status == .tooManyRequests, response.headers[.retryAfter] == nil {
             response.headers[.retryAfter] = "5"
         }
-        SecurityHeadersMiddleware<Context>.add(to: &response.headers)
+        SecurityHeaders.add(to: &response.headers)
         return response
     }
 
@@ -82,8 +82,10 @@ struct ProtocolMiddleware: RouterMiddleware {
         if request.uri.description.utf8.count > app.limits.maxTargetLength {
             return Self.plain(.uriTooLong, s("web.http.uriTooLong", app.limits.maxTargetLength) + "\n")
         }
-        if path.hasPrefix("//") {
-            let single = "/" + path.drop(while: { $0 == "/" })
+        // `/\` is `//` to a browser: a path starting with either is sent to its one-slash form,
+        // with every leading slash and backslash dropped, so the Location is never off-site.
+        if path.hasPrefix("//") || path.hasPrefix("/\\") {
+            let single = "/" + path.drop(while: { $0 == "/" || $0 == "\\" })
             let query = request.uri.query.map { "?" + $0 } ?? ""
             return Response(status: .movedPermanently, headers: [.location: single + query, .contentLength: "0"])
         }

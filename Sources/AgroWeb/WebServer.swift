@@ -58,27 +58,22 @@ package enum WebServer {
 
 /// Headers on every answer: a Content-Security-Policy that allows only this server's own
 /// scripts, styles and images (no inline script, no other origin), no MIME sniffing, no
-/// framing, no referrer to other sites. `ProtocolMiddleware` adds them to every answer.
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var policy: String {
+/// framing, no referrer to other sites. `ProtocolMiddleware` adds them to every answer a route
+/// makes, `RequestWatcher` to the answers made below the router (a malformed request's 400).
+enum SecurityHeaders {
+    static let policy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
-    }
+        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 
-    static var referrerPolicy: HTTPField.Name { HTTPField.Name("Referrer-Policy")! }
-    static var frameOptions: HTTPField.Name { HTTPField.Name("X-Frame-Options")! }
+    /// Name and value of each header, as they go on the wire.
+    static let fields: [(name: String, value: String)] = [
+        ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+    ]
 
     static func add(to headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = policy
-        headers[.xContentTypeOptions] = "nosniff"
-        headers[referrerPolicy] = "same-origin"
-        headers[frameOptions] = "DENY"
-    }
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
-    {
-        var response = try await next(request, context)
-        Self.add(to: &response.headers)
-        return response
+        for field in fields {
+            if let name = HTTPField.Name(field.name) { headers[name] = field.value }
+        }
     }
 }

@@ -205,6 +205,57 @@ final class WebHostileTests: XCTestCase {
         XCTAssertEqual(second.headers["content-type"], "text/css; charset=utf-8")
     }
 
+    /// What HTTP/1.1 forbids is refused below the router, with the security headers; the API's
+    /// unknown paths are 404 whatever the method, and OPTIONS offers only what answers.
+    func testRequestsHTTPForbidsAreRefusedAndMethodsAreTruthful() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        func raw(_ text: String) throws -> RawConnection.Answer {
+            try RawConnection(port: server.port, timeout: 5).request(text)
+        }
+        let policy = "default-src 'none'"
+        // RFC 9112, 3.2: exactly one Host in HTTP/1.1.
+        for head in ["GET /healthz HTTP/1.1\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"] {
+            let answer = try raw(head)
+            XCTAssertEqual(answer.status, 400, head)
+            XCTAssertTrue(answer.headers["content-security-policy"]?.hasPrefix(policy) == true, head)
+            XCTAssertTrue(String(decoding: answer.body, as: UTF8.self).contains("Host"), head)
+        }
+        // RFC 9112, 6.1: a transfer coding the server does not know is 501, not "too large".
+        let coding = try raw("POST /api/v1/plan/check HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n")
+        XCTAssertEqual(coding.status, 501)
+        XCTAssertTrue(String(decoding: coding.body, as: UTF8.self).contains("xchunked"))
+        // NIO's own answer to a head it cannot parse carries the security headers too.
+        let garbled = try raw("GET /healthz HTTP/1.1\r\nHost: a\r\nNo colon here\r\n\r\n")
+        XCTAssertEqual(garbled.status, 400)
+        XCTAssertTrue(garbled.headers["content-security-policy"]?.hasPrefix(policy) == true, "\(garbled.headers)")
+        XCTAssertEqual(garbled.headers["x-frame-options"], "DENY")
+        // HTTP/1.0 needs no Host.
+        XCTAssertEqual(try raw("GET /healthz HTTP/1.0\r\n\r\n").status, 200)
+
+        // OPTIONS offers only the methods that answer; an unknown API path is 404 for any method.
+        let options = try raw("OPTIONS /api/v1/plan/check HTTP/1.1\r\nHost: a\r\n\r\n")
+        XCTAssertEqual(options.status, 204)
+        XCTAssertEqual(options.headers["allow"], "OPTIONS, POST")
+        XCTAssertEqual(try server.get("/api/v1/plan/check").status, 405)
+        for method in ["GET", "POST", "DELETE"] {
+            let answer = try server.exchange(method, "/api/v1/nope")
+            XCTAssertEqual(answer.status, 404, method)
+            XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "noSuchEndpoint")
+        }
+
+        // `/\` is `//` to a browser: never a Location that leaves the site.
+        for target in ["//\\evil.com", "/\\evil.com/x", "//\\\\evil.com", "///evil.com"] {
+            let answer = try raw("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")
+            if let location = answer.headers["location"] {
+                XCTAssertTrue(location.hasPrefix("/") && !location.hasPrefix("//") && !location.hasPrefix("/\\"), location)
+            } else {
+                XCTAssertEqual(answer.status, 404, target)
+            }
+        }
+    }
+
     // MARK: - Fair under load
 
     func testCheapRequestsStayFastWhileHeavyOnesSaturateThePool() throws {
@@ -299,9 +350,11 @@ final class WebHostileTests: XCTestCase {
             let answer = try server.get("/api/v1/weather?at=\(10 + index),10")
             if answer.status == 429 {
                 refused += 1
-                XCTAssertNotNil(answer.headers["retry-after"])
-                XCTAssertEqual(
-                    ((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "tooManyRequests")
+                let error = (answer.json as? [String: Any])?["error"] as? [String: Any]
+                XCTAssertEqual(error?["code"] as? String, "tooManyRequests")
+                // The header and the words give the same wait.
+                let seconds = try XCTUnwrap(answer.headers["retry-after"].flatMap { Int($0) })
+                XCTAssertTrue((error?["message"] as? String ?? "").contains(" \(seconds) s"), "\(seconds) vs \(error ?? [:])")
             } else {
                 XCTAssertEqual(answer.status, 200, answer.body)
             }
@@ -310,6 +363,8 @@ final class WebHostileTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(refused, 30 - 5)
         let weatherPages = try server.get("/weather?at=60,60")
         XCTAssertEqual(weatherPages.status, 429)
+        let pageWait = try XCTUnwrap(weatherPages.headers["retry-after"].flatMap { Int($0) })
+        XCTAssertTrue(weatherPages.body.contains(" \(pageWait) s"), "the page's words give the header's wait")
         XCTAssertLessThanOrEqual(upstream.requests.count, 8, "the total limit")
     }
 
