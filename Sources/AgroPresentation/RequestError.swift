@@ -89,6 +89,8 @@ package enum RequestError: UserFacingError, Hashable {
     case notANumber(Parameter, value: String)
     /// A request body (a posted plan or form) larger than the server reads.
     case bodyTooLarge(mebibytes: Int)
+    /// A multipart form whose boundary is missing or breaks RFC 2046 (1 to 70 characters).
+    case badMultipart(maximumBoundary: Int)
 
     /// English, with the command line's spelling (for logs and library users).
     package var message: String {
@@ -114,6 +116,8 @@ package enum RequestError: UserFacingError, Hashable {
         "plan.tooLarge": "{0} is larger than {1} MiB: a season plan is far smaller",
         "error.RequestError.notANumber": "{0} takes a number, not \"{1}\"",
         "error.RequestError.bodyTooLarge": "what was sent is larger than {0} MiB: a season plan is far smaller",
+        "error.RequestError.badMultipart":
+            "the form cannot be read: its multipart boundary is missing or longer than {0} characters",
     ]
 
     /// The words of this error: `word(key, arguments)` looks the key up in the interface
@@ -142,6 +146,7 @@ package enum RequestError: UserFacingError, Hashable {
         case let .fileTooLarge(path, mebibytes): return word("plan.tooLarge", [path, String(mebibytes)])
         case let .notANumber(parameter, value): return word(key + "notANumber", [p(parameter), value])
         case let .bodyTooLarge(mebibytes): return word(key + "bodyTooLarge", [String(mebibytes)])
+        case let .badMultipart(maximum): return word(key + "badMultipart", [String(maximum)])
         }
     }
 }

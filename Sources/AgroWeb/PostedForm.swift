@@ -23,7 +23,10 @@ struct PostedForm: Sendable {
             throw RequestError.bodyTooLarge(mebibytes: limit / 1_048_576)
         }
         let type = request.headers[.contentType] ?? ""
-        if type.lowercased().hasPrefix("multipart/form-data"), let boundary = Self.boundary(type) {
+        if type.lowercased().hasPrefix("multipart/form-data") {
+            guard let boundary = Self.boundary(type) else {
+                throw RequestError.badMultipart(maximumBoundary: Self.maximumBoundary)
+            }
             fields = Self.multipart(body, boundary: boundary)
         } else {
             fields = WebRequest.formDecoded(String(decoding: body, as: UTF8.self)).map {
@@ -40,39 +43,76 @@ struct PostedForm: Sendable {
         return text
     }
 
+    /// RFC 2046, 5.1.1: a boundary is 1 to 70 characters.
+    static let maximumBoundary = 70
+
+    /// The boundary parameter of a multipart Content-Type, nil when absent or longer than
+    /// `maximumBoundary`: the search for it costs its length for every byte of the body.
     static func boundary(_ contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {
             let pair = parameter.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
             guard pair.count == 2, pair[0].lowercased() == "boundary" else { continue }
             let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return value.isEmpty ? nil : value
+            return value.isEmpty || value.utf8.count > maximumBoundary ? nil : value
         }
         return nil
     }
 
     /// The parts of a multipart body (RFC 7578): each part's name, file name and content.
+    ///
+    /// One pass over the body: each delimiter (`CRLF--boundary`) is found by `memchr` for its
+    /// first byte and `memcmp` for the rest, so the cost is the body's size times at most the
+    /// capped boundary's length, never the body's square.
     static func multipart(_ body: Data, boundary: String) -> [Field] {
-        let delimiter = Data("--\(boundary)".utf8), headEnd = Data("\r\n\r\n".utf8)
+        let bytes = [UInt8](body)
+        let delimiter = Array("\r\n--\(boundary)".utf8), headEnd = Array("\r\n\r\n".utf8)
+        // The first delimiter may open the body without its line break.
+        let opening = Array(delimiter.dropFirst(2))
+        var start: Int
+        if bytes.starts(with: opening) {
+            start = opening.count
+        } else if let first = find(delimiter, in: bytes, from: 0) {
+            start = first + delimiter.count
+        } else {
+            return []
+        }
         var fields: [Field] = []
-        var rest = body[...]
-        guard let first = rest.range(of: delimiter) else { return [] }
-        rest = rest[first.upperBound...]
-        while let next = rest.range(of: delimiter) {
-            var part = rest[..<next.lowerBound]
-            rest = rest[next.upperBound...]
-            // Each part starts after the delimiter's line break and ends before the next one's.
-            if part.starts(with: Data("\r\n".utf8)) { part = part.dropFirst(2) }
-            if part.suffix(2) == Data("\r\n".utf8) { part = part.dropLast(2) }
-            guard let split = part.range(of: headEnd) else { continue }
-            let head = String(decoding: part[..<split.lowerBound], as: UTF8.self)
+        while let next = find(delimiter, in: bytes, from: start) {
+            // The part runs from after the delimiter's line break to the next delimiter.
+            var partStart = start
+            if bytes.count >= partStart + 2, bytes[partStart] == 13, bytes[partStart + 1] == 10 { partStart += 2 }
+            defer { start = next + delimiter.count }
+            guard partStart <= next, let split = find(headEnd, in: bytes, from: partStart), split < next else { continue }
+            let head = String(decoding: bytes[partStart..<split], as: UTF8.self)
             var name: String?, fileName: String?
             for line in head.components(separatedBy: "\r\n") where line.lowercased().hasPrefix("content-disposition:") {
                 name = Self.attribute("name", in: line)
                 fileName = Self.attribute("filename", in: line)
             }
-            if let name { fields.append(Field(name: name, fileName: fileName, data: Data(part[split.upperBound...]))) }
+            if let name {
+                fields.append(Field(name: name, fileName: fileName, data: Data(bytes[(split + headEnd.count)..<next])))
+            }
         }
         return fields
+    }
+
+    /// Where `needle` first stands in `haystack` at or after `from`.
+    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard let first = needle.first, from >= 0, haystack.count - from >= needle.count else { return nil }
+        return haystack.withUnsafeBufferPointer { hay in
+            needle.withUnsafeBufferPointer { pin in
+                guard let base = hay.baseAddress, let pinBase = pin.baseAddress else { return nil }
+                var position = from
+                let last = hay.count - pin.count
+                while position <= last {
+                    guard let found = memchr(base + position, Int32(first), last - position + 1) else { return nil }
+                    let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    if memcmp(base + index, pinBase, pin.count) == 0 { return index }
+                    position = index + 1
+                }
+                return nil
+            }
+        }
     }
 
     /// `name="value"` in a Content-Disposition line.

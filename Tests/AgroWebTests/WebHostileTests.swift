@@ -245,6 +245,14 @@ final class WebHostileTests: XCTestCase {
             XCTAssertEqual(((answer.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String, "noSuchEndpoint")
         }
 
+        // A multipart boundary longer than RFC 2046's 70 characters is refused before parsing.
+        let boundary = String(repeating: "b", count: 71)
+        let form = try server.exchange(
+            "POST", "/plan", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
+            body: Data("--\(boundary)\r\n".utf8))
+        XCTAssertEqual(form.status, 400)
+        XCTAssertTrue(form.body.contains("70"), form.body)
+
         // `/\` is `//` to a browser: never a Location that leaves the site.
         for target in ["//\\evil.com", "/\\evil.com/x", "//\\\\evil.com", "///evil.com"] {
             let answer = try raw("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")
