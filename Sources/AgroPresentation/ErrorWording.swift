@@ -134,6 +134,8 @@ package struct CatalogErrorWording: ErrorWording {
         case let .notADate(line, column, text): return s("error.PlanFileError.notADate", line, column, text)
         case let .missingField(line, column): return s("error.PlanFileError.missingField", line, column)
         case let .notAStage(line, text): return s("error.PlanFileError.notAStage", line, text)
+        case let .tooManyApplications(count, maximum):
+            return s("error.PlanFileError.tooManyApplications", s.number(Double(count)), s.number(Double(maximum)))
         }
     }
 

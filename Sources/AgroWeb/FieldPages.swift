@@ -394,8 +394,12 @@ extension Pages {
         for line in document.resolved.lines where names[line.product] == nil {
             names[line.product] = (try? page.catalog.product(id: line.product, locale: page.locale))?.name
         }
+        // Lines and findings by application, gathered once: filtering them per application made
+        // the report quadratic in the plan (8,000 applications took 22 s).
+        let linesOf = Dictionary(grouping: document.resolved.lines, by: \.application)
+        let findingsOf = Dictionary(grouping: report.findings, by: { $0.application ?? 0 })
         func products(_ number: Int, _ application: SeasonPlan.Application) -> String {
-            let lines = document.resolved.lines.filter { $0.application == number }
+            let lines = linesOf[number] ?? []
             let named = lines.compactMap { line in
                 names[line.product].map { $0 + " " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) }
             }
@@ -408,7 +412,7 @@ extension Pages {
             "applications": plan.applications.enumerated().map { index, application -> [String: Any] in
                 let when = application.when(stagePrefix: "BBCH\u{00A0}").map { date($0, page) }
                 let products = products(index + 1, application)
-                let own = report.findings.filter { $0.application == index + 1 }
+                let own = findingsOf[index + 1] ?? []
                 return [
                     "number": index + 1, "when": when.joined(separator: " · "), "products": products,
                     "findings": findings(own), "ok": own.isEmpty,

@@ -146,6 +146,7 @@ final class ErrorWordingTests: XCTestCase {
             (PlanFileError(.notADate(line: 3, column: "date", text: "28.07.2026")), 64),
             (PlanFileError(.missingField(line: 3, column: "product")), 64),
             (PlanFileError(.notAStage(line: 3, text: "late")), 64),
+            (PlanFileError(.tooManyApplications(count: 501, maximum: 500)), 64),
             (ContentBuildError(problems: []), 65),
             (ContentBuildError(problems: [ContentProblem(file: "uses.json", entry: "u1", problem: "unknown product")]), 65),
             (

@@ -264,6 +264,49 @@ final class WebHostileTests: XCTestCase {
         }
     }
 
+    /// A plan at the cap is answered whole, one application more is refused before any check:
+    /// what one request may cost the checks and the report is bounded by the cap.
+    func testAPlanAtTheCapIsCheckedWholeAndOneMoreIsRefused() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog])
+        defer { server.stop() }
+        func plan(_ count: Int) -> Data {
+            var lines = ["culture,sowing,harvest,area,application,date,bbch,product,dose,unit,pests"]
+            for number in 1...count {
+                let head = number == 1 ? "winter-wheat,2025-09-10,2026-07-28,120" : ",,,"
+                lines.append("\(head),\(number),2026-05-20,32,tebuconazole-250-ec,0.5,l/ha,puccinia-striiformis")
+            }
+            return Data(lines.joined(separator: "\n").utf8)
+        }
+        let cap = 500
+        let whole = try server.exchange("POST", "/api/v1/plan/check", headers: ["Content-Type": "text/csv"], body: plan(cap))
+        XCTAssertEqual(whole.status, 200)
+        let findings = try XCTUnwrap((whole.json as? [String: Any])?["findings"] as? [[String: Any]])
+        // The label allows tebuconazole twice a season: every application from the third on breaks it.
+        let overCount = findings.filter { ($0["rule"] as? String) == "applications" }.compactMap { $0["application"] as? Int }
+        XCTAssertEqual(overCount.count, cap - 2)
+        XCTAssertEqual(overCount.last, cap)
+        // All on one day, and the label asks 14 days between two: every one after the first breaks it.
+        XCTAssertEqual(findings.filter { ($0["rule"] as? String) == "interval" }.count, cap - 1)
+        let errors = findings.filter { ($0["severity"] as? String) == "error" }.count
+
+        let beyond = try server.exchange("POST", "/api/v1/plan/check", headers: ["Content-Type": "text/csv"], body: plan(cap + 1))
+        XCTAssertEqual(beyond.status, 400)
+        let message = ((beyond.json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String ?? ""
+        XCTAssertTrue(message.contains("501") && message.contains("500"), message)
+
+        // The page lists every application of a plan at the cap with its findings.
+        let page = try server.exchange(
+            "POST", "/plan", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(
+                ("text=" + String(decoding: plan(cap), as: UTF8.self).addingPercentEncoding(
+                    withAllowedCharacters: .alphanumerics)!).utf8))
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.body.components(separatedBy: "class=\"finding error\"").count - 1, errors)
+        let listed = page.body.components(separatedBy: "<ol class=\"applications\">").last?.components(separatedBy: "</ol>").first
+        XCTAssertEqual(listed?.components(separatedBy: "<li>").count, cap + 1, "every application listed")
+    }
+
     // MARK: - Fair under load
 
     func testCheapRequestsStayFastWhileHeavyOnesSaturateThePool() throws {

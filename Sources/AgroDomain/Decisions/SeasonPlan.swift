@@ -145,6 +145,8 @@ public struct PlanFileError: UserFacingError, Equatable {
         case missingField(line: Int, column: String)
         /// A CSV `bbch` field is not a whole number.
         case notAStage(line: Int, text: String)
+        /// More applications than `SeasonPlan.maximumApplications`.
+        case tooManyApplications(count: Int, maximum: Int)
     }
 
     /// What is wrong, and where in the file.
@@ -174,6 +176,8 @@ public struct PlanFileError: UserFacingError, Equatable {
         case let .notADate(line, column, text): return "line \(line): \(column) \"\(text)\" is not a date YYYY-MM-DD"
         case let .missingField(line, column): return "line \(line): no \(column)"
         case let .notAStage(line, text): return "line \(line): bbch \"\(text)\" is not a stage"
+        case let .tooManyApplications(count, maximum):
+            return "the plan has \(count) applications; a season plan holds at most \(maximum)"
         }
     }
 
@@ -221,11 +225,18 @@ extension SeasonPlan {
         return plan
     }
 
+    /// The most applications one plan may hold: a season has tens of them; the cap bounds what
+    /// one request may cost the checks and the report (every rule is linear in the plan).
+    public static let maximumApplications = 500
+
     /// Numbers the checks cannot use fail here, one line each.
     func validate() throws {
         guard !culture.trimmingCharacters(in: .whitespaces).isEmpty else { throw PlanFileError(.emptyCulture) }
         if let area, !(area.isFinite && area > 0) { throw PlanFileError(.areaNotPositive) }
         guard !applications.isEmpty else { throw PlanFileError(.noApplications) }
+        guard applications.count <= Self.maximumApplications else {
+            throw PlanFileError(.tooManyApplications(count: applications.count, maximum: Self.maximumApplications))
+        }
         if let sowing, let harvest, harvest < sowing {
             throw PlanFileError(.harvestBeforeSowing(harvest: harvest, sowing: sowing))
         }
