@@ -101,6 +101,7 @@ package struct ServiceErrorWording: ErrorWording {
         case let .malformedAnswer(detail): return ErrorReport(.weatherMalformed, s(key + "malformedAnswer", detail))
         case let .nothingCached(place): return ErrorReport(.weatherNothingCached, s(key + "nothingCached", place))
         case let .invalidBaseURL(text): return ErrorReport(.usage, s(key + "invalidBaseURL", text))
+        case let .stalled(retryAfter): return ErrorReport(.weatherTimeout, s(key + "stalled", duration(retryAfter, s)))
         }
     }
 

@@ -134,9 +134,24 @@ private func posixListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, ba
 ///
 ///     let fd = try loopbackConnection(port: server.port)
 ///     defer { close(fd) }
-public func loopbackConnection(port: Int) throws -> Int32 {
+/// - Parameter source: the loopback address to connect from (`127.0.0.2`: another client to
+///   the server), nil for the system's choice.
+public func loopbackConnection(port: Int, from source: String? = nil) throws -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw NSError(domain: "socket", code: Int(errno)) }
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let error = errno
+            close(fd)
+            throw NSError(domain: "bind", code: Int(error))
+        }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -82,6 +82,39 @@ public struct WeatherCache: Sendable {
         try encoder.encode(envelope).write(to: file, options: .atomic)
     }
 
+    /// Removes the answers fetched more than `maximumAge` seconds ago, then the oldest until
+    /// the files take at most `maximumBytes`: one file per place, units, language and
+    /// endpoint, so a server asked about many places would otherwise fill its disk.
+    /// - Returns: the files removed.
+    @discardableResult
+    public func prune(maximumAge: TimeInterval, maximumBytes: Int) -> Int {
+        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
+        guard
+            let files = try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+        else { return 0 }
+        let time = now()
+        var kept: [(url: URL, date: Date, size: Int)] = []
+        var removed = 0
+        for file in files where file.pathExtension == "json" {
+            guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let date = values.contentModificationDate ?? .distantPast
+            if time.timeIntervalSince(date) > maximumAge {
+                if (try? FileManager.default.removeItem(at: file)) != nil { removed += 1 }
+            } else {
+                kept.append((file, date, values.fileSize ?? 0))
+            }
+        }
+        var total = kept.reduce(0) { $0 + $1.size }
+        for file in kept.sorted(by: { $0.date < $1.date }) where total > maximumBytes {
+            if (try? FileManager.default.removeItem(at: file.url)) != nil {
+                removed += 1
+                total -= file.size
+            }
+        }
+        return removed
+    }
+
     private struct Envelope<Value: Codable>: Codable {
         var fetchedAt: TimeInterval
         var answer: Value

@@ -28,6 +28,9 @@ public enum WeatherError: UserFacingError, Equatable {
     case nothingCached(place: String)
     /// AGRO_OPENWEATHER_URL is not an http(s) URL.
     case invalidBaseURL(String)
+    /// The service failed several times in a row and is not asked again for `retryAfter`
+    /// seconds (`CircuitBreaker`), so that waiting for it costs nobody anything meanwhile.
+    case stalled(retryAfter: Int)
 
     /// The error in English, one line, for library users (the CLI and the web word it in the interface language).
     public var message: String {
@@ -57,6 +60,8 @@ public enum WeatherError: UserFacingError, Equatable {
             return "offline and no weather cached for \(place); run once without --offline"
         case let .invalidBaseURL(text):
             return "AGRO_OPENWEATHER_URL must be an http or https URL, got \"\(text)\""
+        case let .stalled(retryAfter):
+            return "OpenWeatherMap is not answering; it is not asked again for \(Self.duration(retryAfter))"
         }
     }
 
@@ -64,7 +69,7 @@ public enum WeatherError: UserFacingError, Equatable {
     /// server, not in the user's key or request.
     public var isTransient: Bool {
         switch self {
-        case .rateLimited, .serverError, .timeout, .noNetwork, .malformedAnswer: return true
+        case .rateLimited, .serverError, .timeout, .noNetwork, .malformedAnswer, .stalled: return true
         case .noAPIKey, .keyRejected, .notFound, .requestRefused, .nothingCached, .invalidBaseURL:
             return false
         }

@@ -8,10 +8,12 @@ import NIOHTTP1
 /// (Hummingbird 2.28 offers one idle timeout for every phase, no connection limit, and keeps
 /// HTTP/1.0 connections open after the answer):
 ///
-/// - a connection limit: past `maxConnections` a new connection is closed at once;
+/// - a connection limit: past `maxConnections` a new connection is closed at once, and so is
+///   one past `connectionsPerClient` from one address (a trusted proxy's are not counted);
 /// - a request-read timeout: a client must send a request's head within `headerTimeout` of its
-///   first byte (or of connecting), and its body within three times that, so a slowloris
-///   connection is closed;
+///   first byte (or of connecting), and its body within `bodyTimeout` at no less than
+///   `minimumBodyRate` bytes a second after its first 2 seconds, so a slowloris connection is
+///   closed;
 /// - a keep-alive timeout: an idle connection between two requests is closed after
 ///   `keepAliveTimeout`;
 /// - a cap on the bytes of one request head (`maxHeadBytes`);
@@ -22,8 +24,9 @@ import NIOHTTP1
 ///   (RFC 9112, 6.1), and the connection closed;
 /// - every answer made down here (NIO's own 400 for a request it cannot parse) carries the
 ///   security headers, as the router's answers do;
-/// - the peer's address is handed to the middleware in `peerHeader` (a client's own value
-///   of that header is dropped), for the per-client rate limits.
+/// - the client's address is handed to the middleware in `peerHeader` (a client's own value
+///   of that header is dropped), for the per-client limits: the peer, or behind a trusted
+///   proxy the last address of `X-Forwarded-For` that is not a trusted proxy.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -37,13 +40,16 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     static let peerHeader = "x-agro-peer"
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        guard connections.enter(limit: limits.maxConnections) else {
+        let peer = channel.remoteAddress?.ipAddress
+        // A trusted proxy carries many clients: its connections count only toward the total.
+        let client = peer.flatMap { limits.trustedProxies.contains($0) ? nil : $0 }
+        guard connections.enter(client: client, limit: limits.maxConnections, perClient: limits.connectionsPerClient) else {
             // Closed at once: an answer would need the buffers the limit is there to save.
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(ConnectionRefused())
         }
         let counter = connections
-        channel.closeFuture.whenComplete { _ in counter.leave() }
+        channel.closeFuture.whenComplete { _ in counter.leave(client: client) }
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let state = ConnectionState(channel: channel, limits: limits)
             let operations = channel.pipeline.syncOperations
@@ -62,20 +68,34 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     struct ConnectionRefused: Error {}
 }
 
-/// Open connections, shared by every channel of one server.
+/// Open connections, in all and per client address, shared by every channel of one server.
 final class ConnectionCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var open = 0
+    /// Only clients with a connection open: the table is bounded by the connection limit.
+    private var perClient: [String: Int] = [:]
 
-    func enter(limit: Int) -> Bool {
+    /// Counts a new connection of `client` (nil: not counted per client), false when it
+    /// would pass `limit` in all or `perClient` for the client.
+    func enter(client: String?, limit: Int, perClient clientLimit: Int) -> Bool {
         lock.withLock {
             guard open < limit else { return false }
+            if let client {
+                let mine = perClient[client, default: 0]
+                guard mine < clientLimit else { return false }
+                perClient[client] = mine + 1
+            }
             open += 1
             return true
         }
     }
 
-    func leave() { lock.withLock { open -= 1 } }
+    func leave(client: String?) {
+        lock.withLock {
+            open -= 1
+            if let client, let mine = perClient[client] { perClient[client] = mine > 1 ? mine - 1 : nil }
+        }
+    }
 
     var count: Int { lock.withLock { open } }
 }
@@ -98,6 +118,9 @@ final class ConnectionState: @unchecked Sendable {
     /// Requests read and not yet answered (a pipelining client may send the next early).
     var inFlight = 0
     var http10 = false
+    /// When the body being read started (uptime ns), and its bytes so far.
+    var bodyStart: UInt64 = 0
+    var bodyBytes = 0
     private var timer: Scheduled<Void>?
 
     init(channel: any Channel, limits: WebLimits) {
@@ -117,6 +140,27 @@ final class ConnectionState: @unchecked Sendable {
     func disarm() {
         timer?.cancel()
         timer = nil
+    }
+
+    /// Watches a body from now: closes the connection when it is not read within
+    /// `bodyTimeout`, or keeps less than `minimumBodyRate` bytes a second after 2 seconds.
+    func watchBody() {
+        bodyStart = DispatchTime.now().uptimeNanoseconds
+        bodyBytes = 0
+        checkBody()
+    }
+
+    private func checkBody() {
+        timer?.cancel()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - bodyStart) / 1e9
+        if elapsed >= limits.bodyTimeout || elapsed >= 2 && Double(bodyBytes) < Double(limits.minimumBodyRate) * elapsed {
+            channel.close(promise: nil)
+            return
+        }
+        let next = min(1, limits.bodyTimeout - elapsed)
+        timer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(max(next, 0.01) * 1e9))) { [self] in
+            if phase == .body { checkBody() }
+        }
     }
 }
 
@@ -142,7 +186,9 @@ final class ByteWatcher: ChannelInboundHandler, RemovableChannelHandler {
                 context.close(promise: nil)
                 return
             }
-        case .body, .answering:
+        case .body:
+            state.bodyBytes += bytes
+        case .answering:
             break
         }
         context.fireChannelRead(data)
@@ -179,11 +225,11 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
                 head.headers.replaceOrAdd(name: "connection", value: "close")
             }
             state.inFlight += 1
-            // The body (a plan upload) has its own window: three times the head's.
+            // The body (a plan upload) has its own deadline and minimum rate.
             state.phase = .body
-            state.arm(seconds: state.limits.headerTimeout * 3)
+            state.watchBody()
             head.headers.remove(name: GuardedHTTP1Channel.peerHeader)
-            if let address = context.channel.remoteAddress?.ipAddress {
+            if let address = Self.client(peer: context.channel.remoteAddress?.ipAddress, head.headers, state.limits) {
                 head.headers.add(name: GuardedHTTP1Channel.peerHeader, value: address)
             }
             context.fireChannelRead(wrapInboundOut(.head(head)))
@@ -195,6 +241,16 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
             state.disarm()
             context.fireChannelRead(data)
         }
+    }
+
+    /// Whom the per-client limits count a request against: the peer, or when the peer is a
+    /// trusted proxy the last `X-Forwarded-For` address that is not one (nginx appends the
+    /// address it saw to what the client sent, so only the hops after a trusted one are true).
+    static func client(peer: String?, _ headers: HTTPHeaders, _ limits: WebLimits) -> String? {
+        guard let peer, limits.trustedProxies.contains(peer) else { return peer }
+        let hops = headers["x-forwarded-for"].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return hops.last { !limits.trustedProxies.contains($0) } ?? peer
     }
 
     /// Why HTTP/1.1 forbids answering `head` as it came, if it does.

@@ -3,12 +3,14 @@ import AgroWeather
 import Dispatch
 import Foundation
 
-/// Token buckets: each client may spend `perClient` a minute and all of them together
-/// `total` a minute, refilled continuously. The table of clients is bounded (idle buckets are
+/// Token buckets: each client may spend `perClient` per `period` seconds and all of them
+/// together `total`, refilled continuously. The table of clients is bounded (idle buckets are
 /// forgotten when it grows), so a flood of addresses costs no memory.
 final class RateLimiter: @unchecked Sendable {
     let perClient: Int
     let total: Int
+    /// Seconds in which a full bucket refills: 60 for a per-minute limit, 86,400 for a daily one.
+    let period: Double
     private let lock = NSLock()
     private var clients: [String: Bucket] = [:]
     private var all: Bucket
@@ -22,10 +24,12 @@ final class RateLimiter: @unchecked Sendable {
     static let maximumClients = 10_000
 
     init(
-        perClient: Int, total: Int, now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        perClient: Int, total: Int, period: Double = 60,
+        now: @escaping @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
     ) {
         self.perClient = perClient
         self.total = total
+        self.period = period
         self.now = now
         all = Bucket(tokens: Double(total), updated: now())
     }
@@ -35,33 +39,45 @@ final class RateLimiter: @unchecked Sendable {
         let time = now()
         return lock.withLock {
             if clients.count >= Self.maximumClients {
-                clients = clients.filter { Self.refilled($0.value, at: time, rate: perClient) < Double(perClient) }
+                clients = clients.filter { refilled($0.value, at: time, rate: perClient) < Double(perClient) }
                 if clients.count >= Self.maximumClients { clients = [:] }
             }
             var mine = clients[client] ?? Bucket(tokens: Double(perClient), updated: time)
-            mine.tokens = Self.refilled(mine, at: time, rate: perClient)
+            mine.tokens = refilled(mine, at: time, rate: perClient)
             mine.updated = time
-            all.tokens = Self.refilled(all, at: time, rate: total)
+            all.tokens = refilled(all, at: time, rate: total)
             all.updated = time
             defer { clients[client] = mine }
-            guard mine.tokens >= 1 else { return (1 - mine.tokens) * 60 / Double(max(perClient, 1)) }
-            guard all.tokens >= 1 else { return (1 - all.tokens) * 60 / Double(max(total, 1)) }
+            guard mine.tokens >= 1 else { return (1 - mine.tokens) * period / Double(max(perClient, 1)) }
+            guard all.tokens >= 1 else { return (1 - all.tokens) * period / Double(max(total, 1)) }
             mine.tokens -= 1
             all.tokens -= 1
             return nil
         }
     }
 
-    private static func refilled(_ bucket: Bucket, at time: Double, rate perMinute: Int) -> Double {
-        min(Double(perMinute), bucket.tokens + (time - bucket.updated) * Double(perMinute) / 60)
+    private func refilled(_ bucket: Bucket, at time: Double, rate perPeriod: Int) -> Double {
+        min(Double(perPeriod), bucket.tokens + (time - bucket.updated) * Double(perPeriod) / period)
+    }
+
+    /// Gives back a token taken by `take` for a call that was not made after all.
+    func refund(client: String) {
+        lock.withLock {
+            if var mine = clients[client] {
+                mine.tokens = min(Double(perClient), mine.tokens + 1)
+                clients[client] = mine
+            }
+            all.tokens = min(Double(total), all.tokens + 1)
+        }
     }
 }
 
 /// The weather client with the server's key, behind the rate limits: a call that would reach
-/// OpenWeatherMap takes a token first (answers fresh in the cache take none).
+/// OpenWeatherMap takes a token of every limiter first, per minute and per day (answers fresh
+/// in the cache take none); refused by one, it gives back what the others gave.
 struct LimitedWeatherService: WeatherService {
     let upstream: any WeatherService
-    let limiter: RateLimiter
+    let limiters: [RateLimiter]
     let client: String
 
     func current(at point: Coordinates, units: WeatherUnits, locale: String?) async throws -> CurrentWeather {
@@ -75,7 +91,12 @@ struct LimitedWeatherService: WeatherService {
     }
 
     private func admit() throws {
-        if let wait = limiter.take(client: client) { throw WebLimitError.tooManyRequests(retryAfter: Int(wait.rounded(.up))) }
+        for (index, limiter) in limiters.enumerated() {
+            if let wait = limiter.take(client: client) {
+                for taken in limiters.prefix(index) { taken.refund(client: client) }
+                throw WebLimitError.tooManyRequests(retryAfter: Int(min(wait, 86_400).rounded(.up)))
+            }
+        }
     }
 }
 

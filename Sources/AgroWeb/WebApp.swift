@@ -8,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Mustache
+import Synchronization
 
 /// What the web server answers from, built once at start-up and shared by every request:
 /// the live catalog, the environment the program started with, the interface strings per
@@ -41,12 +42,18 @@ package final class WebApp: Sendable {
     package let limits: WebLimits
     /// Where catalog work and rendering run: bounded, with a bounded queue.
     let pool: WorkPool
-    /// Weather calls that reach OpenWeatherMap with the server's key.
-    let weatherLimiter: RateLimiter
+    /// Weather calls that reach OpenWeatherMap with the server's key: per minute, per day.
+    let weatherLimiters: [RateLimiter]
+    /// Stops calling OpenWeatherMap for a while when it keeps failing.
+    let weatherBreaker = CircuitBreaker()
     /// The server's methods per route, filled once the routes are registered (405 and Allow).
     let routes = RouteTable()
-    /// Open connections (`WebLimits.maxConnections`).
+    /// Open connections (`WebLimits.maxConnections`, `connectionsPerClient`).
     let connections = ConnectionCounter()
+    /// Requests being answered, per client (`WebLimits.requestsPerClient`).
+    let requestsInFlight = ConnectionCounter()
+    /// Bytes of request bodies being read or held (`WebLimits.bodyBytesInFlight`).
+    let bodyBytes: ByteBudget
 
     package init(
         catalog: LiveCatalog, environment: AgroPresentation.Environment, resources: URL,
@@ -59,8 +66,12 @@ package final class WebApp: Sendable {
         cache = ResponseCache(limit: cacheBytes)
         fragments = PageFragments(limit: limits.fragmentBytes)
         self.limits = limits
+        bodyBytes = ByteBudget(limit: limits.bodyBytesInFlight)
         pool = WorkPool(workers: limits.workers, queueLimit: limits.queueLimit, queueTimeout: limits.queueTimeout)
-        weatherLimiter = RateLimiter(perClient: limits.weatherPerClient, total: limits.weatherTotal)
+        weatherLimiters = [
+            RateLimiter(perClient: limits.weatherPerClient, total: limits.weatherTotal),
+            RateLimiter(perClient: limits.weatherPerClientDaily, total: limits.weatherDaily, period: 86_400),
+        ]
         self.catalog = catalog
         self.environment = environment
         self.weather = weather
@@ -90,7 +101,9 @@ package final class WebApp: Sendable {
         let base = try weather()
         let client = request.headers[HTTPField.Name(GuardedHTTP1Channel.peerHeader)!] ?? "unknown"
         return CachedWeatherService(
-            upstream: LimitedWeatherService(upstream: base.upstream, limiter: weatherLimiter, client: client),
+            upstream: BreakerWeatherService(
+                upstream: LimitedWeatherService(upstream: base.upstream, limiters: weatherLimiters, client: client),
+                breaker: weatherBreaker),
             cache: base.cache, offline: base.offline)
     }
 
@@ -205,4 +218,26 @@ package enum WebError: CommandError {
     }
 
     package var exitStatus: ExitStatus { .ioError }
+}
+
+/// Bytes that may be held at once, reserved before and released after: the bodies in flight.
+final class ByteBudget: Sendable {
+    private let limit: Int
+    private let held = Mutex(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes `bytes` of the budget; false, taking nothing, when they would pass its limit.
+    func reserve(_ bytes: Int) -> Bool {
+        held.withLock { held in
+            guard held + bytes <= limit else { return false }
+            held += bytes
+            return true
+        }
+    }
+
+    func release(_ bytes: Int) { held.withLock { $0 -= bytes } }
+
+    /// Bytes held now.
+    var current: Int { held.withLock { $0 } }
 }

@@ -239,26 +239,78 @@ final class BodyCollector: ResponseBodyWriter {
 /// its deadline for catalog reads; 503 with Retry-After when the pool's queue is full or the
 /// wait too long. Static files, `/healthz`, the OpenAPI file and answers already in the cache
 /// skip the pool: they cost next to nothing and must stay fast while it is busy.
+///
+/// Before a request takes a worker: it counts against its client's requests in flight (429
+/// past `requestsPerClient`), and its body is read whole (within the bytes all bodies may
+/// hold), so a body that never comes holds a connection, not a worker. The weather routes
+/// run outside the pool: their upstream call waits on the network, bounded by
+/// `upstreamDeadline`, and their catalog reads are a region and a nearest representative.
 struct FairnessMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let app: WebApp
 
+    /// The largest body read: a season plan, the only body the server takes.
+    static let maximumBody = CatalogDocuments.maximumPlanBytes
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         if isCheap(request) { return try await next(request, context) }
+        let client = request.headers[HTTPField.Name(GuardedHTTP1Channel.peerHeader)!] ?? "unknown"
+        guard app.requestsInFlight.enter(client: client, limit: Int.max, perClient: app.limits.requestsPerClient) else {
+            return refuse(request, status: 429, code: "tooManyRequests", key: "web.http.tooManyAtOnce", retryAfter: 1)
+        }
+        defer { app.requestsInFlight.leave(client: client) }
+        var request = request
+        if let declared = Self.bodyLength(request) {
+            let reserved = min(declared ?? Self.maximumBody, Self.maximumBody)
+            guard app.bodyBytes.reserve(reserved) else {
+                return refuse(request, status: 503, code: "busy", key: "web.http.busy", retryAfter: 5)
+            }
+            defer { app.bodyBytes.release(reserved) }
+            do {
+                _ = try await request.collectBody(upTo: Self.maximumBody)
+            } catch {
+                return failure(request, RequestError.bodyTooLarge(mebibytes: Self.maximumBody / 1_048_576))
+            }
+            return try await pooled(request, context: context, next: next)
+        }
+        if request.uri.path == "/weather" || request.uri.path == "/api/v1/weather" { return try await next(request, context) }
+        return try await pooled(request, context: context, next: next)
+    }
+
+    /// The body's declared length (nil inside: chunked, length unknown); nil for no body.
+    static func bodyLength(_ request: Request) -> Int?? {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }) { return length > 0 ? .some(length) : nil }
+        return request.headers[.transferEncoding] != nil ? .some(nil) : nil
+    }
+
+    /// The error answer for `error`, as the route would have given it: JSON under /api/, a page elsewhere.
+    private func failure(_ request: Request, _ error: any Error) -> Response {
+        if request.uri.path.hasPrefix("/api/") {
+            return APIRoutes.failure(APIError(error, strings: app.strings(for: request), wordings: app.wordings))
+        }
+        let page = Pages.PageContext(request: request, app: app)
+        return Pages.respond(page, Pages.errorPage(page, error))
+    }
+
+    private func refuse(_ request: Request, status: Int, code: String, key: String, retryAfter: Int) -> Response {
+        let text = app.strings(for: request)(key)
+        var response =
+            request.uri.path.hasPrefix("/api/")
+            ? APIRoutes.failure(APIError(status: status, code: code, message: text))
+            : ProtocolMiddleware.plain(HTTPResponse.Status(code: status), text + "\n")
+        response.headers[.retryAfter] = String(retryAfter)
+        return response
+    }
+
+    private func pooled(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await app.pool.run(deadline: app.limits.requestDeadline) { try await next(request, context) }
         } catch let refusal as WorkPool.Refusal {
-            let s = app.strings(for: request)
-            let text = refusal == .queueFull ? s("web.http.busy") : s("web.http.waitedTooLong")
-            if request.uri.path.hasPrefix("/api/") {
-                var response = APIRoutes.failure(APIError(status: 503, code: "busy", message: text))
-                response.headers[.retryAfter] = "5"
-                return response
-            }
-            var response = ProtocolMiddleware.plain(.serviceUnavailable, text + "\n")
-            response.headers[.retryAfter] = "5"
-            return response
+            let key = refusal == .queueFull ? "web.http.busy" : "web.http.waitedTooLong"
+            return refuse(request, status: 503, code: "busy", key: key, retryAfter: 5)
         }
     }
 

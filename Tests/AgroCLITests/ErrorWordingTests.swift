@@ -80,6 +80,7 @@ final class ErrorWordingTests: XCTestCase {
             (UpdateError.notGreaterThanPublished(version: 1, newest: 2), 64),
             (UpdateError.publishIdentityMismatch(catalog: "a", published: "b"), 64),
             (WeatherError.noAPIKey, 80),
+            (WeatherError.stalled(retryAfter: 30), 85),
             (WeatherError.keyRejected(serverMessage: "Invalid API key.\nSee docs"), 81),
             (WeatherError.keyRejected(serverMessage: nil), 81),
             (WeatherError.notFound(serverMessage: "city not found"), 82),

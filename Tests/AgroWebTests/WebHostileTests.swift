@@ -353,6 +353,116 @@ final class WebHostileTests: XCTestCase {
         XCTAssertEqual(health["status"] as? String, "ok")
     }
 
+    /// A body that never comes holds its connection, not a worker: with one worker, two such
+    /// requests leave every page answering; each is closed once below the minimum rate.
+    func testABodyThatNeverComesHoldsNoWorker() throws {
+        let server = WebProcess()
+        try server.start(["--catalog", Self.catalog], web: ["--workers", "1", "--cache-mb", "0"])
+        defer { server.stop() }
+        let stalled = try (0..<2).map { index -> RawConnection in
+            let connection = try RawConnection(port: server.port, timeout: 10, from: "127.0.0.\(index + 2)")
+            let target = index == 0 ? "/plan" : "/api/v1/plan/check"
+            try connection.send(
+                "POST \(target) HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 4000\r\n\r\nculture")
+            return connection
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        for target in ["/products?lang=ru", "/api/v1/products?all=true", "/uses?pest=zymoseptoria-tritici&culture=winter-wheat"] {
+            XCTAssertEqual(try server.get(target).status, 200, target)
+        }
+        // 7 bytes in 2 s is below the minimum rate: closed by the server, well before the body deadline.
+        for connection in stalled { XCTAssertTrue(connection.isClosed(waiting: 8), "a stalled body was kept") }
+    }
+
+    /// One client cannot hold every connection or every worker: past its share its own new
+    /// connections are closed and its requests refused, while another client is answered.
+    func testOneClientGetsItsShareAndNoMore() throws {
+        let server = WebProcess()
+        try server.start(
+            ["--catalog", Self.catalog], web: ["--connections-per-client", "4", "--requests-per-client", "2", "--cache-mb", "0"])
+        defer { server.stop() }
+        // Four connections from 127.0.0.2 are its share; a fifth is closed without an answer.
+        let held = try (0..<4).map { _ in try RawConnection(port: server.port, timeout: 5, from: "127.0.0.2") }
+        Thread.sleep(forTimeInterval: 0.3)
+        let fifth = try RawConnection(port: server.port, timeout: 5, from: "127.0.0.2")
+        XCTAssertTrue(fifth.isClosed(waiting: 2), "a fifth connection of one client was kept")
+        // Another client is answered meanwhile.
+        XCTAssertEqual(
+            try RawConnection(port: server.port, from: "127.0.0.3").request("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").status,
+            200)
+
+        // Two requests of 127.0.0.2 in flight (their bodies still coming): a third is 429.
+        for connection in held.prefix(2) {
+            try connection.send(
+                "POST /api/v1/plan/check HTTP/1.1\r\nHost: x\r\nContent-Length: 3000\r\n\r\n"
+                    + String(repeating: "a", count: 1500))
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let third = try held[2].request("GET /api/v1/products?all=true HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(third.status, 429)
+        XCTAssertEqual(third.headers["retry-after"], "1")
+        XCTAssertEqual(
+            try RawConnection(port: server.port, from: "127.0.0.3").request(
+                "GET /api/v1/products?all=true HTTP/1.1\r\nHost: x\r\n\r\n"
+            ).status, 200)
+    }
+
+    /// Behind a trusted proxy the client is the last address of X-Forwarded-For that the proxy
+    /// did not add itself; what a client writes there itself names nobody.
+    func testBehindATrustedProxyClientsAreToldApartByForwardedFor() throws {
+        let server = WebProcess()
+        try server.start(
+            ["--catalog", Self.catalog],
+            web: [
+                "--trusted-proxy", "127.0.0.1", "--requests-per-client", "1", "--connections-per-client", "2", "--cache-mb", "0",
+            ])
+        defer { server.stop() }
+        // The proxy's own connections are not one client's: more than two are kept.
+        let proxied = try (0..<4).map { _ in try RawConnection(port: server.port, timeout: 5) }
+        // A client (as nginx names it, after what it claimed itself) with a body still coming.
+        try proxied[0].send(
+            "POST /api/v1/plan/check HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 203.0.113.9, 198.51.100.7\r\nContent-Length: 3000\r\n\r\nab"
+        )
+        Thread.sleep(forTimeInterval: 0.3)
+        func status(_ forwarded: String, on connection: RawConnection) throws -> Int {
+            try connection.request("GET /api/v1/products?all=true HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: \(forwarded)\r\n\r\n")
+                .status
+        }
+        XCTAssertEqual(try status("198.51.100.7", on: proxied[1]), 429, "the same client, one request in flight already")
+        XCTAssertEqual(try status("203.0.113.9", on: proxied[2]), 200, "the address the client claimed is another client")
+        XCTAssertEqual(try status("198.51.100.8", on: proxied[3]), 200)
+    }
+
+    /// A stalled weather service costs at most the upstream deadline, outside the pool, and
+    /// after two stalls none: the breaker answers at once until its cooldown is over.
+    func testAStalledWeatherServiceTiesUpNothing() throws {
+        let upstream = try FaultyHTTPServer { _ in .hang }
+        defer { upstream.stop() }
+        let server = WebProcess(extraEnvironment: [
+            "AGRO_OPENWEATHER_URL": upstream.url.absoluteString, "OPENWEATHER_API_KEY": "stall-test-key",
+        ])
+        try server.start(["--catalog", Self.catalog], web: ["--workers", "1", "--upstream-deadline", "1", "--cache-mb", "0"])
+        defer { server.stop() }
+        let port = server.port
+        let answers = Locked([Int]())
+        let errors = Self.concurrently(2) { index in
+            let answer = try RawConnection(port: port, timeout: 10, from: "127.0.0.\(index + 2)")
+                .request("GET /api/v1/weather?at=\(40 + index),70 HTTP/1.1\r\nHost: x\r\n\r\n")
+            answers.update { $0.append(answer.status) }
+        }
+        XCTAssertEqual(errors, [])
+        XCTAssertEqual(answers.value, [504, 504], "a stalled upstream is a timeout, within the deadline")
+        // Two failures in a row: the breaker is open, nothing reaches the service.
+        let before = upstream.requests.count
+        let started = Date()
+        let page = try server.get("/weather?at=45,70&lang=ru")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "an open breaker answers at once")
+        XCTAssertEqual(upstream.requests.count, before)
+        XCTAssertFalse(page.body.contains("127.0.0.1"), "the upstream's address is not shown")
+        // Pages that need no weather answer meanwhile.
+        XCTAssertEqual(try server.get("/products").status, 200)
+    }
+
     func testBusyAnswersCarryRetryAfter() throws {
         let server = WebProcess()
         try server.start(["--catalog", Self.catalog], web: ["--workers", "1", "--queue-limit", "0", "--cache-mb", "0"])
@@ -574,8 +684,8 @@ final class RawConnection: @unchecked Sendable {
     private var buffer = Data()
     private var closed = false
 
-    init(port: Int, timeout: Double = 10) throws {
-        fd = try loopbackConnection(port: port)
+    init(port: Int, timeout: Double = 10, from source: String? = nil) throws {
+        fd = try loopbackConnection(port: port, from: source)
         setTimeout(timeout)
     }
 

@@ -126,12 +126,15 @@ struct WeatherCommand: AsyncParsableCommand {
 
     /// The cached OpenWeatherMap client (`apiKey`: config.json's). Offline, no key is needed: the
     /// network is never asked.
-    static func service(environment: Environment, apiKey: String?, offline: Bool) throws -> CachedWeatherService {
+    /// - Parameter timeout: seconds one call to OpenWeatherMap may take in all.
+    static func service(environment: Environment, apiKey: String?, offline: Bool, timeout: TimeInterval = 15) throws
+        -> CachedWeatherService
+    {
         let cache = WeatherCache(directory: environment.paths.cache.appendingPathComponent("weather", isDirectory: true))
         let upstream: any WeatherService
         do {
             let configuration = try OpenWeatherMapConfiguration.resolve(
-                environment: environment.processEnvironment, configFileKey: apiKey)
+                environment: environment.processEnvironment, configFileKey: apiKey, timeout: timeout)
             upstream = OpenWeatherMapClient(configuration: configuration)
         } catch let error as WeatherError where offline {
             upstream = UnavailableWeatherService(error: error)

@@ -80,9 +80,12 @@ struct WebCommand: AsyncParsableCommand {
         let settings = try WeatherSettings.load(from: environment.paths.configFile)
         let apiKey = settings?.apiKey
         let feeds = environment.feeds
+        let upstreamDeadline = limits.values.upstreamDeadline
         let app = try await WebApp(
             catalog: live, environment: environment, resources: resources,
-            weather: { try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false) },
+            weather: {
+                try WeatherCommand.service(environment: environment, apiKey: apiKey, offline: false, timeout: upstreamDeadline)
+            },
             sprayRules: settings?.spray ?? SprayRules(),
             feeds: { try feeds.cachedItems().items }, cacheBytes: cacheMB << 20,
             wordings: AgroFull.wordings, limits: limits.values)
@@ -97,12 +100,27 @@ struct WebCommand: AsyncParsableCommand {
             let client = UpdateClient(configuration: try environment.updateConfiguration(update), store: store)
             _ = Self.watchUpdates(client: client, store: store, live: live, every: .seconds(updateInterval), logger: logger)
         }
+        Self.pruneWeatherCache(
+            WeatherCache(directory: environment.paths.cache.appendingPathComponent("weather", isDirectory: true)),
+            every: .seconds(600))
         let host = self.host, strings = environment.strings
         let application = WebServer.makeApplication(app: app, host: host, port: port, logger: logger) { port in
             let shown = host.contains(":") ? "[\(host)]" : host
             Terminal.standardOutput.line(strings("web.listening", "http://\(shown):\(port)/"))
         }
         try await application.runService()
+    }
+
+    /// The weather answers kept on disk, pruned every `interval`: a day old at most (an older
+    /// one is no help even when the service fails) and 64 MB in all, the oldest first.
+    @discardableResult
+    static func pruneWeatherCache(_ cache: WeatherCache, every interval: Duration) -> Task<Void, Never> {
+        Task.detached(priority: .background) {
+            while !Task.isCancelled {
+                cache.prune(maximumAge: 86_400, maximumBytes: 64 << 20)
+                try? await Task.sleep(for: interval)
+            }
+        }
     }
 
     /// Checks the update server every `interval`; a newer catalog is verified, installed and
