@@ -15,7 +15,7 @@ package struct ServiceErrorWording: ErrorWording {
 
     package func report(_ error: any Error, strings: Localizer, spelling: ParameterSpelling) -> ErrorReport? {
         switch error {
-        case let error as WeatherError: return Self.report(error, strings)
+        case let error as WeatherError: return Self.report(error, strings, spelling: spelling)
         case let error as any DescribedError: return Self.report(error.errorCase, strings)
         default: return nil
         }
@@ -77,7 +77,11 @@ package struct ServiceErrorWording: ErrorWording {
         "ContentBuildError": ["none": .badContent, "one": .badContent, "more": .badContent],
     ]
 
-    package static func report(_ error: WeatherError, _ s: Localizer) -> ErrorReport {
+    /// - Parameter spelling: `.query` for the web, whose users never see the server's own
+    ///   address of the service (`.timeout`, `.noNetwork` are worded without it).
+    package static func report(_ error: WeatherError, _ s: Localizer, spelling: ParameterSpelling = .commandLine)
+        -> ErrorReport
+    {
         let key = "error.WeatherError."
         // The server's own words, on one line, after the message when it gave any.
         func quoted(_ text: String?) -> String {
@@ -96,8 +100,13 @@ package struct ServiceErrorWording: ErrorWording {
             return ErrorReport(.weatherRequestRefused, s(key + "requestRefused", status, quoted(server)))
         case let .timeout(seconds, url):
             let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
+            if spelling == .query {
+                return ErrorReport(.weatherTimeout, s(key + "timeout.service", s("duration.seconds", shown)))
+            }
             return ErrorReport(.weatherTimeout, s(key + "timeout", url, s("duration.seconds", shown)))
-        case let .noNetwork(reason, url): return ErrorReport(.weatherNoNetwork, s(key + "noNetwork", url, reason))
+        case let .noNetwork(reason, url):
+            if spelling == .query { return ErrorReport(.weatherNoNetwork, s(key + "noNetwork.service")) }
+            return ErrorReport(.weatherNoNetwork, s(key + "noNetwork", url, reason))
         case let .malformedAnswer(detail): return ErrorReport(.weatherMalformed, s(key + "malformedAnswer", detail))
         case let .nothingCached(place): return ErrorReport(.weatherNothingCached, s(key + "nothingCached", place))
         case let .invalidBaseURL(text): return ErrorReport(.usage, s(key + "invalidBaseURL", text))

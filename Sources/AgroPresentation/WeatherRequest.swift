@@ -71,8 +71,12 @@ package struct WeatherRequest: Sendable {
 
     /// The answer: the place resolved in `catalog`, the weather from `service` in the
     /// environment's language, the spray advice under `rules`.
+    /// - Parameter keepingFailure: a weather failure is kept in the result (`failure`) with the
+    ///   place, its region and representative, instead of thrown: a page shows what it can
+    ///   without the service.
     package func answer(
-        catalog: some Catalog, environment: Environment, service: CachedWeatherService, rules: SprayRules
+        catalog: some Catalog, environment: Environment, service: CachedWeatherService, rules: SprayRules,
+        keepingFailure: Bool = false
     ) async throws -> WeatherResult {
         let locale = environment.locale
         let regions = try catalog.regions(locale: locale)
@@ -92,11 +96,15 @@ package struct WeatherRequest: Sendable {
             representative: NearestPlaces.representative(
                 nearestTo: point, in: try catalog.representatives(locale: locale), regions: regions),
             product: productMatch)
-        if current { result.current = try await service.currentAnswer(at: point, units: units, locale: locale) }
-        if forecast || spray {
-            let answer = try await service.forecastAnswer(at: point, units: units, locale: locale)
-            result.forecast = answer
-            if spray { result.spray = SprayAdvisor.report(forecast: answer.value, units: units, rules: rules) }
+        do {
+            if current { result.current = try await service.currentAnswer(at: point, units: units, locale: locale) }
+            if forecast || spray {
+                let answer = try await service.forecastAnswer(at: point, units: units, locale: locale)
+                result.forecast = answer
+                if spray { result.spray = SprayAdvisor.report(forecast: answer.value, units: units, rules: rules) }
+            }
+        } catch let failure as WeatherError where keepingFailure {
+            result.failure = failure
         }
         return result
     }
@@ -114,6 +122,8 @@ package struct WeatherResult: Sendable {
     package var current: WeatherAnswer<CurrentWeather>?
     package var forecast: WeatherAnswer<Forecast>?
     package var spray: SprayReport?
+    /// Why the weather is missing, when the request kept its failure (`keepingFailure`).
+    package var failure: WeatherError?
 
     /// The warning of a cached answer that stands in for a failed fetch, in the interface
     /// language: the failure as the error table words it, and the answer's age.

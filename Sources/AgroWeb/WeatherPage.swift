@@ -26,8 +26,12 @@ extension Pages {
             spray: page.web.flag("spray"))
         let result = try await request.answer(
             catalog: page.catalog, environment: page.environment, service: try page.app.weatherService(for: page.web.request),
-            rules: page.app.sprayRules)
+            rules: page.app.sprayRules, keepingFailure: true)
         let wording = weatherWording(page)
+        if let failure = result.failure {
+            let reason = ServiceErrorWording.report(failure, page.environment.strings, spelling: .query).message
+            values["unavailable"] = page.t("web.weather.withoutIt", reason)
+        }
         if let current = result.current {
             let parts = WeatherText.currentParts(
                 current.value, units: result.units, region: result.region, source: current.source,

@@ -47,9 +47,10 @@ package struct WebLimits: Sendable {
     package var maxPerPage = 500
     /// Highest page number.
     package static let maxPage = 1_000_000
-    /// Weather requests one client may make per minute: a tenth of `weatherTotal`, so that no
-    /// few clients can spend the minute's budget.
-    package var weatherPerClient = 5
+    /// Weather requests one client may make per minute: a fifth of `weatherTotal` (a page
+    /// costs two, current and forecast, per place and language), so that no one or two clients
+    /// can spend the minute's budget, and the daily budget bounds them all.
+    package var weatherPerClient = 10
     /// Weather requests all clients together may make per minute (each may cost one upstream
     /// call with the server's key; OpenWeatherMap's free plan allows 60 a minute).
     package var weatherTotal = 50

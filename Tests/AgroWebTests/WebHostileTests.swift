@@ -452,6 +452,9 @@ final class WebHostileTests: XCTestCase {
         }
         XCTAssertEqual(errors, [])
         XCTAssertEqual(answers.value, [504, 504], "a stalled upstream is a timeout, within the deadline")
+        let api = try server.get("/api/v1/weather?at=41,70")
+        XCTAssertEqual(api.status, 504)
+        XCTAssertFalse(api.body.contains("127.0.0.1"), "the API names no internal address: \(api.body)")
         // Two failures in a row: the breaker is open, nothing reaches the service.
         let before = upstream.requests.count
         let started = Date()
@@ -459,6 +462,11 @@ final class WebHostileTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 1, "an open breaker answers at once")
         XCTAssertEqual(upstream.requests.count, before)
         XCTAssertFalse(page.body.contains("127.0.0.1"), "the upstream's address is not shown")
+        // The page keeps what needs no weather, and says in its language what is missing.
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains("Погода не показана"), "the notice in Russian")
+        XCTAssertTrue(page.body.contains("class=\"filters weather-place\""), "the form stays")
+        XCTAssertTrue(page.body.contains("class=\"card representative\""), "the nearest representative stays")
         // Pages that need no weather answer meanwhile.
         XCTAssertEqual(try server.get("/products").status, 200)
     }
