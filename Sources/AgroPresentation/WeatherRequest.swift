@@ -178,7 +178,7 @@ package struct WeatherResult: Sendable {
     /// forecast table and chart, and the spray report, whichever were asked for. The warning
     /// of a stand-in answer is left to the caller (`warning(_:)`: the CLI writes it on stderr).
     package func text(environment: Environment, forecastTable: Bool, width: Int, tableWidth: Int) -> [String] {
-        let wording = WeatherWording.localized(environment.strings)
+        let wording = WeatherWording.localized(environment.strings, units: units)
         var lines: [String] = []
         if let current {
             lines.append(

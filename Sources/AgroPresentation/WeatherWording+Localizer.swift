@@ -8,7 +8,9 @@ extension WeatherWording {
     /// the language's decimal separator, spray findings worded from their typed rule, verdict,
     /// value and threshold; a cached answer's age in the language's units; dates in the
     /// language's pattern (`weather.clock.*`) with its weekday names.
-    package static func localized(_ s: Localizer) -> WeatherWording {
+    /// - Parameter units: the person's units: spray findings give wind and gusts in them
+    ///   (m/s, mph), as the current conditions do, though the rules count in km/h.
+    package static func localized(_ s: Localizer, units: WeatherUnits = .metric) -> WeatherWording {
         WeatherWording(
             phrase: { key, english in
                 let full = "weather." + key
@@ -16,14 +18,16 @@ extension WeatherWording {
                 return text == full ? english : text
             },
             number: { s.decimal($0) },
-            finding: { finding, report in sprayFinding(finding, rainfastHours: report.rainfastHours, s) },
+            finding: { finding, report in sprayFinding(finding, rainfastHours: report.rainfastHours, units: units, s) },
             age: { WeatherResult.age($0, s) },
             locale: s.locale)
     }
 
     /// One spray finding in the interface language; the English strings reproduce
     /// `SprayAdvisor`'s texts word for word.
-    package static func sprayFinding(_ finding: SprayFinding, rainfastHours: Double, _ s: Localizer) -> String {
+    package static func sprayFinding(
+        _ finding: SprayFinding, rainfastHours: Double, units: WeatherUnits = .metric, _ s: Localizer
+    ) -> String {
         // As SprayAdvisor writes them: whole numbers bare, else one decimal (f) or up to two (f2).
         func f(_ v: Double) -> String { s.decimal(v == v.rounded() ? v.plainText : String(format: "%.1f", v)) }
         func f2(_ v: Double) -> String {
@@ -31,6 +35,12 @@ extension WeatherWording {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return s.decimal(text)
+        }
+        // A speed the rules give in km/h, in the person's unit (one unit per page).
+        func speed(_ kmh: Double) -> String {
+            units == .imperial
+                ? f((kmh / 1.609_344 * 10).rounded() / 10) + " " + s("weather.unit.mph")
+                : f((kmh / 3.6 * 10).rounded() / 10) + " " + s("weather.unit.metresPerSecond")
         }
         // printf, not Int(): a server may send any number, and Int() traps on huge ones.
         func percent(_ v: Double) -> String { String(format: "%.0f", (v * 100).rounded()) }
@@ -57,20 +67,21 @@ extension WeatherWording {
         switch finding.rule {
         case .wind, .deltaT:
             let isWind = finding.rule == .wind
-            let label = isWind ? s("weather.finding.wind", f(v)) : s("weather.finding.deltaT", f(v))
+            let label = isWind ? s("weather.finding.wind", speed(v)) : s("weather.finding.deltaT", f(v))
+            let bound = isWind ? speed(limit) : f(limit)
             if verdict == .good { return label }
             if v < limit {
                 return s(
-                    "weather.finding.below", label, f(limit),
+                    "weather.finding.below", label, bound,
                     isWind ? s("weather.finding.wind.tooLow") : s("weather.finding.deltaT.tooLow"))
             }
             let why =
                 verdict == .marginal
                 ? (isWind ? s("weather.finding.wind.tooHigh") : s("weather.finding.deltaT.tooHigh"))
                 : (isWind ? s("weather.finding.wind.farTooHigh") : s("weather.finding.deltaT.farTooHigh"))
-            return s("weather.finding.above", label, f(limit), why)
+            return s("weather.finding.above", label, bound, why)
         case .gust:
-            return verdict == .good ? s("weather.finding.gust", f(v)) : s("weather.finding.gustAbove", f(v), f(limit))
+            return verdict == .good ? s("weather.finding.gust", speed(v)) : s("weather.finding.gustAbove", speed(v), speed(limit))
         case .rain:
             switch verdict {
             case .good: return s("weather.finding.rain.none", f(rainfastHours))

@@ -27,7 +27,7 @@ extension Pages {
         let result = try await request.answer(
             catalog: page.catalog, environment: page.environment, service: try page.app.weatherService(for: page.web.request),
             rules: page.app.sprayRules, keepingFailure: true)
-        let wording = weatherWording(page)
+        let wording = weatherWording(page, units: result.units)
         if let failure = result.failure {
             let reason = ServiceErrorWording.report(failure, page.environment.strings, spelling: .query).message
             values["unavailable"] = page.t("web.weather.withoutIt", reason)
@@ -114,7 +114,7 @@ extension Pages {
     }
 
     /// The weather texts in the page's language, as `agro weather` words them.
-    static func weatherWording(_ page: PageContext) -> WeatherWording {
-        WeatherWording.localized(page.environment.strings)
+    static func weatherWording(_ page: PageContext, units: WeatherUnits = .metric) -> WeatherWording {
+        WeatherWording.localized(page.environment.strings, units: units)
     }
 }
