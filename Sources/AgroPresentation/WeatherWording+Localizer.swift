@@ -85,6 +85,9 @@ extension WeatherWording {
         case .rain:
             switch verdict {
             case .good: return s("weather.finding.rain.none", f(rainfastHours))
+            case .marginal where finding.snow == true: return s("weather.finding.snow.some", f2(v), f(rainfastHours))
+            case .avoid where finding.snow == true:
+                return s("weather.finding.snow.washesOff", f2(v), f(rainfastHours), f2(limit))
             case .marginal: return s("weather.finding.rain.some", f2(v), f(rainfastHours))
             case .avoid: return s("weather.finding.rain.washesOff", f2(v), f(rainfastHours), f2(limit))
             }

@@ -48,6 +48,8 @@ public struct SprayFinding: Sendable, Hashable, Codable {
     public var threshold: Double?
     /// One short phrase for people, e.g. "wind 17.3 km/h above 15".
     public var text: String
+    /// For the rain rule: true when most of the water falls as snow, which the words then say.
+    public var snow: Bool?
 
     /// A finding of `rule` on one slot.
     public init(rule: SprayRule, verdict: SprayVerdict, value: Double?, unit: String, threshold: Double?, text: String) {
@@ -79,6 +81,8 @@ public struct SpraySlot: Sendable, Hashable, Codable {
     public var gust10m: Double?
     /// Rain plus snow (as water) in the slot, mm.
     public var precipitationMm: Double
+    /// The part of `precipitationMm` that falls as snow, mm; nil when none does.
+    public var snowMm: Double?
     /// Probability of precipitation, 0...1.
     public var precipitationProbability: Double?
     /// Cloud cover, %.
@@ -90,8 +94,10 @@ public struct SpraySlot: Sendable, Hashable, Codable {
     public init(
         start: Date, duration: TimeInterval = 3 * 3600, temperatureC: Double?, humidity: Double?,
         wind10m: Double?, gust10m: Double? = nil, precipitationMm: Double = 0,
-        precipitationProbability: Double? = nil, cloudPercent: Double? = nil, inversionPeriod: Bool = false
+        precipitationProbability: Double? = nil, cloudPercent: Double? = nil, inversionPeriod: Bool = false,
+        snowMm: Double? = nil
     ) {
+        self.snowMm = snowMm
         self.start = start
         self.duration = duration
         self.temperatureC = temperatureC

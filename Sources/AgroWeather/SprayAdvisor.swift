@@ -45,7 +45,7 @@ extension SpraySlot {
                 precipitationMm: rain + snow,
                 precipitationProbability: pop,
                 cloudPercent: item.clouds?.all,
-                inversionPeriod: inversion)
+                inversionPeriod: inversion, snowMm: snow > 0 ? snow : nil)
         }
     }
 
@@ -107,18 +107,19 @@ public enum SprayAdvisor {
         // slot's start to its end plus the rain-fast period. Later slots count for the part of
         // them inside that period, assuming their rain falls evenly.
         let dryUntil = slot.end.addingTimeInterval(rainfastHours * 3600)
-        var rain = slot.precipitationMm
+        var rain = slot.precipitationMm, snow = slot.snowMm ?? 0
         var pop = slot.precipitationProbability
         for later in slots[(index + 1)...] where later.start < dryUntil && later.end > slot.end {
             let overlap = min(later.end, dryUntil).timeIntervalSince(max(later.start, slot.end))
             guard overlap > 0, later.duration > 0 else { continue }
             rain += later.precipitationMm * overlap / later.duration
+            snow += (later.snowMm ?? 0) * overlap / later.duration
             if let p = later.precipitationProbability { pop = max(pop ?? 0, p) }
         }
         let findings = [
             windFinding(boomWind, rules),
             gustFinding(boomGust, rules),
-            rainFinding(round2(rain), rainfastHours: rainfastHours, rules),
+            rainFinding(round2(rain), snowMm: round2(snow), rainfastHours: rainfastHours, rules),
             precipitationProbabilityFinding(pop.map(round2), rules),
             temperatureFinding(slot.temperatureC.map(round1), rules),
             humidityFinding(slot.humidity.map(round1), rules),
@@ -180,16 +181,24 @@ public enum SprayAdvisor {
     }
 
     /// Rain expected during the slot and the rain-fast period after it, mm.
-    public static func rainFinding(_ mm: Double, rainfastHours: Double, _ rules: SprayRules) -> SprayFinding {
+    /// - Parameter snowMm: the part of `mm` falling as snow; when it is most of it, the words
+    ///   say snow, not rain.
+    public static func rainFinding(_ mm: Double, snowMm: Double = 0, rainfastHours: Double, _ rules: SprayRules)
+        -> SprayFinding
+    {
         let period = "within the slot and \(f(rainfastHours)) h rain-fast period"
         let (verdict, limit) = atLeast(mm, avoid: rules.rainAvoidMm, marginal: rules.rainMarginalMm)
+        let isSnow = mm > 0 && snowMm * 2 > mm
+        let word = isSnow ? "snow" : "rain"
         let text: String
         switch verdict {
         case .good: text = "no rain \(period)"
-        case .marginal: text = "rain \(f2(mm)) mm \(period)"
-        case .avoid: text = "rain \(f2(mm)) mm \(period), from \(f2(limit)) mm washes off"
+        case .marginal: text = "\(word) \(f2(mm)) mm \(period)"
+        case .avoid: text = "\(word) \(f2(mm)) mm \(period), from \(f2(limit)) mm washes off"
         }
-        return SprayFinding(rule: .rain, verdict: verdict, value: mm, unit: "mm", threshold: limit, text: text)
+        var finding = SprayFinding(rule: .rain, verdict: verdict, value: mm, unit: "mm", threshold: limit, text: text)
+        if isSnow && verdict != .good { finding.snow = true }
+        return finding
     }
 
     /// Highest probability of precipitation over the slot and its rain-fast period, 0...1.

@@ -1,6 +1,7 @@
 import AgroCLI
 import AgroDomain
 import AgroPresentation
+import AgroWeather
 import Foundation
 import XCTest
 
@@ -204,5 +205,26 @@ final class FindingWordingTests: XCTestCase {
         XCTAssertTrue(csv.stdout.contains(",pre_harvest_interval,"), csv.stdout)
         XCTAssertTrue(csv.stdout.contains(",dose,"), csv.stdout)
         XCTAssertFalse(csv.stdout.contains("срок ожидания,"), csv.stdout)
+    }
+}
+
+/// Spray reasons in the person's language and units: snow named as snow, wind in m/s or mph.
+final class SprayReasonWordingTests: XCTestCase {
+    private static let localizable = CLIRunner.root.appendingPathComponent("Localizable")
+
+    func testSnowAndWindAreWordedInTheLanguageAndUnits() throws {
+        let kazakh = Localizer(locale: "kk", directory: Self.localizable)
+        var snow = SprayFinding(rule: .rain, verdict: .avoid, value: 4, unit: "mm", threshold: 2, text: "snow 4 mm")
+        snow.snow = true
+        let words = WeatherWording.sprayFinding(snow, rainfastHours: 2, kazakh)
+        XCTAssertTrue(words.contains("қар"), words)
+        XCTAssertFalse(words.contains("жаңбыр"), words)
+        // 36 km/h at the boom is 10 m/s, 22.4 mph.
+        let wind = SprayFinding(rule: .gust, verdict: .avoid, value: 36, unit: "km/h", threshold: 30, text: "")
+        let russian = Localizer(locale: "ru", directory: Self.localizable)
+        XCTAssertEqual(WeatherWording.sprayFinding(wind, rainfastHours: 2, units: .metric, russian), "порывы 10 м/с выше 8,3 м/с")
+        let english = Localizer(locale: "en", directory: Self.localizable)
+        XCTAssertEqual(
+            WeatherWording.sprayFinding(wind, rainfastHours: 2, units: .imperial, english), "gusts 22.4 mph above 18.6 mph")
     }
 }

@@ -368,12 +368,12 @@ final class WeatherCommandTests: WeatherCLITestCase {
                 slot["slot"],
                 allowed: [
                     "start", "duration", "temperatureC", "humidity", "wind10m", "gust10m", "precipitationMm",
-                    "precipitationProbability", "cloudPercent", "inversionPeriod",
+                    "precipitationProbability", "cloudPercent", "inversionPeriod", "snowMm",
                 ],
                 required: ["start", "duration", "precipitationMm", "inversionPeriod"], "spray.slots[].slot")
             for finding in slot["findings"] as? [Any] ?? [] {
                 keys(
-                    finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text"],
+                    finding, allowed: ["rule", "verdict", "value", "unit", "threshold", "text", "snow"],
                     required: ["rule", "verdict", "unit", "text"], "finding")
             }
         }

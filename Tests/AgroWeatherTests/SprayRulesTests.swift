@@ -162,6 +162,31 @@ final class SprayAdvisorTests: XCTestCase {
         SprayAdvisor.report(slots: [slot], rules: rules ?? flat).slots[0].verdict
     }
 
+    /// Snow is said as snow: the rain rule judges the water, the words name what falls.
+    func testSnowIsSaidAsSnow() {
+        var snowy = slot(0, temp: 1, rain: 5)
+        snowy.snowMm = 5
+        let rule = SprayAdvisor.report(slots: [snowy], rules: flat).slots[0].findings.first { $0.rule == .rain }
+        XCTAssertEqual(rule?.verdict, .avoid)
+        XCTAssertEqual(rule?.snow, true)
+        XCTAssertTrue(rule?.text.hasPrefix("snow 5 mm") == true, rule?.text ?? "")
+        // Mostly rain with a little snow: rain.
+        var mixed = slot(0, temp: 1, rain: 5)
+        mixed.snowMm = 1
+        let wet = SprayAdvisor.report(slots: [mixed], rules: flat).slots[0].findings.first { $0.rule == .rain }
+        XCTAssertNil(wet?.snow)
+        XCTAssertTrue(wet?.text.hasPrefix("rain 5 mm") == true, wet?.text ?? "")
+        // From a forecast: the next item's snow.3h is the slot's snow.
+        let forecast = Forecast(
+            list: [
+                ForecastSlot(dt: 1_785_564_000, main: MainReadings(temp: 0.5, humidity: 90)),
+                ForecastSlot(dt: 1_785_574_800, main: MainReadings(temp: 0.2, humidity: 92), snow: Precipitation(threeHours: 4)),
+            ])
+        let slots = SpraySlot.slots(from: forecast, units: .metric)
+        XCTAssertEqual(slots[0].snowMm, 4)
+        XCTAssertEqual(slots[0].precipitationMm, 4)
+    }
+
     func testBaseSlotIsGoodWithNoReasons() {
         let assessment = SprayAdvisor.report(slots: [slot(0)], rules: flat).slots[0]
         XCTAssertEqual(assessment.verdict, .good)
