@@ -40,6 +40,11 @@ let package = Package(
             ],
             path: "update/Sources",
             swiftSettings: strict),
+        // The field journal: a record written with its checks, a season exported (journal/README.md).
+        .executableTarget(
+            name: "agro-journal-bench",
+            dependencies: [.product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro")],
+            path: "journal/Sources", swiftSettings: strict),
         // Throughput benchmark for the HTML renderer (html/run.sh).
         .executableTarget(
             name: "agro-html-bench", dependencies: [.product(name: "AgroHTML", package: "agro")],

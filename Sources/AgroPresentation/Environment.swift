@@ -26,6 +26,8 @@ package struct Environment: Sendable {
     /// judged against. Read once where the environment is made, so one command or one request
     /// sees one day, and tests can fix it.
     package let today: String
+    /// The moment the environment was made: what a journal record's age is judged against.
+    package let now: Date
 
     /// The tables of `Assets/` (pictogram and formulation names), read once per file and
     /// shared by every environment derived from this one: a server reads each once, not per card.
@@ -33,7 +35,7 @@ package struct Environment: Sendable {
 
     package init(
         paths: Paths, configuration: Configuration, locale: String, format: OutputFormat, output: Terminal,
-        catalogPath: String?, processEnvironment: [String: String], today: String
+        catalogPath: String?, processEnvironment: [String: String], today: String, now: Date? = nil
     ) {
         self.paths = paths
         self.configuration = configuration
@@ -44,6 +46,8 @@ package struct Environment: Sendable {
         self.catalogPath = catalogPath
         self.processEnvironment = processEnvironment
         self.today = today
+        // Noon of `today` when no moment is given: a test that fixes the day fixes the clock.
+        self.now = now ?? PlanDate(today).map { Date(timeIntervalSince1970: Double($0.day) * 86_400 + 43_200) } ?? Date()
         assetTables = ReadOncePerKey()
     }
 

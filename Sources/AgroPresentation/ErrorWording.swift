@@ -49,6 +49,7 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as CoordinateError: return Self.report(error, strings)
         case let error as CatalogSelectionError: return Self.report(error, strings)
         case let error as UserStoreError: return Self.report(error, strings)
+        case let error as JournalError: return Self.report(error, strings)
         case let error as CatalogWriterError: return Self.report(error, strings)
         // A tank's numbers and a plan file are bad usage.
         case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings, spelling))
@@ -161,6 +162,35 @@ package struct CatalogErrorWording: ErrorWording {
     static func report(_ error: UserStoreError, _ s: Localizer) -> ErrorReport {
         switch error {
         case let .unusable(path, reason): return ErrorReport(.ioError, s("error.UserStoreError.unusable", path, reason))
+        case let .cannotWrite(path, reason):
+            return ErrorReport(.cannotWrite, s("error.UserStoreError.cannotWrite", path, reason))
+        }
+    }
+
+    static func report(_ error: JournalError, _ s: Localizer) -> ErrorReport {
+        let number = { (value: Double) in s.decimal(value.plainText) }
+        switch error {
+        case let .unknownField(text): return ErrorReport(.notFound, s("error.JournalError.unknownField", text))
+        case let .fieldNameTaken(name): return ErrorReport(.usage, s("error.JournalError.fieldNameTaken", name))
+        case .emptyFieldName: return ErrorReport(.usage, s("error.JournalError.emptyFieldName"))
+        case .areaNotPositive: return ErrorReport(.usage, s("error.JournalError.areaNotPositive"))
+        case let .areaLargerThanField(treated, field):
+            return ErrorReport(.usage, s("error.JournalError.areaLargerThanField", number(treated), number(field)))
+        case let .harvestBeforeSowing(harvest, sowing):
+            return ErrorReport(.usage, s("error.JournalError.harvestBeforeSowing", harvest, sowing))
+        case .noProduct: return ErrorReport(.usage, s("error.JournalError.noProduct"))
+        case let .doseNotPositive(product): return ErrorReport(.usage, s("error.JournalError.doseNotPositive", product))
+        case let .stageOutOfRange(bbch): return ErrorReport(.usage, s("error.JournalError.stageOutOfRange", bbch))
+        case .waterNotPositive: return ErrorReport(.usage, s("error.JournalError.waterNotPositive"))
+        case let .readingOutOfRange(quantity, value):
+            return ErrorReport(
+                .usage, s("error.JournalError.readingOutOfRange", s("journal.weather.\(quantity)"), number(value)))
+        case let .dateInFuture(date, today): return ErrorReport(.usage, s("error.JournalError.dateInFuture", date, today))
+        case .endBeforeStart: return ErrorReport(.usage, s("error.JournalError.endBeforeStart"))
+        case let .unknownRecord(text): return ErrorReport(.notFound, s("error.JournalError.unknownRecord", text))
+        case let .reasonRequired(hours): return ErrorReport(.usage, s("error.JournalError.reasonRequired", hours))
+        case let .revisionConflict(id):
+            return ErrorReport(.usage, s("error.JournalError.revisionConflict", id.uuidString.lowercased()))
         }
     }
 

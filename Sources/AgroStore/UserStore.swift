@@ -3,7 +3,7 @@ import CSQLiteConfig
 import Foundation
 import GRDB
 
-/// What the user keeps between runs: favorites.
+/// What the user keeps between runs: favorites, and the field journal (`UserStore+Journal.swift`).
 ///
 /// Lives in its own database file, apart from the catalog, and refers to catalog entities by
 /// their stable ids only, so it survives every replacement of the catalog file.
@@ -14,7 +14,8 @@ import GRDB
 /// for favorite in try store.favorites() { print(favorite.kind, favorite.id) }
 /// ```
 public final class UserStore: Sendable {
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
+    let path: String
 
     /// Opens (creating if needed) the user database at `path`.
     public init(path: String) throws {
@@ -33,6 +34,7 @@ public final class UserStore: Sendable {
             let status = agro_sqlite3_disable_checkpoint_on_close(db.sqliteConnection)
             guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
         }
+        self.path = path
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try Self.migrator.migrate(queue)
@@ -65,6 +67,7 @@ public final class UserStore: Sendable {
             try db.drop(table: "recentSearch")
             try db.drop(table: "setting")
         }
+        migrator.registerMigration("v3-journal", migrate: Self.createJournal)
         return migrator
     }
 
@@ -134,12 +137,16 @@ public final class UserStore: Sendable {
 public enum UserStoreError: UserFacingError {
     /// The user database at `path` cannot be opened or migrated.
     case unusable(path: String, reason: String)
+    /// The user database at `path` cannot take a write (read-only, disk full, locked).
+    case cannotWrite(path: String, reason: String)
 
     /// One line naming the database and what failed.
     public var message: String {
         switch self {
         case let .unusable(path, reason):
             return "user data at \(path) cannot be opened (\(reason)); move the file away to start afresh"
+        case let .cannotWrite(path, reason):
+            return "nothing was written: user data at \(path) cannot be changed (\(reason))"
         }
     }
 }

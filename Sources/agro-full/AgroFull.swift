@@ -20,7 +20,7 @@ struct AgroFull: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: CatalogCommands.all + [
             WeatherCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
-            DbCommand.self, KeysCommand.self, ServeCommand.self, WebCommand.self,
+            DbCommand.self, KeysCommand.self, ServeCommand.self, WebCommand.self, FieldCommand.self, JournalCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

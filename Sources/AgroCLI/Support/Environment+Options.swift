@@ -22,7 +22,7 @@ package extension Environment {
         self.init(
             paths: paths, configuration: configuration, locale: locale, format: options.format, output: .standardOutput,
             catalogPath: options.catalog ?? configuration.catalog, processEnvironment: processEnvironment,
-            today: Environment.isoDate(now))
+            today: Environment.isoDate(now), now: now)
         if warns { warnIfTheLanguageIsUnknown(options) }
     }
 

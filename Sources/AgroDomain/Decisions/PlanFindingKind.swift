@@ -2,7 +2,7 @@ import Foundation
 
 /// What a plan finding says, with its values typed, so that an interface can word it in its
 /// own language; `message` is the English wording library users get in `PlanFinding.message`.
-public enum PlanFindingKind: Sendable, Hashable {
+public enum PlanFindingKind: Sendable, Hashable, Codable {
     /// The product's registration expired before the application's date.
     case registrationExpired(product: String, expiry: String, date: PlanDate)
     /// The product has no use on the culture or any group it belongs to.
@@ -97,7 +97,7 @@ public enum PlanFindingKind: Sendable, Hashable {
 }
 
 /// One use a finding's limit comes from.
-public struct PlanUseSource: Sendable, Hashable {
+public struct PlanUseSource: Sendable, Hashable, Codable {
     /// The use's id.
     public var use: EntityID
     /// The product's name.
@@ -115,7 +115,7 @@ public struct PlanUseSource: Sendable, Hashable {
 
 /// Where a finding's limit comes from, typed so that an interface can word it; `text` is the
 /// English wording `PlanFinding.source` carries.
-public enum PlanFindingSource: Sendable, Hashable {
+public enum PlanFindingSource: Sendable, Hashable, Codable {
     /// The registered uses (one or several).
     case uses([PlanUseSource])
     /// All the catalog's uses of a product (named).

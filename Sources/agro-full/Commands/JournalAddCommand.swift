@@ -1,0 +1,68 @@
+import AgroCLI
+import AgroDomain
+import AgroPresentation
+import ArgumentParser
+import Foundation
+
+struct JournalAddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Write a spray record; its findings are shown and kept with it.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var record: RecordOptions
+    @Option(help: "The record's id (a UUID made where it was first written); the same id written twice is stored once.")
+    var id: String?
+
+    func run() throws {
+        let environment = try Environment(global)
+        try environment.refuseCSV("journal add")
+        let command = "agro journal add"
+        guard let fieldName = record.field else { throw UsageError(.missingArgument("--field"), command: command) }
+        guard let date = record.date else { throw UsageError(.missingArgument("--date"), command: command) }
+        let catalog = try environment.openCatalogUntilExit()
+        let journal = try environment.openJournal(catalog: catalog)
+        let field = try journal.field(fieldName)
+        var written = SprayRecord(
+            field: field.id, start: try RecordOptions.time(date, option: "--date", command: command), products: [],
+            writtenAt: environment.now)
+        if let id {
+            guard let uuid = UUID(uuidString: id) else {
+                throw UsageError(.invalidValue(option: "--id", value: id, valid: []), command: command)
+            }
+            // One id for the record and its first revision: written twice, it is the same revision.
+            (written.id, written.revision) = (uuid, uuid)
+        }
+        written.products = try record.products(catalog: catalog, environment: environment, command: command)
+        try record.apply(to: &written, catalog: catalog, environment: environment, command: command)
+        try JournalWriting.write(written, journal: journal, catalog: catalog, environment: environment)
+    }
+}
+
+/// Writes a record and prints what was found: one path for `add` and `revise`.
+enum JournalWriting {
+    static func write(
+        _ record: SprayRecord, journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment
+    ) throws {
+        var check = try journal.write(record)
+        check.findings = check.findings.map(environment.worded)
+        check.season = check.season.map(environment.worded)
+        let stored = try journal.store.revision(record.revision)
+        let revisionNumber = stored?.number ?? 1
+        if environment.format == .json {
+            let document = try RecordDocument(
+                stored ?? StoredRecord(record: record, number: revisionNumber, findings: check.findings), field: check.field,
+                catalog: catalog, environment: environment)
+            try environment.printJSON(
+                WrittenRecordDocument(
+                    record: document, spray: check.number, stored: check.stored, season: check.season,
+                    earliestHarvest: check.earliestHarvest, harvestGates: check.gates))
+        } else {
+            environment.print(
+                JournalLines.written(
+                    check, record: record, revisionNumber: revisionNumber, catalog: catalog, environment: environment))
+        }
+        if check.errors > 0 {
+            throw RecordViolations(message: environment.strings.plural("journal.errors", check.errors))
+        }
+    }
+}
