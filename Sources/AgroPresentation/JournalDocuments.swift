@@ -221,3 +221,213 @@ package struct ExportRow: Encodable, Sendable {
         }
     }
 }
+
+/// Which records a list or an export asks for: a field (its name), a span of days. The command
+/// line and the API read the same three parameters.
+package struct JournalQuery: Sendable {
+    package var field: String?
+    package var from: String?
+    package var to: String?
+
+    package init(field: String?, from: String?, to: String?) {
+        self.field = field
+        self.from = from
+        self.to = to
+    }
+
+    /// The latest revisions asked for, in spraying order, with their fields.
+    package func records(journal: Journal<some JournalStore>) throws -> [(StoredRecord, Field)] {
+        func day(_ text: String?, _ parameter: Parameter) throws -> PlanDate? {
+            try text.map { text in
+                guard let date = PlanDate(text) else { throw RequestError.notADate(parameter, value: text) }
+                return date
+            }
+        }
+        let (first, last) = (try day(from, .from), try day(to, .to))
+        let fieldID = try field.map { try journal.field($0).id }
+        let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
+        return try journal.store.records(field: fieldID).compactMap { stored in
+            let date = stored.record.start.date
+            if let first, date < first { return nil }
+            if let last, date > last { return nil }
+            return fields[stored.record.field].map { (stored, $0) }
+        }
+    }
+
+    /// The records as documents, names in the environment's language.
+    package func documents(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
+        -> [RecordDocument]
+    {
+        try records(journal: journal).map { try RecordDocument($0.0, field: $0.1, catalog: catalog, environment: environment) }
+    }
+
+    /// The export's rows (`agro journal export`, `/api/v1/journal/export`).
+    package func export(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
+        -> [ExportRow]
+    {
+        var cropNames: [EntityID: String] = [:]
+        return try records(journal: journal).flatMap { stored, field in
+            if cropNames[field.culture] == nil {
+                cropNames[field.culture] =
+                    try catalog.culture(id: field.culture, locale: environment.locale)?.name ?? field.culture
+            }
+            let document = try RecordDocument(stored, field: field, catalog: catalog, environment: environment)
+            return ExportRow.rows(document, field: field, cropName: cropNames[field.culture] ?? field.culture, cropEPPO: nil)
+        }
+    }
+
+    /// The export as CSV: the header, then a line per row.
+    package static func csv(_ rows: [ExportRow]) -> String {
+        ([CSV.line(ExportRow.columns)] + rows.map { CSV.line($0.csvFields) }).map { $0 + "\n" }.joined()
+    }
+}
+
+/// A spray record as a program or the web app sends it (`POST /api/v1/journal`, and a
+/// revision to `/api/v1/journal/{id}`): names or ids, as the command line takes them. In a
+/// revision every key may be left out; the latest revision's value stays.
+package struct RecordInput: Decodable, Sendable {
+    package struct ProductInput: Decodable, Sendable {
+        package var product: String
+        package var dose: Double
+        package var unit: String?
+        package var pests: [String]?
+    }
+
+    package var id: UUID?
+    package var revision: UUID?
+    package var field: String?
+    package var start: String?
+    package var end: String?
+    package var bbch: Int?
+    package var products: [ProductInput]?
+    package var water: Double?
+    package var area: Double?
+    package var `operator`: String?
+    package var weather: SprayWeather?
+    package var notes: String?
+    package var reason: String?
+
+    /// Reads the body; what is not this JSON is one line naming what is wrong.
+    package static func decode(_ data: Data) throws -> RecordInput {
+        do {
+            return try JSONDecoder().decode(RecordInput.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw RequestError.badJSON(detail: key.stringValue)
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+            let DecodingError.dataCorrupted(context)
+        {
+            throw RequestError.badJSON(
+                detail: context.codingPath.map { $0.intValue.map { String($0 + 1) } ?? $0.stringValue }.joined(separator: " "))
+        }
+    }
+
+    /// A first writing: the field, the start and the products are needed.
+    package func record(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
+        -> SprayRecord
+    {
+        guard let field else { throw RequestError.missing(.field) }
+        guard start != nil else { throw RequestError.missing(.start) }
+        guard products?.isEmpty == false else { throw RequestError.missing(.product) }
+        let id = self.id ?? UUID()
+        var record = SprayRecord(
+            id: id, revision: revision ?? (self.id == nil ? UUID() : id), field: try journal.field(field).id,
+            start: JournalTime(date: PlanDate(day: 0)), products: [], writtenAt: environment.now)
+        try apply(to: &record, journal: journal, catalog: catalog, environment: environment)
+        return record
+    }
+
+    /// A revision of `latest`: what is given replaces what it says.
+    package func revision(
+        of latest: SprayRecord, journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment
+    )
+        throws -> SprayRecord
+    {
+        var record = latest
+        record.revision = revision ?? UUID()
+        record.writtenAt = environment.now
+        record.reason = reason
+        if let field { record.field = try journal.field(field).id }
+        try apply(to: &record, journal: journal, catalog: catalog, environment: environment)
+        return record
+    }
+
+    private func apply(
+        to record: inout SprayRecord, journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment
+    ) throws {
+        let locale = environment.locale
+        if let start {
+            guard let time = JournalTime(start) else { throw RequestError.notADate(.start, value: start) }
+            record.start = time
+        }
+        if let end {
+            guard let time = JournalTime(end) else { throw RequestError.notADate(.end, value: end) }
+            record.end = time
+        }
+        if let bbch { record.bbch = bbch }
+        if let products {
+            record.products = try products.map { line in
+                AppliedProduct(
+                    product: try catalog.resolve(line.product, kind: .product, locale: locale).id, dose: line.dose,
+                    unit: line.unit ?? "l/ha",
+                    pests: try (line.pests ?? []).map { try catalog.resolve($0, kind: .pest, locale: locale).id })
+            }
+        }
+        if let water { record.water = water }
+        if let area { record.area = area }
+        if let sprayer = self.operator { record.sprayer = sprayer }
+        if let weather { record.weather = weather }
+        if let notes { record.notes = notes }
+    }
+}
+
+/// A field as a program or the web app sends it (`POST /api/v1/fields`).
+package struct FieldInput: Decodable, Sendable {
+    package var id: UUID?
+    package var name: String
+    package var area: Double
+    package var culture: String
+    package var latitude: Double?
+    package var longitude: Double?
+    package var boundary: String?
+    package var sown: String?
+    package var harvest: String?
+
+    /// Reads the body; what is not this JSON is one line naming what is wrong.
+    package static func decode(_ data: Data) throws -> FieldInput {
+        do {
+            return try JSONDecoder().decode(FieldInput.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw RequestError.missing(Parameter(rawValue: key.stringValue) ?? .field)
+        } catch {
+            throw RequestError.badJSON(detail: "\((error as? DecodingError).map(Self.path) ?? "")")
+        }
+    }
+
+    private static func path(_ error: DecodingError) -> String {
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context),
+            let .keyNotFound(_, context):
+            return context.codingPath.map(\.stringValue).joined(separator: " ")
+        @unknown default: return ""
+        }
+    }
+
+    /// The field, its culture resolved and its place checked.
+    package func field(catalog: some Catalog, environment: Environment) throws -> Field {
+        func date(_ text: String?, _ parameter: Parameter) throws -> PlanDate? {
+            try text.map { text in
+                guard let date = PlanDate(text) else { throw RequestError.notADate(parameter, value: text) }
+                return date
+            }
+        }
+        var location: FieldLocation?
+        if let latitude, let longitude {
+            let point = try CoordinateParser.parse("\(latitude),\(longitude)")
+            location = FieldLocation(latitude: point.latitude, longitude: point.longitude)
+        }
+        return Field(
+            id: id ?? UUID(), name: name.trimmingCharacters(in: .whitespaces), area: area, location: location, boundary: boundary,
+            culture: try catalog.resolve(culture, kind: .culture, locale: environment.locale).id, sown: try date(sown, .sown),
+            harvest: try date(harvest, .harvest), writtenAt: environment.now)
+    }
+}

@@ -14,6 +14,9 @@ package enum Parameter: String, Sendable, Hashable, CaseIterable {
     case q, page, perPage, format
     /// `agro tank`'s numbers and unit (`/tank`, `/api/v1/tank`).
     case dose, unit, area, water, tank
+    /// The journal's field and span of days (`agro journal list`, `/api/v1/journal`), and a
+    /// record's times as the API takes them.
+    case field, from, to, start, end, name, sown, harvest
     /// A path's id (`/api/v1/product/ID`), `agro product ID`'s argument.
     case id
     /// `agro contacts REGION`, `/api/v1/contacts/REGION`: the region as a positional argument
@@ -87,6 +90,10 @@ package enum RequestError: UserFacingError, Hashable {
     case fileTooLarge(path: String, mebibytes: Int)
     /// A value that is not a number (a decimal point or comma is fine).
     case notANumber(Parameter, value: String)
+    /// A value that is not a date YYYY-MM-DD.
+    case notADate(Parameter, value: String)
+    /// A request body that is not the JSON the endpoint takes (`detail`: where).
+    case badJSON(detail: String)
     /// A request body (a posted plan or form) larger than the server reads.
     case bodyTooLarge(mebibytes: Int)
     /// A multipart form whose boundary is missing or breaks RFC 2046 (1 to 70 characters).
@@ -115,6 +122,8 @@ package enum RequestError: UserFacingError, Hashable {
             "{0} prints one record, not a list: --format csv works on lists; use --format table or --format json",
         "plan.tooLarge": "{0} is larger than {1} MiB: a season plan is far smaller",
         "error.RequestError.notANumber": "{0} takes a number, not \"{1}\"",
+        "error.RequestError.notADate": "{0} takes a date YYYY-MM-DD, not \"{1}\"",
+        "error.RequestError.badJSON": "what was sent is not the JSON this takes (at \"{0}\")",
         "error.RequestError.bodyTooLarge": "what was sent is larger than {0} MiB: a season plan is far smaller",
         "error.RequestError.badMultipart":
             "the form cannot be read: its multipart boundary is missing or longer than {0} characters",
@@ -145,6 +154,8 @@ package enum RequestError: UserFacingError, Hashable {
         case let .notAList(command): return word("format.csvNotList", [command])
         case let .fileTooLarge(path, mebibytes): return word("plan.tooLarge", [path, String(mebibytes)])
         case let .notANumber(parameter, value): return word(key + "notANumber", [p(parameter), value])
+        case let .notADate(parameter, value): return word(key + "notADate", [p(parameter), value])
+        case let .badJSON(detail): return word(key + "badJSON", [detail])
         case let .bodyTooLarge(mebibytes): return word(key + "bodyTooLarge", [String(mebibytes)])
         case let .badMultipart(maximum): return word(key + "badMultipart", [String(maximum)])
         }

@@ -16,12 +16,13 @@ import Hummingbird
 /// checks that the two agree.
 enum APIRoutes {
     /// Every path the API answers, in OpenAPI's template syntax.
-    static let paths = [
-        "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
-        "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
-        "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
-        "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json", "/api/v1/plan/check", "/api/v1/tank",
-    ]
+    static let paths =
+        [
+            "/api/v1/catalog", "/api/v1/products", "/api/v1/product/{id}", "/api/v1/substances", "/api/v1/substance/{id}",
+            "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
+            "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
+            "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json", "/api/v1/plan/check", "/api/v1/tank",
+        ] + journalPaths
 
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
         let api = router.group("api/v1")
@@ -166,6 +167,7 @@ enum APIRoutes {
                 body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         registerDecisions(on: api, app: app)
+        registerJournal(on: api, app: app)
     }
 
     // MARK: - The documents that have no CLI command of their own

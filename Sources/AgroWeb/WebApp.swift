@@ -54,15 +54,19 @@ package final class WebApp: Sendable {
     let requestsInFlight = ConnectionCounter()
     /// Bytes of request bodies being read or held (`WebLimits.bodyBytesInFlight`).
     let bodyBytes: ByteBudget
+    /// The field journal, when `agro web --journal` serves it (`JournalRoutes`).
+    package let journal: (any JournalStore)?
 
     package init(
         catalog: LiveCatalog, environment: AgroPresentation.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
         cacheBytes: Int = 64 << 20,
-        wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits()
+        wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits(),
+        journal: (any JournalStore)? = nil
     ) async throws {
         self.wordings = wordings
+        self.journal = journal
         cache = ResponseCache(limit: cacheBytes)
         fragments = PageFragments(limit: limits.fragmentBytes)
         self.limits = limits
@@ -111,11 +115,12 @@ package final class WebApp: Sendable {
     package static let interfaceLocales = ["en", "ru", "kk"]
 
     /// The environment for a request in `locale`: same settings, that language's strings,
-    /// the day the request comes in.
+    /// the moment the request comes in.
     package func environment(locale: String) -> AgroPresentation.Environment {
-        AgroPresentation.Environment(
+        let now = Date()
+        return AgroPresentation.Environment(
             environment, locale: locale, strings: localizers.localizer(for: locale),
-            today: AgroPresentation.Environment.isoDate(Date()))
+            today: AgroPresentation.Environment.isoDate(now), now: now)
     }
 
     /// The interface strings of `request`'s language as `WebRequest` decides it (the cookie

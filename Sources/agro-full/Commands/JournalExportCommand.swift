@@ -18,20 +18,10 @@ struct JournalExportCommand: ParsableCommand {
         let environment = try Environment(global)
         let catalog = try environment.openCatalogUntilExit()
         let journal = try environment.openJournal(catalog: catalog)
-        let records = try JournalQuery(field: field, from: from, to: to, command: "agro journal export").records(journal: journal)
-        var cropNames: [EntityID: String] = [:]
-        var rows: [ExportRow] = []
-        for (stored, field) in records {
-            if cropNames[field.culture] == nil {
-                cropNames[field.culture] =
-                    try catalog.culture(id: field.culture, locale: environment.locale)?.name ?? field.culture
-            }
-            let document = try RecordDocument(stored, field: field, catalog: catalog, environment: environment)
-            rows += ExportRow.rows(document, field: field, cropName: cropNames[field.culture] ?? field.culture, cropEPPO: nil)
-        }
+        let rows = try JournalQuery(field: field, from: from, to: to).export(
+            journal: journal, catalog: catalog, environment: environment)
         if environment.format == .json { return try environment.printJSON(rows) }
         // A table of 23 columns helps nobody: the export is CSV unless JSON is asked for.
-        environment.output.write(CSV.line(ExportRow.columns) + "\n")
-        for row in rows { environment.output.write(CSV.line(row.csvFields) + "\n") }
+        environment.output.write(JournalQuery.csv(rows))
     }
 }

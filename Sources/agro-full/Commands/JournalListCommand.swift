@@ -18,7 +18,7 @@ struct JournalListCommand: ParsableCommand {
         let environment = try Environment(global)
         let catalog = try environment.openCatalogUntilExit()
         let journal = try environment.openJournal(catalog: catalog)
-        let documents = try JournalQuery(field: field, from: from, to: to, command: "agro journal list")
+        let documents = try JournalQuery(field: field, from: from, to: to)
             .documents(journal: journal, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(
@@ -36,40 +36,5 @@ struct JournalListCommand: ParsableCommand {
             ],
             load: { Page(slicing: documents, $0) }
         ).show(pages)
-    }
-}
-
-/// Which records a list or an export asks for: a field, a span of days.
-struct JournalQuery {
-    var field: String?
-    var from: String?
-    var to: String?
-    var command: String
-
-    /// The latest revisions asked for, in spraying order, with their fields.
-    func records(journal: Journal<some JournalStore>) throws -> [(StoredRecord, Field)] {
-        func day(_ text: String?, _ option: String) throws -> PlanDate? {
-            try text.map { text in
-                guard let date = PlanDate(text) else {
-                    throw UsageError(.invalidValue(option: option, value: text, valid: []), command: command)
-                }
-                return date
-            }
-        }
-        let (first, last) = (try day(from, "--from"), try day(to, "--to"))
-        let fieldID = try field.map { try journal.field($0).id }
-        let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
-        return try journal.store.records(field: fieldID).compactMap { stored in
-            let date = stored.record.start.date
-            if let first, date < first { return nil }
-            if let last, date > last { return nil }
-            return fields[stored.record.field].map { (stored, $0) }
-        }
-    }
-
-    func documents(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
-        -> [RecordDocument]
-    {
-        try records(journal: journal).map { try RecordDocument($0.0, field: $0.1, catalog: catalog, environment: environment) }
     }
 }

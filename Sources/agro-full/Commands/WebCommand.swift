@@ -40,6 +40,8 @@ struct WebCommand: AsyncParsableCommand {
             "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
     var cacheMB = 64
     @OptionGroup var limits: WebLimitOptions
+    @Flag(help: "Serve the field journal from the user database (on a loopback address only, until accounts exist).")
+    var journal = false
 
     func validate() throws {
         let command = "agro web"
@@ -49,6 +51,11 @@ struct WebCommand: AsyncParsableCommand {
         if updateInterval < 1 {
             throw UsageError(
                 .belowMinimum(option: "--update-interval", value: String(updateInterval), minimum: 1), command: command)
+        }
+        // Without accounts, anyone who reaches the server could read and write the journal.
+        if journal, !["127.0.0.1", "::1", "localhost"].contains(host) {
+            throw UsageError(
+                .invalidValue(option: "--host", value: host, valid: ["127.0.0.1", "::1", "localhost"]), command: command)
         }
         if !(0...65536).contains(cacheMB) {
             throw UsageError(
@@ -88,7 +95,7 @@ struct WebCommand: AsyncParsableCommand {
             },
             sprayRules: settings?.spray ?? SprayRules(),
             feeds: { try feeds.cachedItems().items }, cacheBytes: cacheMB << 20,
-            wordings: AgroFull.wordings, limits: limits.values)
+            wordings: AgroFull.wordings, limits: limits.values, journal: journal ? try environment.openUserStore() : nil)
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
