@@ -102,8 +102,13 @@ package struct RecordDocument: Encodable, Sendable {
     package var errors: Int
 
     package init(_ stored: StoredRecord, field: Field, catalog: some Catalog, environment: Environment) throws {
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
+        try self.init(stored, field: field, names: &names, environment: environment)
+    }
+
+    /// The document, names read through `names` (once per product and pest for a whole list).
+    package init(_ stored: StoredRecord, field: Field, names: inout JournalNames, environment: Environment) throws {
         let record = stored.record
-        let locale = environment.locale
         id = record.id
         revision = record.revision
         revisionNumber = stored.number
@@ -111,13 +116,16 @@ package struct RecordDocument: Encodable, Sendable {
         start = record.start
         end = record.end
         bbch = record.bbch
-        products = try record.products.map { line in
-            let card = try catalog.product(id: line.product, locale: locale)
-            let pests = try line.pests.map { id in EntityRef(id: id, name: try catalog.pest(id: id, locale: locale)?.name ?? id) }
-            return ProductLine(
-                id: line.product, name: card?.name ?? line.product, registration: card?.registrationNumber, dose: line.dose,
-                unit: line.unit, pests: pests)
+        var products: [ProductLine] = []
+        for line in record.products {
+            let (name, registration) = try names.product(line.product)
+            var pests: [EntityRef] = []
+            for pest in line.pests { pests.append(EntityRef(id: pest, name: try names.pest(pest))) }
+            products.append(
+                ProductLine(
+                    id: line.product, name: name, registration: registration, dose: line.dose, unit: line.unit, pests: pests))
         }
+        self.products = products
         water = record.water
         area = record.area ?? field.area
         self.operator = record.sprayer
@@ -127,6 +135,37 @@ package struct RecordDocument: Encodable, Sendable {
         writtenAt = record.writtenAt
         findings = stored.findings.map(environment.worded)
         errors = stored.errors
+    }
+}
+
+/// The names and registration numbers the journal's documents show, read from the catalog once
+/// per id: an export of a season names the same few products thousands of times.
+package struct JournalNames {
+    private let catalog: any Catalog
+    private let locale: String
+    private var products: [EntityID: (name: String, registration: String?)] = [:]
+    private var pests: [EntityID: String] = [:]
+
+    package init(catalog: any Catalog, locale: String) {
+        self.catalog = catalog
+        self.locale = locale
+    }
+
+    /// The product's name and registration number; its id when the catalog no longer has it.
+    package mutating func product(_ id: EntityID) throws -> (name: String, registration: String?) {
+        if let known = products[id] { return known }
+        let card = try catalog.product(id: id, locale: locale)
+        let found = (card?.name ?? id, card?.registrationNumber)
+        products[id] = found
+        return found
+    }
+
+    /// The pest's name; its id when the catalog no longer has it.
+    package mutating func pest(_ id: EntityID) throws -> String {
+        if let known = pests[id] { return known }
+        let name = try catalog.pest(id: id, locale: locale)?.name ?? id
+        pests[id] = name
+        return name
     }
 }
 
@@ -258,7 +297,10 @@ package struct JournalQuery: Sendable {
     package func documents(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
         -> [RecordDocument]
     {
-        try records(journal: journal).map { try RecordDocument($0.0, field: $0.1, catalog: catalog, environment: environment) }
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
+        return try records(journal: journal).map {
+            try RecordDocument($0.0, field: $0.1, names: &names, environment: environment)
+        }
     }
 
     /// The export's rows (`agro journal export`, `/api/v1/journal/export`).

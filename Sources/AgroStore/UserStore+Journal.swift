@@ -152,6 +152,30 @@ extension UserStore: JournalStore {
         }
     }
 
+    /// The latest revision of every record on one field, without findings.
+    public func sprays(field: UUID) throws -> [SprayRecord] {
+        try queue.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT s.body FROM sprayRecord s
+                    WHERE s.field = ? AND s.number = (SELECT MAX(number) FROM sprayRecord l WHERE l.record = s.record)
+                    ORDER BY s.start, s.writtenAt
+                    """, arguments: [field.uuidString]
+            ).map { try decode(SprayRecord.self, $0) }
+        }
+    }
+
+    /// The ids of the records whose id starts with `prefix`.
+    public func recordIDs(prefix: String) throws -> [UUID] {
+        let prefix = prefix.uppercased()
+        return try queue.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT record FROM sprayRecord WHERE substr(record, 1, length(?)) = ? ORDER BY record",
+                arguments: [prefix, prefix])
+        }.compactMap(UUID.init(uuidString:))
+    }
+
     /// Every revision of a record, oldest first.
     public func history(record: UUID) throws -> [StoredRecord] {
         try queue.read { db in

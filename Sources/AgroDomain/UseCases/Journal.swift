@@ -106,12 +106,9 @@ public struct Journal<Store: JournalStore>: Sendable {
     public func recordID(_ text: String) throws -> UUID {
         let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
         if let id = UUID(uuidString: wanted) { return id }
-        let matches = Set(
-            try store.records(field: nil).map(\.record.id).filter {
-                wanted.count >= 4 && $0.uuidString.lowercased().hasPrefix(wanted)
-            })
-        guard matches.count == 1, let id = matches.first else { throw JournalError.unknownRecord(text) }
-        return id
+        let matches = wanted.count >= 4 ? try store.recordIDs(prefix: wanted) : []
+        guard matches.count == 1 else { throw JournalError.unknownRecord(text) }
+        return matches[0]
     }
 
     /// The field's season as it stands: every record's findings against the others, and the
@@ -159,7 +156,7 @@ public struct Journal<Store: JournalStore>: Sendable {
 
     /// The season of `field` with `record` in place of its earlier revision, checked as one plan.
     private func season(of field: Field, with record: SprayRecord?) throws -> RecordCheck {
-        var records = try store.records(field: field.id).map(\.record).filter { $0.id != record?.id }
+        var records = try store.sprays(field: field.id).filter { $0.id != record?.id }
         if let record { records.append(record) }
         // Spraying order; two sprays at the same time in the order written.
         records = records.enumerated().sorted { a, b in

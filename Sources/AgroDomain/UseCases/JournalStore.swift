@@ -13,6 +13,11 @@ public protocol JournalStore: Sendable {
     func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool
     /// The latest revision of every record, on one field or all, in spraying order.
     func records(field: UUID?) throws -> [StoredRecord]
+    /// The latest revision of every record on one field, without findings: what the checks
+    /// of a new record read (a field's season is tens of records, checked on every write).
+    func sprays(field: UUID) throws -> [SprayRecord]
+    /// The ids of the records whose id starts with `prefix` (case aside).
+    func recordIDs(prefix: String) throws -> [UUID]
     /// Every revision of one record, oldest first; empty for an unknown id.
     func history(record: UUID) throws -> [StoredRecord]
     /// The stored revision with this id, if any.
