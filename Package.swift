@@ -167,7 +167,7 @@ let package = Package(
             // The static Swift runtime links with `-export-dynamic`, which put 12,900 of the
             // program's symbols in its dynamic symbol table; nothing looks them up, but the
             // runtime's start-up `dladdr` reads the whole table: 0.43 M instructions of a
-            // catalog query's 26 M (Benchmarks/README.md, issue 20).
+            // catalog query's 26 M (Benchmarks/README.md).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "agro-full",

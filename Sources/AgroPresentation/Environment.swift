@@ -50,7 +50,7 @@ package struct Environment: Sendable {
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.
     package static func isoDate(_ date: Date) -> String {
         // Integer arithmetic: setting up an ISO8601DateFormatter cost 6% of the instructions of
-        // a catalog query's whole process, at every start (Benchmarks/README.md, issue 20).
+        // a catalog query's whole process, at every start (Benchmarks/README.md).
         let (year, month, day) = GregorianDays.date(Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
         func digits(_ value: Int, _ count: Int) -> String {
             let text = String(value)
@@ -97,7 +97,7 @@ package struct Environment: Sendable {
 
     /// The catalog `openCatalog()` opens, read through the SQLite C API alone (`DirectCatalog`):
     /// for a one-shot list printed whole, which needs neither GRDB nor a catalog swapped in
-    /// while it runs (Benchmarks/README.md, issue 20).
+    /// while it runs (Benchmarks/README.md).
     package func openDirectCatalog() throws -> DirectCatalog {
         if let catalogPath { return try DirectCatalog(path: catalogPath) }
         let (catalog, selection) = try catalogStore.openDirect()

@@ -38,7 +38,7 @@ package final class WebApp: Sendable {
     let cache: ResponseCache
     /// What pages repeat for the catalog in use and a locale (pickers, the catalog's title).
     let fragments: PageFragments
-    /// What one client and all of them may ask for (README "Security", "The web server").
+    /// What one client and all of them may ask for (docs/updates-and-security.md, "The web server").
     package let limits: WebLimits
     /// Where catalog work and rendering run: bounded, with a bounded queue.
     let pool: WorkPool

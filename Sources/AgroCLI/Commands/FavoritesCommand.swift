@@ -87,7 +87,7 @@ struct FavoritesCommand: ParsableCommand {
             var available: Bool
             var addedAt: Date
 
-            // JSON keys (README, "JSON keys"), apart from the property names.
+            // JSON keys (docs/json-keys.md), apart from the property names.
             enum CodingKeys: String, CodingKey { case kind, id, name, available, addedAt }
         }
 

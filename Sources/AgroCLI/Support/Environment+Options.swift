@@ -33,7 +33,7 @@ package extension Environment {
     ///
     /// Checked here, where each command builds its environment anyway, rather than before the
     /// command runs: finding the global options of any command took a `Mirror` and a second
-    /// environment, 2% of a catalog query's instructions (Benchmarks/README.md, issue 20).
+    /// environment, 2% of a catalog query's instructions (Benchmarks/README.md).
     private func warnIfTheLanguageIsUnknown(_ options: GlobalOptions) {
         guard !locale.isEmpty else { return }
         let chosen =
@@ -50,7 +50,7 @@ package extension Environment {
     ///
     /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
     /// a worker thread, which it first has to create: a thread started only to be killed by
-    /// the exit a moment later (Benchmarks/README.md, issue 20). The exit closes the file.
+    /// the exit a moment later (Benchmarks/README.md). The exit closes the file.
     func openCatalogUntilExit() throws -> LiveCatalog {
         keptUntilExit(try openCatalog())
     }

@@ -16,7 +16,7 @@ public struct ProductFilter: Sendable, Hashable, Codable {
     /// First letter of the name in the reading locale (case- and diacritic-insensitive).
     public var letter: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case pest, culture, substance, category, company, letter
     }
@@ -42,7 +42,7 @@ public struct PestFilter: Sendable, Hashable, Codable {
     /// Pests of this kind only.
     public var kind: PestKind?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case culture, kind
     }
@@ -67,7 +67,7 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
     /// Lower is better.
     public var rank: Double
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case kind, id, name, detail, rank
     }
@@ -89,7 +89,7 @@ public struct NameMatch: Sendable, Hashable, Codable {
     /// Its name in the requested locale.
     public var name: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name
     }

@@ -18,7 +18,7 @@ public struct EntityRef: Sendable, Hashable, Codable {
     /// Its name in the requested locale.
     public var name: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name
     }
@@ -37,7 +37,7 @@ public struct BBCHRange: Sendable, Hashable, Codable {
     /// Last BBCH code of the range (0-99), not below `from`.
     public var to: Int
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case from, to
     }
@@ -62,7 +62,7 @@ public struct Coordinates: Sendable, Hashable, Codable {
     /// Degrees east, -180...180.
     public var longitude: Double
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case latitude, longitude
     }
