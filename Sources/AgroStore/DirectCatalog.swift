@@ -59,13 +59,13 @@ public final class DirectCatalog: CatalogInfoUseCase, ProductListUseCase, Search
     }
 
     /// An id, registration number or name typed by a user, as `SQLiteCatalog.lookup` finds it.
-    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef] {
         try CatalogQueries.lookup(
             CatalogQueries.trimmed(text), kind: kind, chain: info.locales.chain(for: locale), reader: connection)
     }
 
     /// Names of `kind` closest to `text`, for "did you mean" messages.
-    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef] {
         try CatalogQueries.closestNames(
             to: text, kind: kind, chain: info.locales.chain(for: locale), limit: limit, reader: connection)
     }

@@ -263,11 +263,11 @@ extension LiveCatalog: SearchUseCase {
 
 extension LiveCatalog: LookupUseCase {
     /// Entities of `kind` whose id or name matches `text`, in the current catalog.
-    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef] {
         try read { try $0.lookup(text, kind: kind, locale: locale) }
     }
     /// Names of `kind` closest to `text`, for "did you mean" suggestions.
-    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef] {
         try read { try $0.closestNames(to: text, kind: kind, locale: locale, limit: limit) }
     }
 }

@@ -17,8 +17,8 @@ struct APIError: Encodable, Sendable {
         var exitStatus: Int32
         var code: String
         var message: String
-        var candidates: [NameMatch]?
-        var suggestions: [NameMatch]?
+        var candidates: [EntityRef]?
+        var suggestions: [EntityRef]?
     }
 
     var error: Body

@@ -24,7 +24,7 @@ final class ErrorWordingTests: XCTestCase {
     /// One value of every case (both variants of a case worded two ways), with its status as
     /// docs/cli.md gives it.
     private let rows: [(error: any UserFacingError, status: Int32)] = {
-        let match = NameMatch(id: "p1", name: "Alpha")
+        let match = EntityRef(id: "p1", name: "Alpha")
         let libraries: [(error: any UserFacingError, status: Int32)] = [
             (CatalogError.notFound(kind: .product, id: "x"), 3),
             (CatalogError.ambiguous(kind: .pest, text: "rust", candidates: [match, match]), 4),

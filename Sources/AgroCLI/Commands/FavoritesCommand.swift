@@ -18,7 +18,7 @@ struct FavoritesCommand: ParsableCommand {
     /// Finds what the user means: an id or name of the given kind, else of the first kind
     /// that knows it.
     static func resolve(_ text: String, kind: EntityKind?, catalog: some Catalog, environment: Environment) throws -> (
-        EntityKind, NameMatch
+        EntityKind, EntityRef
     ) {
         if let kind { return (kind, try catalog.resolve(text, kind: kind, locale: environment.locale)) }
         var firstError: (any Error)?

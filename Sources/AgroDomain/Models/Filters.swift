@@ -81,22 +81,3 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
         self.rank = rank
     }
 }
-
-/// An entity found by an id or a name typed by the user.
-public struct NameMatch: Sendable, Hashable, Codable {
-    /// The entity's id.
-    public var id: EntityID
-    /// Its name in the requested locale.
-    public var name: String
-
-    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey {
-        case id, name
-    }
-
-    /// A match of `name` on entity `id`.
-    public init(id: EntityID, name: String) {
-        self.id = id
-        self.name = name
-    }
-}

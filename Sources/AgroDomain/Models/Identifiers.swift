@@ -11,7 +11,8 @@ public enum EntityKind: String, Sendable, Codable, CaseIterable, Hashable {
     case product, substance, culture, pest, news, region, company
 }
 
-/// A reference to an entity with its display name in the requested locale.
+/// A reference to an entity with its display name in the requested locale; also what a lookup
+/// of an id or a name typed by the user finds.
 public struct EntityRef: Sendable, Hashable, Codable {
     /// The entity's stable id.
     public var id: EntityID
