@@ -186,7 +186,7 @@ let package = Package(
             name: "AgroWeb",
             dependencies: [
                 "AgroPresentation", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
-                "AgroServer", "CLibXML2", "CZlib",
+                "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
