@@ -24,6 +24,9 @@
 //     `DescribedError`) which it words and gives a status from its own table.
 //   AgroCLI (the catalog-query commands, their options, the exit) <- AgroPresentation
 //   AgroWeb (routes and templates of `agro web`) <- AgroPresentation, Hummingbird; not AgroCLI.
+//   Neither front imports AgroStore (scripts/test checks): they read through AgroDomain's
+//   use-case protocols (`Catalog`, `SwappableCatalog`); the commands get theirs from
+//   AgroPresentation's Environment, and `agro web`'s start-up (agro-full) opens the store.
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
@@ -74,6 +77,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         // The version Hummingbird resolves; `agro web` adds channel handlers (timeouts, limits).
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The version Hummingbird resolves; `agro web` names its HTTP fields and statuses.
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
@@ -153,7 +158,7 @@ let package = Package(
         .target(
             name: "AgroCLI",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroTerminal", "AgroPresentation",
+                "AgroDomain", "AgroTerminal", "AgroPresentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: quick),
@@ -185,10 +190,11 @@ let package = Package(
         .target(
             name: "AgroWeb",
             dependencies: [
-                "AgroPresentation", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroPresentation", "AgroDomain", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
                 "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -201,21 +207,23 @@ let package = Package(
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
-                "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
+                "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroDomain", "AgroTestSupport",
+                "AgroUpdateTestHelper",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "AgroStoreTests",
-            dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
+            dependencies: ["AgroStore", "AgroDomain", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",
             dependencies: [
                 "agro", "agro-full", "AgroDomain", "AgroTestSupport",
                 // The error table's test (ErrorWordingTests) builds the libraries' errors.
                 "AgroCLI", "AgroPresentation", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport",
-                "AgroContent",
+                "AgroContent", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroWeatherClient", "AgroDomain", "AgroTestSupport"]),
@@ -224,7 +232,11 @@ let package = Package(
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
         .testTarget(
             name: "AgroWebTests",
-            dependencies: ["AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
+            dependencies: [
+                "AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
     ]
 )
 

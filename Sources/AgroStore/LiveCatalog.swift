@@ -332,3 +332,17 @@ private final class Gate: @unchecked Sendable {
         }
     }
 }
+
+extension LiveCatalog: SwappableCatalog {
+    /// Metadata of the catalog in use.
+    public var info: CatalogInfo { catalog.info }
+    /// The file of the catalog in use.
+    public var path: String { catalog.path }
+    /// The catalog new queries go to (`catalog`), as the use cases see it.
+    public var currentCatalog: any OpenCatalog { catalog }
+
+    /// `read(_:)`, the body seeing the use cases only.
+    public func readCurrent<T>(_ body: (any OpenCatalog) throws -> T) rethrows -> T {
+        try read { try body($0) }
+    }
+}

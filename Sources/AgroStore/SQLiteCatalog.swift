@@ -269,6 +269,9 @@ extension SQLiteCatalog: CatalogInfoUseCase {
     }
 }
 
+// `info`, `catalogInfo(locale:)` and `compareUsesOfferingGroups` are the catalog's own.
+extension SQLiteCatalog: OpenCatalog {}
+
 extension CatalogInfo {
     /// The title and attribution in `locale`, falling back along the catalog's chain.
     func localized(_ locale: String, titles: [String: (title: String?, attribution: String?)]) -> CatalogInfo {
