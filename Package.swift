@@ -36,15 +36,13 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
-// The modules a catalog query runs (`agro`), in release: a concrete generic type's metadata is
-// made by a direct call rather than from its mangled name, which the runtime decodes and checks
-// by a scan of every protocol conformance of the program on first use (a quick query ran 16 such
-// scans; this takes 1.2 M of its 12.2 M instructions, 4% of its CPU time: Benchmarks/README.md).
-let quick =
-    strict + [
-        .unsafeFlags(
-            ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
-    ]
+// No unsafe flags on a library target, so that every library product can be a versioned
+// dependency. The release builds that ship or are measured (`scripts/install`, the benchmarks'
+// scripts) pass `-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors`
+// for the whole build: a concrete generic type's metadata is then made by a direct call rather
+// than from its mangled name, which the runtime decodes and checks by a scan of every protocol
+// conformance of the program on first use (a quick query ran 16 such scans; the flag took
+// 1.2 M of its 12.2 M instructions off, 4% of its CPU time: Benchmarks/README.md).
 
 let package = Package(
     name: "agro",
@@ -84,7 +82,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
-        .target(name: "AgroDomain", swiftSettings: quick),
+        .target(name: "AgroDomain", swiftSettings: strict),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -100,7 +98,7 @@ let package = Package(
                 // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),
         // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
@@ -154,21 +152,21 @@ let package = Package(
         .target(
             name: "AgroPresentation",
             dependencies: ["AgroDomain", "AgroStore", "AgroTerminal", "AgroWeather"],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .target(
             name: "AgroCLI",
             dependencies: [
                 "AgroDomain", "AgroTerminal", "AgroPresentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
                 "AgroCLI", "AgroPresentation", "AgroDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: quick,
+            swiftSettings: strict,
             // The static Swift runtime links with `-export-dynamic`, which put 12,900 of the
             // program's symbols in its dynamic symbol table; nothing looks them up, but the
             // runtime's start-up `dladdr` reads the whole table: 0.43 M instructions of a
