@@ -134,8 +134,8 @@ package struct Environment: Sendable {
         if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
     }
 
-    /// Opens the user database (favorites).
-    package func openUserStore() throws -> UserStore {
+    /// Opens the user database (favorites); a command sees its use case, not the store.
+    package func openUserStore() throws -> some FavoritesUseCase {
         try UserStore(path: paths.userDatabase.path)
     }
 

@@ -43,7 +43,7 @@ struct FavoritesCommand: ParsableCommand {
             try environment.refuseCSV("favorites add")
             let catalog = try environment.openCatalogUntilExit()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
-            let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id)
+            let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id, at: Date())
             environment.print(environment.strings(added ? "favorites.added" : "favorites.already", match.name))
         }
     }
