@@ -24,6 +24,9 @@
 //     `DescribedError`) which it words and gives a status from its own table.
 //   AgroCLI (the catalog-query commands, their options, the exit) <- AgroPresentation
 //   AgroWeb (routes and templates of `agro web`) <- AgroPresentation, Hummingbird; not AgroCLI.
+//   Neither front imports AgroStore (scripts/test checks): they read through AgroDomain's
+//   use-case protocols (`Catalog`, `SwappableCatalog`); the commands get theirs from
+//   AgroPresentation's Environment, and `agro web`'s start-up (agro-full) opens the store.
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
@@ -33,15 +36,13 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
-// The modules a catalog query runs (`agro`), in release: a concrete generic type's metadata is
-// made by a direct call rather than from its mangled name, which the runtime decodes and checks
-// by a scan of every protocol conformance of the program on first use (a quick query ran 16 such
-// scans; this takes 1.2 M of its 12.2 M instructions, 4% of its CPU time: Benchmarks/README.md).
-let quick =
-    strict + [
-        .unsafeFlags(
-            ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
-    ]
+// No unsafe flags on a library target, so that every library product can be a versioned
+// dependency. The release builds that ship or are measured (`scripts/install`, the benchmarks'
+// scripts) pass `-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors`
+// for the whole build: a concrete generic type's metadata is then made by a direct call rather
+// than from its mangled name, which the runtime decodes and checks by a scan of every protocol
+// conformance of the program on first use (a quick query ran 16 such scans; the flag took
+// 1.2 M of its 12.2 M instructions off, 4% of its CPU time: Benchmarks/README.md).
 
 let package = Package(
     name: "agro",
@@ -74,12 +75,14 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         // The version Hummingbird resolves; `agro web` adds channel handlers (timeouts, limits).
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The version Hummingbird resolves; `agro web` names its HTTP fields and statuses.
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
-        .target(name: "AgroDomain", swiftSettings: quick),
+        .target(name: "AgroDomain", swiftSettings: strict),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -95,7 +98,7 @@ let package = Package(
                 // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),
         // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
@@ -149,25 +152,25 @@ let package = Package(
         .target(
             name: "AgroPresentation",
             dependencies: ["AgroDomain", "AgroStore", "AgroTerminal", "AgroWeather"],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .target(
             name: "AgroCLI",
             dependencies: [
-                "AgroDomain", "AgroStore", "AgroTerminal", "AgroPresentation",
+                "AgroDomain", "AgroTerminal", "AgroPresentation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: quick),
+            swiftSettings: strict),
         .executableTarget(
             name: "agro",
             dependencies: [
                 "AgroCLI", "AgroPresentation", "AgroDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: quick,
+            swiftSettings: strict,
             // The static Swift runtime links with `-export-dynamic`, which put 12,900 of the
             // program's symbols in its dynamic symbol table; nothing looks them up, but the
             // runtime's start-up `dladdr` reads the whole table: 0.43 M instructions of a
-            // catalog query's 26 M (Benchmarks/README.md, issue 20).
+            // catalog query's 26 M (Benchmarks/README.md).
             linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "agro-full",
@@ -185,10 +188,11 @@ let package = Package(
         .target(
             name: "AgroWeb",
             dependencies: [
-                "AgroPresentation", "AgroDomain", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
-                "AgroServer", "CLibXML2", "CZlib",
+                "AgroPresentation", "AgroDomain", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -201,21 +205,23 @@ let package = Package(
         .testTarget(
             name: "AgroUpdateTests",
             dependencies: [
-                "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroTestSupport", "AgroUpdateTestHelper",
+                "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroStore", "AgroDomain", "AgroTestSupport",
+                "AgroUpdateTestHelper",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "AgroStoreTests",
-            dependencies: ["AgroStore", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore"]),
+            dependencies: ["AgroStore", "AgroDomain", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",
             dependencies: [
                 "agro", "agro-full", "AgroDomain", "AgroTestSupport",
                 // The error table's test (ErrorWordingTests) builds the libraries' errors.
                 "AgroCLI", "AgroPresentation", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport",
-                "AgroContent",
+                "AgroContent", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroWeatherClient", "AgroDomain", "AgroTestSupport"]),
@@ -224,7 +230,11 @@ let package = Package(
         .testTarget(name: "AgroNewsTests", dependencies: ["AgroNews", "AgroHTML", "AgroDomain", "AgroTestSupport"]),
         .testTarget(
             name: "AgroWebTests",
-            dependencies: ["AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore"]),
+            dependencies: [
+                "AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]),
     ]
 )
 

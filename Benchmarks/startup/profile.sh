@@ -30,7 +30,7 @@ command -v perf >/dev/null && command -v strace >/dev/null && command -v valgrin
   scripts/install-deps linux-perf strace valgrind
 if [ -z "$agro" ]; then
   swift build --package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie \
-    --product agro >&2
+    -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors --product agro >&2
   agro=Benchmarks/.build/release/agro
 fi
 catalog=Database/catalog.sqlite

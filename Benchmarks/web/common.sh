@@ -26,9 +26,9 @@ if [ -n "${AGRO_BIN:-}" ]; then
   agro="$AGRO_BIN"
 else
   if [ -n "${AGRO_BENCH_SCRATCH:-}" ]; then
-    build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH")
+    build=(-c release --scratch-path "$AGRO_BENCH_SCRATCH" -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
   else
-    build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie)
+    build=(--package-path Benchmarks -c release --static-swift-stdlib -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
   fi
   swift build "${build[@]}" --product agro-full
   agro="$(swift build "${build[@]}" --show-bin-path)/agro-full"

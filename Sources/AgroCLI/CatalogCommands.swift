@@ -19,7 +19,7 @@ package enum CatalogCommands {
     /// checks a root command's arguments for `--generate-completion-script` by parsing them twice
     /// more, as two commands of its own, unless the root names a super-command: parsing a query
     /// with its own type as the root (`parse`), that check cost a fifth of agro's start-up
-    /// (Benchmarks/README.md, issue 20). Completion scripts come from agro-full's whole tree,
+    /// (Benchmarks/README.md). Completion scripts come from agro-full's whole tree,
     /// whose root does not name one.
     package static let superCommandName = "agro"
 

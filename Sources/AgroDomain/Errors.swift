@@ -16,9 +16,9 @@ public enum CatalogError: UserFacingError, Equatable {
     /// No entity of this kind has this id.
     case notFound(kind: EntityKind, id: String)
     /// A name typed by the user matches several entities.
-    case ambiguous(kind: EntityKind, text: String, candidates: [NameMatch])
+    case ambiguous(kind: EntityKind, text: String, candidates: [EntityRef])
     /// A name typed by the user matches nothing; the closest names are offered.
-    case unknownName(kind: EntityKind, text: String, suggestions: [NameMatch])
+    case unknownName(kind: EntityKind, text: String, suggestions: [EntityRef])
     /// The catalog file does not exist.
     case missing(path: String)
     /// The catalog file exists but cannot be used.

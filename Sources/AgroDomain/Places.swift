@@ -80,7 +80,7 @@ public struct RegionDistance: Sendable, Hashable, Codable {
     /// Kilometres from the point to the region's centre.
     public var distanceKm: Double
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case region, distanceKm
     }
@@ -101,7 +101,7 @@ public struct RepresentativeDistance: Sendable, Hashable, Codable {
     /// Kilometres from the point; nil when neither a location nor a known region gives a place.
     public var distanceKm: Double?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case representative, location, distanceKm
     }

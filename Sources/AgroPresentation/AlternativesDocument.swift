@@ -12,7 +12,7 @@ package struct AlternativesDocument: Encodable, Sendable {
         self.items = items
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case product, items }
 
     /// The CSV header and one row per alternative.

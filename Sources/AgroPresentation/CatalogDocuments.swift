@@ -186,7 +186,7 @@ package struct CultureDocument: Encodable, Sendable {
     package var pests: [Pest]
     package var schemes: [ProtectionScheme]
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case culture, products, pests, schemes }
 }
 
@@ -195,7 +195,7 @@ package struct PestDocument: Encodable, Sendable {
     package var pest: Pest
     package var uses: [Use]
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case pest, uses }
 }
 
@@ -204,7 +204,7 @@ package struct SubstanceDocument: Encodable, Sendable {
     package var substance: Substance
     package var products: [ProductSummary]
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case substance, products }
 }
 

@@ -3,7 +3,7 @@ import AgroStore
 import Foundation
 
 // The documents of the commands about catalog files (`agro catalog info`, `agro db status`,
-// `verify`, `check`, `update`): the JSON each prints with `--format json` (README, "JSON keys")
+// `verify`, `check`, `update`): the JSON each prints with `--format json` (docs/json-keys.md)
 // and the card or line it prints as a table. The commands only gather the facts.
 
 /// `agro catalog info`: the catalog file in use and what it says of itself.
@@ -26,7 +26,7 @@ package struct CatalogFileDocument: Encodable, Sendable {
         self.info = info
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case path, size, contentHash, info }
 
     /// The table: the catalog's title, then one fact a line.
@@ -76,7 +76,7 @@ package struct CatalogStatusDocument: Encodable, Sendable {
         warning = status.active.warning
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case source, path, size, info, previous, lastCheck, warning }
 
     /// The table: the catalog's title, then one fact a line.
@@ -112,7 +112,7 @@ package struct CatalogVerificationDocument: Encodable, Sendable {
         self.info = info
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case ok, source, path, sha256, size, info }
 
     /// The table: one line.
@@ -153,7 +153,7 @@ package struct UpdateCheckDocument: Encodable, Sendable {
         self.activeSource = activeSource
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey {
         case available, identity, version, schemaVersion, downloadSize, fullDownloadSize, deltas, notModified, active
         case activeSource
@@ -186,7 +186,7 @@ package struct UpdateDocument: Encodable, Sendable {
         self.to = to
     }
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case installed, from, to }
 
     /// The table: one line.

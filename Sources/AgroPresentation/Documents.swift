@@ -1,8 +1,8 @@
 import AgroDomain
 import Foundation
 
-// The JSON documents the catalog commands print and `agro web` answers with (README, "JSON
-// keys"); the commands and the routes build them through `CatalogDocuments`.
+// The JSON documents the catalog commands print and `agro web` answers with (docs/json-keys.md);
+// the commands and the routes build them through `CatalogDocuments`.
 
 /// The JSON shape of every list: `{"page":..,"perPage":..,"total":..,"items":[..]}`.
 package struct PageDocument<Item: Encodable & Sendable>: Encodable {
@@ -18,7 +18,7 @@ package struct PageDocument<Item: Encodable & Sendable>: Encodable {
         items = page.items
     }
 
-    // The list envelope every client reads (README, "Lists, pages and formats").
+    // The list envelope every client reads (docs/cli.md, "Lists, pages and formats").
     enum CodingKeys: String, CodingKey { case page, perPage, total, items }
 }
 
@@ -27,7 +27,7 @@ package struct IndexLetter: Encodable, Sendable {
     package var id: String
     package var name: String
 
-    // JSON keys (README, "JSON keys"), apart from the property names.
+    // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case id, name }
 }
 

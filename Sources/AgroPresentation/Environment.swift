@@ -54,7 +54,7 @@ package struct Environment: Sendable {
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.
     package static func isoDate(_ date: Date) -> String {
         // Integer arithmetic: setting up an ISO8601DateFormatter cost 6% of the instructions of
-        // a catalog query's whole process, at every start (Benchmarks/README.md, issue 20).
+        // a catalog query's whole process, at every start (Benchmarks/README.md).
         let (year, month, day) = GregorianDays.date(Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
         func digits(_ value: Int, _ count: Int) -> String {
             let text = String(value)
@@ -101,11 +101,35 @@ package struct Environment: Sendable {
 
     /// The catalog `openCatalog()` opens, read through the SQLite C API alone (`DirectCatalog`):
     /// for a one-shot list printed whole, which needs neither GRDB nor a catalog swapped in
-    /// while it runs (Benchmarks/README.md, issue 20).
+    /// while it runs (Benchmarks/README.md).
     package func openDirectCatalog() throws -> DirectCatalog {
         if let catalogPath { return try DirectCatalog(path: catalogPath) }
         let (catalog, selection) = try catalogStore.openDirect()
         Self.warn(selection)
+        return catalog
+    }
+
+    /// `openCatalog()` for a command whose process ends with it: the catalog is never closed.
+    /// The command sees only the use cases (`Catalog`), not the store behind them.
+    ///
+    /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
+    /// a worker thread, which it first has to create: a thread started only to be killed by
+    /// the exit a moment later (Benchmarks/README.md). The exit closes the file.
+    package func openCatalogUntilExit() throws -> some Catalog {
+        Self.keptUntilExit(try openCatalog())
+    }
+
+    /// `openDirectCatalog()` for a command whose process ends with it: not closed either
+    /// (closing cost 2% of a products query's instructions).
+    package func openDirectCatalogUntilExit() throws
+        -> some CatalogInfoUseCase & ProductListUseCase & SearchUseCase & LookupUseCase
+    {
+        Self.keptUntilExit(try openDirectCatalog())
+    }
+
+    /// `catalog`, never released: the exit closes its file.
+    private static func keptUntilExit<Opened: AnyObject>(_ catalog: Opened) -> Opened {
+        _ = Unmanaged.passRetained(catalog)
         return catalog
     }
 
@@ -114,8 +138,9 @@ package struct Environment: Sendable {
         if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
     }
 
-    /// Opens the user database (favorites).
-    package func openUserStore() throws -> UserStore {
+    /// Opens the user database (favorites, the field journal); a command sees its use cases,
+    /// not the store.
+    package func openUserStore() throws -> some FavoritesUseCase & JournalStore {
         try UserStore(path: paths.userDatabase.path)
     }
 
@@ -171,11 +196,4 @@ package struct Environment: Sendable {
         }
         return String(text) + "\n"
     }
-}
-
-package extension LiveCatalog {
-    /// Metadata of the catalog in use.
-    var info: CatalogInfo { catalog.info }
-    /// The file of the catalog in use.
-    var path: String { catalog.path }
 }

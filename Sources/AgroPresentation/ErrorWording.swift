@@ -62,7 +62,7 @@ package struct CatalogErrorWording: ErrorWording {
     }
 
     static func report(_ error: CatalogError, _ s: Localizer) -> ErrorReport {
-        func list(_ matches: [NameMatch]) -> String { matches.map { "\($0.name) (\($0.id))" }.joined(separator: ", ") }
+        func list(_ matches: [EntityRef]) -> String { matches.map { "\($0.name) (\($0.id))" }.joined(separator: ", ") }
         switch error {
         case let .notFound(kind, id):
             return ErrorReport(.notFound, s("error.CatalogError.notFound", s("kind.\(kind.rawValue)"), id))

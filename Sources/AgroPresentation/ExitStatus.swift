@@ -1,4 +1,4 @@
-/// Exit statuses of `agro`, one per family of failure. Documented in the README ("Exit status").
+/// Exit statuses of `agro`, one per family of failure. Documented in docs/cli.md ("Exit status").
 ///
 /// The libraries throw typed errors and know nothing of these numbers; the program gives each
 /// error case its status (`ErrorWording`).

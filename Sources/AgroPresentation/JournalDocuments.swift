@@ -6,7 +6,7 @@ import Foundation
 package extension Environment {
     /// The field journal in the user database, checked against `catalog` in this environment's
     /// language at this environment's moment.
-    func openJournal(catalog: some Catalog) throws -> Journal<UserStore> {
+    func openJournal(catalog: some Catalog) throws -> Journal<some JournalStore> {
         Journal(store: try openUserStore(), catalog: catalog, locale: locale, now: now)
     }
 

@@ -7,7 +7,7 @@ import Foundation
 package struct Paths: Sendable {
     // Kept as paths and joined as strings: `URL.appendingPathComponent` and `URL.path` build a
     // character set on each call, and the first made the Swift runtime scan the program's
-    // conformances: 7% of a catalog query's instructions (Benchmarks/README.md, issue 20).
+    // conformances: 7% of a catalog query's instructions (Benchmarks/README.md).
 
     /// `$XDG_DATA_HOME/agro`: user data and installed catalogs.
     package let dataPath: String

@@ -10,7 +10,7 @@ package enum ProcessVariables {
     ///
     /// Read here rather than through `ProcessInfo.processInfo.environment`, which makes the same
     /// dictionary through Foundation's locks and string bridging: 7% of a catalog query's
-    /// instructions (Benchmarks/README.md, issue 20).
+    /// instructions (Benchmarks/README.md).
     package static func read() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ

@@ -3,7 +3,7 @@ import AgroDomain
 /// A page of search hits as `Environment.json(PageDocument(page))` writes it, byte for byte,
 /// written directly with `ProductPageJSON`'s writer (same key order, indentation, escaping and
 /// numbers): `JSONEncoder` was 0.8 M of a search's 18 M instructions at start-up
-/// (Benchmarks/README.md, issue 20). A test compares the two.
+/// (Benchmarks/README.md). A test compares the two.
 package enum SearchPageJSON {
     /// The document, with the final newline `Environment.json` adds.
     package static func json(_ page: Page<SearchHit>) -> String {

@@ -46,7 +46,7 @@ package struct ServiceErrorWording: ErrorWording {
         }
     }
 
-    /// The exit status of every described case (README, "Exit status").
+    /// The exit status of every described case (docs/cli.md, "Exit status").
     package static let statuses: [String: [String: ExitStatus]] = [
         "UpdateError": [
             "noServer": .updateConfiguration, "noTrustedKeys": .updateConfiguration,

@@ -2,7 +2,7 @@ import AgroWeather
 import Foundation
 
 /// `agro weather --forecast|--spray --format csv`: the forecast's 3-hour slots, or with
-/// `--spray` the verdict on each slot, one row each (README, "Weather and spray windows").
+/// `--spray` the verdict on each slot, one row each (docs/weather.md).
 ///
 /// Numbers use a decimal point and no grouping whatever the interface language, times are
 /// ISO 8601 in UTC, so the rows read the same into any spreadsheet or script.

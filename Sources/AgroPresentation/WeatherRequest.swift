@@ -118,7 +118,7 @@ package struct WeatherResult: Sendable {
     package var locale: String
     package var region: RegionDistance?
     package var representative: RepresentativeDistance?
-    package var product: NameMatch?
+    package var product: EntityRef?
     package var current: WeatherAnswer<CurrentWeather>?
     package var forecast: WeatherAnswer<Forecast>?
     package var spray: SprayReport?
@@ -227,7 +227,7 @@ package struct WeatherResult: Sendable {
 /// `WeatherOutput` plus the product the spray report is for.
 package struct WeatherDocument<Value: Encodable & Sendable>: Encodable {
     package var output: WeatherOutput<Value>
-    package var product: NameMatch?
+    package var product: EntityRef?
 
     private enum Keys: String, CodingKey { case product }
 

@@ -81,7 +81,7 @@ extension CatalogQueries {
 
     /// `text` without the white space around it. White_Space is what `.whitespacesAndNewlines`
     /// holds; Foundation's trimming bridges through NSString, which costs a query 1% of its
-    /// instructions in the runtime's conformance look-ups (Benchmarks/README.md, issue 20).
+    /// instructions in the runtime's conformance look-ups (Benchmarks/README.md).
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex
@@ -92,7 +92,7 @@ extension CatalogQueries {
     /// The entities of `kind` that `trimmed` (an id or a name, trimmed) names: the id, else the
     /// exact name, then names starting with the text, then names containing it, then names
     /// holding its words in any order.
-    static func lookup(_ trimmed: String, kind: EntityKind, chain: [String], reader: some CatalogReading) throws -> [NameMatch] {
+    static func lookup(_ trimmed: String, kind: EntityKind, chain: [String], reader: some CatalogReading) throws -> [EntityRef] {
         guard !trimmed.isEmpty else { return [] }
         if try !reader.strings("SELECT id FROM \(table(kind)) WHERE id = ?", SQLArguments(positional: [trimmed])).isEmpty {
             return try names(ids: [trimmed], kind: kind, chain: chain, reader: reader)
@@ -120,7 +120,7 @@ extension CatalogQueries {
     /// Names of `kind` closest to `text`, for "did you mean" messages.
     static func closestNames(
         to text: String, kind: EntityKind, chain: [String], limit: Int, reader: some CatalogReading
-    ) throws -> [NameMatch] {
+    ) throws -> [EntityRef] {
         let key = NameKey.make(text)
         var best: [String: Int] = [:]
         let length = key.count
@@ -148,19 +148,19 @@ extension CatalogQueries {
 
     /// Display names of entities, in the chain's first locale that has them, sorted by name.
     private static func names(ids: [String], kind: EntityKind, chain: [String], reader: some CatalogReading) throws
-        -> [NameMatch]
+        -> [EntityRef]
     {
         guard !ids.isEmpty else { return [] }
         let name = field(kind.rawValue, kind == .news ? "title" : "name", owner: "id", locales: chain.count)
         var arguments = SQLArguments(positional: ids)
         arguments.named = localeArguments(chain)
-        var matches: [NameMatch] = []
+        var matches: [EntityRef] = []
         try reader.each(
             "SELECT id, \(name) AS name FROM \(table(kind)) WHERE id IN (\(placeholders(ids.count))) ORDER BY name COLLATE agro_name, id",
             arguments
         ) { row in
             let id = row.string(at: 0) ?? ""
-            matches.append(NameMatch(id: id, name: row.string(at: 1) ?? id))
+            matches.append(EntityRef(id: id, name: row.string(at: 1) ?? id))
         }
         return matches
     }

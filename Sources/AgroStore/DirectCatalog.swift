@@ -6,7 +6,7 @@ import Foundation
 ///
 /// GRDB's connection set-up and statement authorizer, and the Swift runtime's first look-ups
 /// of its generic types, cost a products query 9 M of its 22.6 M instructions, more than
-/// `sqlite3` runs for the whole query (Benchmarks/README.md, issue 20). The answers are
+/// `sqlite3` runs for the whole query (Benchmarks/README.md). The answers are
 /// `SQLiteCatalog`'s: both run the same texts and read the rows the same way
 /// (`CatalogQueries`), and `DirectCatalogTests` compares them.
 ///
@@ -59,13 +59,13 @@ public final class DirectCatalog: CatalogInfoUseCase, ProductListUseCase, Search
     }
 
     /// An id, registration number or name typed by a user, as `SQLiteCatalog.lookup` finds it.
-    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef] {
         try CatalogQueries.lookup(
             CatalogQueries.trimmed(text), kind: kind, chain: info.locales.chain(for: locale), reader: connection)
     }
 
     /// Names of `kind` closest to `text`, for "did you mean" messages.
-    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef] {
         try CatalogQueries.closestNames(
             to: text, kind: kind, chain: info.locales.chain(for: locale), limit: limit, reader: connection)
     }

@@ -263,11 +263,11 @@ extension LiveCatalog: SearchUseCase {
 
 extension LiveCatalog: LookupUseCase {
     /// Entities of `kind` whose id or name matches `text`, in the current catalog.
-    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef] {
         try read { try $0.lookup(text, kind: kind, locale: locale) }
     }
     /// Names of `kind` closest to `text`, for "did you mean" suggestions.
-    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef] {
         try read { try $0.closestNames(to: text, kind: kind, locale: locale, limit: limit) }
     }
 }
@@ -330,5 +330,19 @@ private final class Gate: @unchecked Sendable {
         } else {
             _ = opened.wait(timeout: .now() + timeout)
         }
+    }
+}
+
+extension LiveCatalog: SwappableCatalog {
+    /// Metadata of the catalog in use.
+    public var info: CatalogInfo { catalog.info }
+    /// The file of the catalog in use.
+    public var path: String { catalog.path }
+    /// The catalog new queries go to (`catalog`), as the use cases see it.
+    public var currentCatalog: any OpenCatalog { catalog }
+
+    /// `read(_:)`, the body seeing the use cases only.
+    public func readCurrent<T>(_ body: (any OpenCatalog) throws -> T) rethrows -> T {
+        try read { try body($0) }
     }
 }

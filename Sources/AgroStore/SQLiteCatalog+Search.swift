@@ -12,7 +12,7 @@ extension SQLiteCatalog: SearchUseCase {
 
 extension SQLiteCatalog: LookupUseCase {
     /// Resolves an id, registration number or name typed by a user to one entity.
-    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch] {
+    public func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef] {
         let trimmed = CatalogQueries.trimmed(text)
         let chain = info.locales.chain(for: locale)
         guard !trimmed.isEmpty else { return [] }
@@ -23,10 +23,28 @@ extension SQLiteCatalog: LookupUseCase {
     }
 
     /// Names of `kind` closest to `text`, for "did you mean" messages.
-    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch] {
+    public func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef] {
         let chain = info.locales.chain(for: locale)
         return try read { db in
             try CatalogQueries.closestNames(to: text, kind: kind, chain: chain, limit: limit, reader: db)
         }
     }
+}
+
+/// A name looked up by `SQLiteCatalog.lookup`: a web request's pest and culture cost two reads
+/// each otherwise, and the same few are asked again and again.
+struct LookupKey: Hashable, Sendable {
+    let text: String
+    let kind: EntityKind
+    let locale: String
+}
+
+/// Names resolved by `SQLiteCatalog.lookup`; a lookup's answer holds up to 50 short names.
+typealias LookupCache = KeptValues<LookupKey, [EntityRef]>
+
+extension KeptValues where Key == LookupKey, Value == [EntityRef] {
+    /// Texts longer than this (in UTF-8 bytes) are not kept.
+    static var longestText: Int { 200 }
+
+    convenience init() { self.init(capacity: 4096, whenFull: .startOver) }
 }

@@ -13,7 +13,7 @@ import GRDB
 /// try store.addFavorite(kind: .product, id: "glyphosate-360-sl")
 /// for favorite in try store.favorites() { print(favorite.kind, favorite.id) }
 /// ```
-public final class UserStore: Sendable {
+public final class UserStore: FavoritesUseCase, Sendable {
     let queue: DatabaseQueue
     let path: String
 
@@ -73,15 +73,8 @@ public final class UserStore: Sendable {
 
     // MARK: Favorites
 
-    /// A favorite entity, by kind and stable id.
-    public struct Favorite: Sendable, Hashable, Codable {
-        /// The kind of entity.
-        public var kind: EntityKind
-        /// Its stable id, valid across catalog updates.
-        public var id: EntityID
-        /// When it was added.
-        public var addedAt: Date
-    }
+    /// A favorite entity, by kind and stable id (AgroDomain's, as every front sees it).
+    public typealias Favorite = AgroDomain.Favorite
 
     /// Adds a favorite; adding it twice keeps the first date. Returns whether it was new.
     @discardableResult

@@ -79,6 +79,32 @@ public enum Gzip {
             Manifest.Digest(sha256: outputHash.finalize().hexString, size: outputSize)
         )
     }
+
+    /// `input` compressed in memory (gzip) at `level` (1...9), nil when zlib fails: `agro web`'s
+    /// answers on the wire.
+    package static func compress(_ input: [UInt8], level: Int32) -> [UInt8]? {
+        var stream = z_stream()
+        // windowBits 15 + 16 selects the gzip wrapper.
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
+        let status: Int32 = input.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = UnsafeMutablePointer(mutating: source.baseAddress)
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        output.removeLast(output.count - Int(stream.total_out))
+        return output
+    }
 }
 
 /// Streaming gzip decompression with a hard cap on the output.

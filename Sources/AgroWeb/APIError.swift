@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import Foundation
 import HTTPTypes
 
@@ -17,8 +16,8 @@ struct APIError: Encodable, Sendable {
         var exitStatus: Int32
         var code: String
         var message: String
-        var candidates: [NameMatch]?
-        var suggestions: [NameMatch]?
+        var candidates: [EntityRef]?
+        var suggestions: [EntityRef]?
     }
 
     var error: Body

@@ -2,7 +2,6 @@ import AgroDomain
 import AgroHTML
 import AgroNews
 import AgroPresentation
-import AgroStore
 import AgroWeather
 import Foundation
 import Hummingbird

@@ -1,4 +1,4 @@
-import AgroStore
+import AgroDomain
 import Dispatch
 
 /// Blocking work (SQLite queries, JSON encoding) run outside Swift's cooperative thread pool.

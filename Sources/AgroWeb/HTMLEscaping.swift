@@ -1,16 +1,19 @@
 import Foundation
 import Mustache
 
-/// HTML escaping for the templates, byte by byte over the UTF-8: the same five characters as
-/// Mustache's own (`<`, `>`, `&`, `"`, `'`), which it looks up per `Character` in a
-/// dictionary, a quarter of a product card's time. Escaping bytes also escapes a quote that a
-/// combining mark follows (one `Character` to Mustache, which left it as it was, ending an
-/// attribute's value early).
+/// The one HTML escaping of `agro web` (templates, rows written by hand, sanitized articles),
+/// byte by byte over the UTF-8: the same five characters as Mustache's own (`<`, `>`, `&`, `"`,
+/// `'`), which it looks up per `Character` in a dictionary, a quarter of a product card's time.
+/// Escaping bytes also escapes a quote that a combining mark follows (one `Character` to
+/// Mustache, which left it as it was, ending an attribute's value early).
 struct HTMLEscaping: MustacheContentType {
     /// The name templates select it by (`{{% CONTENT_TYPE: AGRO_HTML}}`).
     static let name = "AGRO_HTML"
 
-    func escapeText(_ text: String) -> String {
+    func escapeText(_ text: String) -> String { Self.escape(text) }
+
+    /// `text` for HTML content or a quoted attribute value.
+    static func escape(_ text: String) -> String {
         // Most values (ids, numbers, names) have nothing to escape: returned as they are.
         guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else {
             return text

@@ -41,7 +41,7 @@ enum HTMLSanitizer {
                 htmlReadMemory($0.baseAddress, Int32(clamping: $0.count), nil, "UTF-8", Int32(bitPattern: flags))
             }
         }
-        guard let document else { return escape(html) }
+        guard let document else { return HTMLEscaping.escape(html) }
         defer { xmlFreeDoc(document) }
         var output = ""
         var node = document.pointee.children
@@ -55,7 +55,7 @@ enum HTMLSanitizer {
     private static func write(_ node: xmlNodePtr, base: URL?, into output: inout String) {
         switch node.pointee.type {
         case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-            if let content = node.pointee.content { output += escape(String(cString: content)) }
+            if let content = node.pointee.content { output += HTMLEscaping.escape(String(cString: content)) }
         case XML_ELEMENT_NODE:
             let name = node.pointee.name.map { String(cString: $0).lowercased() } ?? ""
             if droppedWithContent.contains(name) { return }
@@ -63,7 +63,7 @@ enum HTMLSanitizer {
             if kept {
                 output += "<" + name
                 for (attribute, value) in attributes(of: node, element: name, base: base) {
-                    output += " \(attribute)=\"\(escape(value))\""
+                    output += " \(attribute)=\"\(HTMLEscaping.escape(value))\""
                 }
                 // A table wider than a phone scrolls sideways (app.css) rather than breaking its
                 // words; a scrolling region must take the keyboard's focus to be scrolled without a mouse.
@@ -120,22 +120,5 @@ enum HTMLSanitizer {
         if scheme == "http" || scheme == "https" { return url.absoluteString }
         if scheme == "mailto" && allowMail { return url.absoluteString }
         return nil
-    }
-
-    /// Text for HTML content or a quoted attribute value.
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

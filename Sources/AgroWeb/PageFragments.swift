@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import Foundation
 import Mustache
 
@@ -7,7 +6,7 @@ import Mustache
 /// pest pickers (hundreds of names each, most of a uses page's time when rebuilt per page), the
 /// product and pest lists of the tank and plan forms, the catalog's title in the layout.
 ///
-/// Kept per catalog: entries belong to the `SQLiteCatalog` current when they were read (held
+/// Kept per catalog: entries belong to the catalog current when they were read (held
 /// here, so a later catalog can never be taken for it), and the first request after a swap
 /// (`agro db update`, `--watch-updates`) empties the cache; a request still reading the old
 /// catalog gets its own values and keeps nothing. Bounded by bytes (`WebLimits.fragmentBytes`,
@@ -37,7 +36,7 @@ final class PageFragments: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var generation: SQLiteCatalog?
+    private var generation: (any OpenCatalog)?
     private var entries: [Key: Entry] = [:]
     /// Keys in the order they were kept, the oldest first (the next to go when full).
     private var order: [Key] = []
@@ -56,7 +55,7 @@ final class PageFragments: @unchecked Sendable {
     /// The value of `key` on `source` (the catalog the caller reads), made by `make` unless
     /// kept; kept when `source` is still `current`.
     func value<Value: Fragment>(
-        _ key: Key, source: SQLiteCatalog, current: SQLiteCatalog, make: () throws -> Value
+        _ key: Key, source: any OpenCatalog, current: any OpenCatalog, make: () throws -> Value
     ) rethrows -> Value {
         let kept: Value? = lock.withLock {
             if generation !== current {
@@ -84,9 +83,11 @@ final class PageFragments: @unchecked Sendable {
     }
 
     /// The value of `key` on `live`'s current catalog, made by `make` from that catalog unless kept.
-    func value<Value: Fragment>(_ key: Key, in live: LiveCatalog, make: (SQLiteCatalog) throws -> Value) throws -> Value {
-        try live.read { catalog in
-            try value(key, source: catalog, current: live.catalog) { try make(catalog) }
+    func value<Value: Fragment>(
+        _ key: Key, in live: any SwappableCatalog, make: (any OpenCatalog) throws -> Value
+    ) throws -> Value {
+        try live.readCurrent { catalog in
+            try value(key, source: catalog, current: live.currentCatalog) { try make(catalog) }
         }
     }
 
@@ -97,8 +98,8 @@ final class PageFragments: @unchecked Sendable {
     /// locale and template text and kept; a page renders only its selected choice's part.
     /// The section's template sees `id`, `name`, `selected` and `strings` as `t`.
     func choices(
-        _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        _ list: Key, in live: any SwappableCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> MustacheLambda {
         try choicesNamingSelected(list, in: live, selected: selected, strings: strings(), read: read).picker
     }
@@ -106,14 +107,14 @@ final class PageFragments: @unchecked Sendable {
     /// `choices`, and the name of `selected` among them (nil when it is not one of them), so that
     /// a page names what it shows without reading it again.
     func choicesNamingSelected(
-        _ list: Key, in live: LiveCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        _ list: Key, in live: any SwappableCatalog, selected: EntityID?, strings: @autoclosure @escaping () -> [String: String],
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> (picker: MustacheLambda, selectedName: String?) {
-        let (choices, source) = try live.read { catalog in
-            (try value(list, source: catalog, current: live.catalog) { Choices(try read(catalog)) }, catalog)
+        let (choices, source) = try live.readCurrent { catalog in
+            (try value(list, source: catalog, current: live.currentCatalog) { Choices(try read(catalog)) }, catalog)
         }
         let lambda = MustacheLambda { [self] text in
-            let rendered = value(.html(of: list, template: text), source: source, current: live.catalog) {
+            let rendered = value(.html(of: list, template: text), source: source, current: live.currentCatalog) {
                 RenderedChoices(choices, template: text, strings: strings())
             }
             return RawHTML(text: rendered.html(selecting: selected))
@@ -125,11 +126,11 @@ final class PageFragments: @unchecked Sendable {
     /// as `choices` renders it, seeing `id`, `name`, `selected` and `strings` as `t`), none
     /// selected: for a page that writes its picker directly (`RenderedChoices.write`).
     func renderedChoices(
-        _ list: Key, in live: LiveCatalog, template: String, strings: @autoclosure () -> [String: String],
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        _ list: Key, in live: any SwappableCatalog, template: String, strings: @autoclosure () -> [String: String],
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> RenderedChoices {
-        try live.read { catalog in
-            let current = live.catalog
+        try live.readCurrent { catalog in
+            let current = live.currentCatalog
             return try value(.html(of: list, template: template), source: catalog, current: current) {
                 let choices = try value(list, source: catalog, current: current) { Choices(try read(catalog)) }
                 return RenderedChoices(choices, template: template, strings: strings())

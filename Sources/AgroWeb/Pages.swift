@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import AgroWeather
 import Foundation
 import Hummingbird
@@ -70,7 +69,7 @@ enum Pages {
         }
 
         var locale: String { environment.locale }
-        var catalog: LiveCatalog { app.catalog }
+        var catalog: any SwappableCatalog { app.catalog }
         func t(_ key: String, _ arguments: any CustomStringConvertible...) -> String {
             environment.strings(key, arguments: arguments)
         }

@@ -1,4 +1,4 @@
-import AgroStore
+import AgroDomain
 import Crypto
 import Foundation
 import Hummingbird
@@ -60,9 +60,9 @@ final class ResponseCache: @unchecked Sendable {
     var size: Int { lock.withLock { bytes } }
 
     /// The cached answer for `key` on `catalog`'s current catalog, if any.
-    func cached(_ key: Key, catalog: LiveCatalog) -> String? {
+    func cached(_ key: Key, catalog: any SwappableCatalog) -> String? {
         guard limit > 0 else { return nil }
-        let current = ObjectIdentifier(catalog.catalog)
+        let current = ObjectIdentifier(catalog.currentCatalog)
         return lock.withLock {
             if generation != current {
                 generation = current
@@ -74,9 +74,9 @@ final class ResponseCache: @unchecked Sendable {
     }
 
     /// Keeps `made` as the answer for `key` on `catalog`'s current catalog.
-    func keep(_ made: String, for key: Key, catalog: LiveCatalog) {
+    func keep(_ made: String, for key: Key, catalog: any SwappableCatalog) {
         guard limit > 0 else { return }
-        let current = ObjectIdentifier(catalog.catalog)
+        let current = ObjectIdentifier(catalog.currentCatalog)
         let cost = made.utf8.count + Self.entryOverhead
         lock.withLock {
             guard generation == current, cost <= limit else { return }

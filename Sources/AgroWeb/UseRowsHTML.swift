@@ -5,7 +5,6 @@ import AgroPresentation
 /// `{{value}}` (`HTMLEscaping`), so that what a page writes directly reads as its template would.
 struct HTMLWriter {
     private(set) var html = ""
-    private let escaping = HTMLEscaping()
 
     init(capacity: Int) { html.reserveCapacity(capacity) }
 
@@ -16,7 +15,7 @@ struct HTMLWriter {
     mutating func markup(_ text: Substring) { html += text }
 
     /// A value, escaped.
-    mutating func text(_ value: String) { html += escaping.escapeText(value) }
+    mutating func text(_ value: String) { html += HTMLEscaping.escape(value) }
 }
 
 extension Pages {

@@ -1,8 +1,6 @@
 import AgroDomain
 import AgroNews
 import AgroPresentation
-import AgroStore
-import AgroUpdate
 import AgroWeather
 import Foundation
 import HTTPTypes
@@ -16,7 +14,7 @@ import Synchronization
 /// number of instances can serve the same users behind a load balancer.
 package final class WebApp: Sendable {
     /// The catalog; `agro db update` (or `--watch-updates`) swaps it between two requests.
-    package let catalog: LiveCatalog
+    package let catalog: any SwappableCatalog
     /// The environment of the program; each request gets a copy in its own language.
     package let environment: AgroPresentation.Environment
     package let templates: MustacheLibrary
@@ -38,7 +36,7 @@ package final class WebApp: Sendable {
     let cache: ResponseCache
     /// What pages repeat for the catalog in use and a locale (pickers, the catalog's title).
     let fragments: PageFragments
-    /// What one client and all of them may ask for (README "Security", "The web server").
+    /// What one client and all of them may ask for (docs/updates-and-security.md, "The web server").
     package let limits: WebLimits
     /// Where catalog work and rendering run: bounded, with a bounded queue.
     let pool: WorkPool
@@ -58,7 +56,7 @@ package final class WebApp: Sendable {
     package let journal: (any JournalStore)?
 
     package init(
-        catalog: LiveCatalog, environment: AgroPresentation.Environment, resources: URL,
+        catalog: any SwappableCatalog, environment: AgroPresentation.Environment, resources: URL,
         weather: @escaping @Sendable () throws -> CachedWeatherService, sprayRules: SprayRules = SprayRules(),
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
         cacheBytes: Int = 64 << 20,

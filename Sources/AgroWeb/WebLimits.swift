@@ -1,7 +1,7 @@
 import Foundation
 
 /// What `agro web` allows one client and all of them together, so that no request mix can take
-/// the server down or spend its owner's weather key: README "Security", "The web server".
+/// the server down or spend its owner's weather key: docs/updates-and-security.md, "The web server".
 /// Every value has an `agro web` option; the defaults suit one instance on a small machine.
 package struct WebLimits: Sendable {
     /// Seconds a client has to send a whole request (head and body) once it has started one,

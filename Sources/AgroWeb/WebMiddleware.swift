@@ -1,4 +1,5 @@
 import AgroPresentation
+import AgroUpdate
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -183,7 +184,8 @@ struct ProtocolMiddleware: RouterMiddleware {
         }
         // The collected buffer is sent as it is unless compressed (no copy of the answer).
         var body = buffer
-        if gzip, let compressed = Gzip.compress(Array(buffer.readableBytesView)) {
+        // Level 6: most of level 9's gain for a third of its time.
+        if gzip, let compressed = Gzip.compress(Array(buffer.readableBytesView), level: 6) {
             body = ByteBuffer(bytes: compressed)
             headers[.contentEncoding] = "gzip"
         } else {

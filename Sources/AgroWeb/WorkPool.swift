@@ -1,4 +1,4 @@
-import AgroStore
+import AgroDomain
 import Dispatch
 import Foundation
 

@@ -268,7 +268,7 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertTrue(agroLang.stdout.hasPrefix("Название"), agroLang.stdout)
     }
 
-    /// README "Files": `config.json` may set `lang`; the flag and `AGRO_LANG` take precedence.
+    /// docs/cli.md, "Files": `config.json` may set `lang`; the flag and `AGRO_LANG` take precedence.
     func testTheConfigFileSetsTheLanguage() throws {
         let runner = CLIRunner()
         try runner.writeConfig(#"{"lang": "ru"}"#)

@@ -12,8 +12,8 @@ import XCTest
 
 @testable import agro_full
 
-/// The program's table of library errors: every case has the exit status the README's table
-/// documents ("Exit status", "Weather and spray windows"), English words equal to the
+/// The program's table of library errors: every case has the exit status docs/cli.md
+/// ("Exit status") and docs/weather.md document, English words equal to the
 /// library's own, and Russian words of its own.
 final class ErrorWordingTests: XCTestCase {
     private static let localizable = URL(fileURLWithPath: #filePath)
@@ -22,9 +22,9 @@ final class ErrorWordingTests: XCTestCase {
     private let wordings: [any ErrorWording] = [CatalogErrorWording(), ServiceErrorWording()]
 
     /// One value of every case (both variants of a case worded two ways), with its status as
-    /// the README gives it.
+    /// docs/cli.md gives it.
     private let rows: [(error: any UserFacingError, status: Int32)] = {
-        let match = NameMatch(id: "p1", name: "Alpha")
+        let match = EntityRef(id: "p1", name: "Alpha")
         let libraries: [(error: any UserFacingError, status: Int32)] = [
             (CatalogError.notFound(kind: .product, id: "x"), 3),
             (CatalogError.ambiguous(kind: .pest, text: "rust", candidates: [match, match]), 4),

@@ -148,8 +148,9 @@ final class FindingWordingTests: XCTestCase {
     func testPlanCheckInRussianPrintsRussianFindings() throws {
         let ru = try table("ru")
         let plan = DecisionCommandsTests.examples.appendingPathComponent("winter-wheat-kz-fails.json").path
-        // The README's failing example: QoI (FRAC 11) three times with a limit of two and a share of
-        // at most 50 %, lambda-cyhalothrin 13 days before a harvest its 20-day interval forbids.
+        // The failing example of docs/decisions.md: QoI (FRAC 11) three times with a limit of two
+        // and a share of at most 50 %, lambda-cyhalothrin 13 days before a harvest its 20-day
+        // interval forbids.
         let result = try cli.run(["plan", "check", plan, "--lang", "ru", "--format", "json"])
         XCTAssertEqual(result.status, 20, result.stderr)
         XCTAssertEqual(result.stderr, "agro: " + (try fill(ru, "plan.violations.few", ["4"])) + "\n")

@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The keys of every catalog command's JSON, checked against the README's "JSON keys" table,
+/// The keys of every catalog command's JSON, checked against the table of docs/json-keys.md,
 /// written here by hand: renaming a Swift property must not change them.
 ///
 /// Each object kind lists the keys it may have and those it must have (optional fields are
@@ -201,7 +201,8 @@ final class JSONContractTests: XCTestCase {
         check(check(info["info"], Self.catalogInfo, "catalog info")["locales"], Self.localeChain, "catalog info locales")
     }
 
-    // MARK: - Decisions (issue 12's keys: productId, registrationNumber, dose {from,to,unit} as on the card,
+    // MARK: - Decisions (the keys a client of the decisions reads: productId, registrationNumber,
+    // dose {from,to,unit} as on the card,
     // phiDays, maxApplications, bbch {from,to}, groups)
 
     static let useRow = Shape(

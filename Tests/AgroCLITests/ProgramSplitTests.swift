@@ -86,7 +86,7 @@ final class ProgramSplitTests: XCTestCase {
     /// `scripts/agro` builds a catalog query from `Query/`, the same manifest seen from there:
     /// `agro` alone, the targets it needs with the dependencies they have in the whole package,
     /// and of the packages only GRDB and swift-argument-parser, so that a fresh clone's first
-    /// answer waits for none of the web stack's (issue 20).
+    /// answer waits for none of the web stack's.
     func testTheQueryPackageDeclaresAgroAndOnlyWhatItNeeds() throws {
         let whole = try Self.manifest(of: CLIRunner.root)
         let query = try Self.manifest(of: CLIRunner.root.appendingPathComponent("Query"))
@@ -159,8 +159,8 @@ final class ProgramSplitTests: XCTestCase {
     }
 
     /// The query program keeps libcurl, libxml2, zlib and swift-crypto out of its process
-    /// (issue 11's split): none among its shared libraries, and no code of the modules that
-    /// bring them. SwiftPM links every object file of every module a product depends on, so a
+    /// (they take longer to load than a query takes to answer): none among its shared libraries,
+    /// and no code of the modules that bring them. SwiftPM links every object file of every module a product depends on, so a
     /// presentation layer importing one of them would put it back without a compile error.
     func testTheQueryProgramLinksNoNetworkingXMLCompressionOrCrypto() throws {
         let binary = CLIRunner.binary

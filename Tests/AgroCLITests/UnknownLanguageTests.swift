@@ -2,7 +2,7 @@ import AgroPresentation
 import Foundation
 import XCTest
 
-/// README "Language": a language chosen for agro that has no interface strings is said in one
+/// docs/cli.md, "Language": a language chosen for agro that has no interface strings is said in one
 /// line on stderr, in the language the interface falls back to; the command still answers.
 final class UnknownLanguageTests: XCTestCase {
     let cli = CLIRunner()

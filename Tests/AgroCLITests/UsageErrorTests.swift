@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// A command line the program cannot read is refused in the interface language, as every other
-/// error is: one line on stderr, `agro: ...`, bad usage's status 64 (README, "Exit status"),
+/// error is: one line on stderr, `agro: ...`, bad usage's status 64 (docs/cli.md, "Exit status"),
 /// never swift-argument-parser's English ("Error: ...", "Usage: ...", "Help: ...").
 final class UsageErrorTests: XCTestCase {
     let cli = CLIRunner()

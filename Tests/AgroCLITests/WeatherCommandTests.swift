@@ -335,7 +335,7 @@ final class WeatherCommandTests: WeatherCLITestCase {
         XCTAssertTrue(findings.contains { $0["rule"] as? String == "temperature" && $0["verdict"] as? String == "avoid" })
     }
 
-    /// The keys of `weather --spray --format json`, written by hand (README, "JSON keys"): the
+    /// The keys of `weather --spray --format json`, written by hand (docs/json-keys.md): the
     /// spray models have no CodingKeys of their own, so this is what holds their names.
     func testSprayJSONKeys() throws {
         let document = try json(runner(try startServer()), ["weather", "--at", "-38.4,-71.58", "--spray"])

@@ -72,10 +72,10 @@ final class LookupTests: StoreTestCase {
         for _ in 0..<2 {
             XCTAssertEqual(
                 try catalog.lookup("winter-wheat", kind: .culture, locale: "en"),
-                [NameMatch(id: "winter-wheat", name: "Winter wheat")])
+                [EntityRef(id: "winter-wheat", name: "Winter wheat")])
             XCTAssertEqual(
                 try catalog.lookup("winter-wheat", kind: .culture, locale: "ru"),
-                [NameMatch(id: "winter-wheat", name: "Озимая пшеница")])
+                [EntityRef(id: "winter-wheat", name: "Озимая пшеница")])
             XCTAssertEqual(try catalog.lookup("winter-wheat", kind: .pest, locale: "en"), [], "kinds kept apart")
         }
     }

@@ -7,9 +7,9 @@ import XCTest
 @testable import AgroUpdateClient
 
 /// The whole pipeline against a static web server, as a CDN would serve it: publish with deltas,
-/// nginx (Debian's nginx-light, with the README's configuration) serving the directory on
-/// 127.0.0.1, a delta update, a 304 on the unchanged manifest, and an interrupted full download
-/// resumed with Range.
+/// nginx (Debian's nginx-light, with the configuration of docs/updates-and-security.md)
+/// serving the directory on 127.0.0.1, a delta update, a 304 on the unchanged manifest, and an
+/// interrupted full download resumed with Range.
 final class NginxPipelineTests: XCTestCase {
     private var fixture: Fixture!
     private var nginx: Process?
@@ -74,7 +74,7 @@ final class NginxPipelineTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
         let port = try freePort()
         let accessLog = prefix + "/access.log"
-        // The README's server block, with the paths and port of this test.
+        // The server block of docs/updates-and-security.md, with the paths and port of this test.
         let configuration = """
             daemon off;
             master_process off;

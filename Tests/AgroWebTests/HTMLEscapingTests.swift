@@ -25,6 +25,15 @@ final class HTMLEscapingTests: XCTestCase {
         XCTAssertEqual(HTMLEscaping().escapeText("<\u{301}"), "&lt;\u{301}")
     }
 
+    /// Sanitized articles escape with the pages' escaper: a quote before a combining mark in
+    /// an attribute's value stays inside the value.
+    func testSanitizedArticlesEscapeAQuoteBeforeACombiningMark() {
+        let html = HTMLSanitizer.sanitize(
+            "<p><a href=\"https://example.org/\" title=\"x&quot;\u{301} onmouseover=y\">z\"\u{301}</a></p>", base: nil)
+        XCTAssertTrue(html.contains("title=\"x&quot;\u{301} onmouseover=y\""), html)
+        XCTAssertTrue(html.contains(">z&quot;\u{301}</a>"), html)
+    }
+
     /// The pickers' choices, rendered once per catalog apart from the page, escape as the page
     /// does: a quote before a combining mark would otherwise end the option's value.
     func testPickerChoicesEscapeAsThePages() {

@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import ArgumentParser
 import Foundation
 
@@ -18,7 +17,7 @@ struct FavoritesCommand: ParsableCommand {
     /// Finds what the user means: an id or name of the given kind, else of the first kind
     /// that knows it.
     static func resolve(_ text: String, kind: EntityKind?, catalog: some Catalog, environment: Environment) throws -> (
-        EntityKind, NameMatch
+        EntityKind, EntityRef
     ) {
         if let kind { return (kind, try catalog.resolve(text, kind: kind, locale: environment.locale)) }
         var firstError: (any Error)?
@@ -44,7 +43,7 @@ struct FavoritesCommand: ParsableCommand {
             try environment.refuseCSV("favorites add")
             let catalog = try environment.openCatalogUntilExit()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
-            let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id)
+            let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id, at: Date())
             environment.print(environment.strings(added ? "favorites.added" : "favorites.already", match.name))
         }
     }
@@ -87,7 +86,7 @@ struct FavoritesCommand: ParsableCommand {
             var available: Bool
             var addedAt: Date
 
-            // JSON keys (README, "JSON keys"), apart from the property names.
+            // JSON keys (docs/json-keys.md), apart from the property names.
             enum CodingKeys: String, CodingKey { case kind, id, name, available, addedAt }
         }
 

@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import ArgumentParser
 import Foundation
 

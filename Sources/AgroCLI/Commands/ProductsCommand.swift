@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import ArgumentParser
 import Foundation
 
@@ -32,7 +31,7 @@ struct ProductsCommand: ParsableCommand {
         // RequestError), as the web API words it.
         if let letter { try CatalogDocuments.checkLetter(letter) }
         // A list printed whole (no pager) opens no product: read without GRDB, which cost more
-        // than the query itself (Benchmarks/README.md, issue 20).
+        // than the query itself (Benchmarks/README.md).
         if !letters, !ListPresenter<ProductSummary>.pages(environment, pages) {
             return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
         }
@@ -67,7 +66,7 @@ struct ProductsCommand: ParsableCommand {
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.products(filter, page: $0, locale: locale) }, open: open,
             // The web API's writer of this page: the same bytes as the encoder's, without
-            // `JSONEncoder`, about a tenth of a products query's start-up (Benchmarks/README.md, issue 20).
+            // `JSONEncoder`, about a tenth of a products query's start-up (Benchmarks/README.md).
             json: ProductPageJSON.json
         ).show(pages)
     }

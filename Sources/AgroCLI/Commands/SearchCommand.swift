@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import ArgumentParser
 
 struct SearchCommand: ParsableCommand {
@@ -21,7 +20,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         // A list printed whole (no pager) opens no hit: read without GRDB, which cost more than
-        // the query itself (Benchmarks/README.md, issue 20).
+        // the query itself (Benchmarks/README.md).
         if !ListPresenter<SearchHit>.pages(environment, pages) {
             return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
         }
@@ -49,7 +48,7 @@ struct SearchCommand: ParsableCommand {
                 Column(header: s("column.id")) { $0.id },
             ],
             load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) }, open: open,
-            // Without `JSONEncoder`: the same bytes (Benchmarks/README.md, issue 20).
+            // Without `JSONEncoder`: the same bytes (Benchmarks/README.md).
             json: SearchPageJSON.json
         ).show(pages)
     }

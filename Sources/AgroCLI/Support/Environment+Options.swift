@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import AgroTerminal
 import Foundation
 
@@ -33,7 +32,7 @@ package extension Environment {
     ///
     /// Checked here, where each command builds its environment anyway, rather than before the
     /// command runs: finding the global options of any command took a `Mirror` and a second
-    /// environment, 2% of a catalog query's instructions (Benchmarks/README.md, issue 20).
+    /// environment, 2% of a catalog query's instructions (Benchmarks/README.md).
     private func warnIfTheLanguageIsUnknown(_ options: GlobalOptions) {
         guard !locale.isEmpty else { return }
         let chosen =
@@ -42,28 +41,5 @@ package extension Environment {
         guard chosen, !strings.hasOwnStrings else { return }
         Terminal.standardError.line(
             "agro: " + TerminalText.oneLine(strings("language.unknown", String(locale.prefix(40)))))
-    }
-}
-
-package extension Environment {
-    /// `openCatalog()` for a command whose process ends with it: the catalog is never closed.
-    ///
-    /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
-    /// a worker thread, which it first has to create: a thread started only to be killed by
-    /// the exit a moment later (Benchmarks/README.md, issue 20). The exit closes the file.
-    func openCatalogUntilExit() throws -> LiveCatalog {
-        keptUntilExit(try openCatalog())
-    }
-
-    /// `openDirectCatalog()` for a command whose process ends with it: not closed either
-    /// (closing cost 2% of a products query's instructions).
-    func openDirectCatalogUntilExit() throws -> DirectCatalog {
-        keptUntilExit(try openDirectCatalog())
-    }
-
-    /// `catalog`, never released: the exit closes its file.
-    private func keptUntilExit<Opened: AnyObject>(_ catalog: Opened) -> Opened {
-        _ = Unmanaged.passRetained(catalog)
-        return catalog
     }
 }

@@ -22,7 +22,7 @@ extension PlanCheck {
         let cultureID = try catalog.resolve(plan.culture, kind: .culture, locale: locale).id
         let cultureName = try catalog.culture(id: cultureID, locale: locale)?.name ?? cultureID
         var lines: [PlanLine] = [], pestNames: [EntityID: String] = [:]
-        var products: [String: EntityID] = [:], pests: [String: NameMatch] = [:]
+        var products: [String: EntityID] = [:], pests: [String: EntityRef] = [:]
         func product(_ text: String) throws -> EntityID {
             if let id = products[text] { return id }
             let id = try catalog.resolve(text, kind: .product, locale: locale).id

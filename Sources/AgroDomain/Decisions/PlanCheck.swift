@@ -97,7 +97,7 @@ public struct SubstanceTotal: Sendable, Hashable, Codable {
         self.seedTreatments = seedTreatments
     }
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case substanceID = "substanceId"
         case name, gramsPerHectare, applications, seedTreatments

@@ -43,7 +43,7 @@ public struct TankPlan: Sendable, Hashable, Codable {
         /// Active substance applied over the whole area, per ingredient.
         public var substances: [SubstanceAmount]
 
-        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        // The output contract (docs/json-keys.md): renaming a property leaves these alone.
         enum CodingKeys: String, CodingKey {
             case productID = "productId"
             case name, unit, perFullLoad, lastLoad, total, substances
@@ -59,7 +59,7 @@ public struct TankPlan: Sendable, Hashable, Codable {
         /// nil when the concentration does not convert (g/l in a product dosed in kg).
         public var grams: Double?
 
-        // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+        // The output contract (docs/json-keys.md): renaming a property leaves these alone.
         enum CodingKeys: String, CodingKey {
             case substanceID = "substanceId"
             case name, grams
@@ -85,7 +85,7 @@ public struct TankPlan: Sendable, Hashable, Codable {
     /// Each product's amounts, in the order given.
     public var products: [ProductAmounts]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case area, water, tank, totalWater, loads, fullLoads, lastLoadWater, areaPerFullLoad, products
     }

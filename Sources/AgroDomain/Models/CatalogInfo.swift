@@ -20,7 +20,7 @@ public struct CatalogInfo: Sendable, Hashable, Codable {
     /// Who the content comes from, and the terms it comes with.
     public var attribution: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case identity, title, version, schemaVersion, builtAt, locales, attribution
     }
@@ -51,7 +51,7 @@ public struct LocaleChain: Sendable, Hashable, Codable {
     /// Explicit fallbacks per language.
     public var fallbacks: [String: [String]]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case locales, fallbacks
     }

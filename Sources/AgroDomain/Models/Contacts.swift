@@ -18,7 +18,7 @@ public struct Region: Sendable, Hashable, Codable, Identifiable {
     /// The name of the centre (the regional capital), if it has one.
     public var centreName: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, kind, centre, centreName
     }
@@ -52,7 +52,7 @@ public struct Representative: Sendable, Hashable, Codable, Identifiable {
     /// Where the representative is based; defaults to the region's centre.
     public var location: Coordinates?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, region, name, position, phone, email, photo, location
     }
@@ -90,7 +90,7 @@ public struct Distributor: Sendable, Hashable, Codable, Identifiable {
     /// Website URL.
     public var website: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, region, name, address, phone, email, website
     }
@@ -119,7 +119,7 @@ public struct RegionContacts: Sendable, Hashable, Codable {
     /// The distributors there.
     public var distributors: [Distributor]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case region, representatives, distributors
     }

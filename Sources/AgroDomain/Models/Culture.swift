@@ -18,7 +18,7 @@ public struct Culture: Sendable, Hashable, Codable, Identifiable {
     /// Principal growth stages on the BBCH scale, in order.
     public var growthStages: [GrowthStage]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, latinName, description, parents, children, growthStages
     }
@@ -47,7 +47,7 @@ public struct CultureNode: Sendable, Hashable, Codable, Identifiable {
     /// The groups directly above it (none for a root).
     public var parentIDs: [EntityID]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, parentIDs
     }
@@ -67,7 +67,7 @@ public struct GrowthStage: Sendable, Hashable, Codable {
     /// The stage's name in the requested locale ("tillering").
     public var name: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case bbch, name
     }

@@ -16,7 +16,7 @@ public struct ProductFilter: Sendable, Hashable, Codable {
     /// First letter of the name in the reading locale (case- and diacritic-insensitive).
     public var letter: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case pest, culture, substance, category, company, letter
     }
@@ -42,7 +42,7 @@ public struct PestFilter: Sendable, Hashable, Codable {
     /// Pests of this kind only.
     public var kind: PestKind?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case culture, kind
     }
@@ -67,7 +67,7 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
     /// Lower is better.
     public var rank: Double
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case kind, id, name, detail, rank
     }
@@ -79,24 +79,5 @@ public struct SearchHit: Sendable, Hashable, Codable, Identifiable {
         self.name = name
         self.detail = detail
         self.rank = rank
-    }
-}
-
-/// An entity found by an id or a name typed by the user.
-public struct NameMatch: Sendable, Hashable, Codable {
-    /// The entity's id.
-    public var id: EntityID
-    /// Its name in the requested locale.
-    public var name: String
-
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
-    enum CodingKeys: String, CodingKey {
-        case id, name
-    }
-
-    /// A match of `name` on entity `id`.
-    public init(id: EntityID, name: String) {
-        self.id = id
-        self.name = name
     }
 }

@@ -11,14 +11,15 @@ public enum EntityKind: String, Sendable, Codable, CaseIterable, Hashable {
     case product, substance, culture, pest, news, region, company
 }
 
-/// A reference to an entity with its display name in the requested locale.
+/// A reference to an entity with its display name in the requested locale; also what a lookup
+/// of an id or a name typed by the user finds.
 public struct EntityRef: Sendable, Hashable, Codable {
     /// The entity's stable id.
     public var id: EntityID
     /// Its name in the requested locale.
     public var name: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name
     }
@@ -37,7 +38,7 @@ public struct BBCHRange: Sendable, Hashable, Codable {
     /// Last BBCH code of the range (0-99), not below `from`.
     public var to: Int
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case from, to
     }
@@ -62,7 +63,7 @@ public struct Coordinates: Sendable, Hashable, Codable {
     /// Degrees east, -180...180.
     public var longitude: Double
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case latitude, longitude
     }

@@ -25,7 +25,7 @@ public struct NewsItem: Sendable, Hashable, Codable, Identifiable {
     /// Where the item comes from; relative links in the body resolve against it.
     public var source: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, kind, title, date, summary, bodyHTML, image, source
     }
@@ -57,7 +57,7 @@ public struct NewsSummary: Sendable, Hashable, Codable, Identifiable {
     /// Publication date, ISO 8601.
     public var date: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, kind, title, date
     }

@@ -12,7 +12,7 @@ public struct PageRequest: Sendable, Hashable, Codable {
     /// Items per page; nil reads everything.
     public var perPage: Int?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case page, perPage
     }

@@ -21,7 +21,7 @@ public struct Pest: Sendable, Hashable, Codable, Identifiable {
     /// Pictures of the pest.
     public var images: [Link]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, kind, latinName, description, images
     }

@@ -56,7 +56,7 @@ public struct Product: Sendable, Hashable, Codable, Identifiable {
     /// Titled descriptive texts in the requested locale.
     public var sections: [TextSection]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, category, formulation, company, registrationNumber, registrationExpiry, origin,
             originalProduct, soldOutDeadline, exhaustionDeadline, ingredients, hazard, links, sections
@@ -155,7 +155,7 @@ public struct ActiveIngredient: Sendable, Hashable, Codable {
     /// The substance's mode of action (HRAC, FRAC or IRAC group).
     public var modeOfAction: ModeOfAction?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case substance, concentration, unit, modeOfAction
     }
@@ -180,7 +180,7 @@ public struct Hazard: Sendable, Hashable, Codable {
     /// Precautionary (P, SP) statements.
     public var precautionaryStatements: [Statement]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case pictograms, signalWord, hazardStatements, precautionaryStatements
     }
@@ -209,7 +209,7 @@ public struct Statement: Sendable, Hashable, Codable {
     /// Its wording in the requested locale.
     public var text: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case code, text
     }
@@ -237,7 +237,7 @@ public struct Link: Sendable, Hashable, Codable {
     /// A title for people.
     public var title: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case kind, url, title
     }
@@ -257,7 +257,7 @@ public struct TextSection: Sendable, Hashable, Codable {
     /// Its text, plain, in the requested locale.
     public var body: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case title, body
     }

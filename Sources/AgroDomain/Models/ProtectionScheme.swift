@@ -13,7 +13,7 @@ public struct ProtectionScheme: Sendable, Hashable, Codable, Identifiable {
     /// Stages in growth order.
     public var stages: [SchemeStage]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, culture, title, description, stages
     }
@@ -37,7 +37,7 @@ public struct SchemeStage: Sendable, Hashable, Codable {
     /// What to apply at this stage.
     public var treatments: [SchemeTreatment]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case bbch, name, treatments
     }
@@ -61,7 +61,7 @@ public struct SchemeTreatment: Sendable, Hashable, Codable {
     /// A remark in the requested locale.
     public var note: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case product, dose, pests, note
     }

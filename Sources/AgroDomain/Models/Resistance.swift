@@ -35,7 +35,7 @@ public struct GroupLimit: Sendable, Hashable, Codable {
     /// The group as a mode of action, to compare with a substance's.
     public var modeOfAction: ModeOfAction { ModeOfAction(scheme: scheme, group: group) }
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey { case scheme, group, culture, maxApplications, maxConsecutive, maxShare, source }
 }
 
@@ -55,7 +55,7 @@ public struct TankIncompatibility: Sendable, Hashable, Codable {
         self.reason = reason
     }
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey { case product, other, reason }
 }
 
@@ -101,6 +101,6 @@ public struct Alternative: Sendable, Hashable, Codable, Identifiable {
         self.sharedUses = sharedUses
     }
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey { case id, name, registrationNumber, relation, ingredients, groups, sharedUses }
 }

@@ -8,7 +8,7 @@ public struct ModeOfAction: Sendable, Hashable, Codable {
     /// The group within it ("4", "3", "1B").
     public var group: String
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case scheme, group
     }
@@ -38,7 +38,7 @@ public struct Substance: Sendable, Hashable, Codable, Identifiable {
     /// A description in the requested locale.
     public var description: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, name, iupacName, casNumber, modeOfAction, description
     }

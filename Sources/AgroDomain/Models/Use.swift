@@ -14,7 +14,7 @@ public struct UsePest: Sendable, Hashable, Codable {
     /// How completely the use controls it.
     public var effect: PestEffect
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case pest, effect
     }
@@ -35,7 +35,7 @@ public struct Dose: Sendable, Hashable, Codable {
     /// Unit as the catalog writes it ("l/ha", "kg/ha", "%").
     public var unit: String?
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case from, to, unit
     }
@@ -97,7 +97,7 @@ public struct Use: Sendable, Hashable, Codable, Identifiable {
     /// Conditions the user must respect (buffer zones, protective equipment, ...).
     public var obligations: [String]
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case id, product, cultures, pests, dose, water, phiDays, maxApplications, intervalDays, bbch, applicationArea
         case notes, obligations

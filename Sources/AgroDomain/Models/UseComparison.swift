@@ -100,7 +100,7 @@ public struct UseIngredient: Sendable, Hashable, Codable {
         self.group = group
     }
 
-    // The output contract (README, "JSON keys"): renaming a property leaves these alone.
+    // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
         case substanceID = "substanceId"
         case name, concentration, unit, group

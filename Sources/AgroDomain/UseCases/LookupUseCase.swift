@@ -4,15 +4,15 @@ import Foundation
 public protocol LookupUseCase: Sendable {
     /// Entities of `kind` whose id or name matches `text`: an exact id or name (case- and
     /// diacritic-insensitive) if there is one, else those whose name starts with or contains it.
-    func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [NameMatch]
+    func lookup(_ text: String, kind: EntityKind, locale: String) throws -> [EntityRef]
     /// Names of `kind` closest to `text`, for "did you mean" suggestions.
-    func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [NameMatch]
+    func closestNames(to text: String, kind: EntityKind, locale: String, limit: Int) throws -> [EntityRef]
 }
 
 extension LookupUseCase {
     /// Resolves `text` to exactly one id, or throws a user-facing error listing the
     /// candidates (ambiguous) or the closest names (unknown).
-    public func resolve(_ text: String, kind: EntityKind, locale: String) throws -> NameMatch {
+    public func resolve(_ text: String, kind: EntityKind, locale: String) throws -> EntityRef {
         let matches = try lookup(text, kind: kind, locale: locale)
         switch matches.count {
         case 1: return matches[0]

@@ -2,7 +2,7 @@ import AgroPresentation
 import AgroWeb
 import ArgumentParser
 
-/// `agro web`'s limits for a public server (`WebLimits`; README "Security", "The web server").
+/// `agro web`'s limits for a public server (`WebLimits`; docs/updates-and-security.md, "The web server").
 struct WebLimitOptions: ParsableArguments {
     @Option(
         name: .customLong("header-timeout"),

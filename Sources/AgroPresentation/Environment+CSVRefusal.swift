@@ -5,7 +5,7 @@ extension Environment {
     /// manifest) rather than a list: one line and status 64, before any work is done.
     ///
     /// Lists, and cards that carry a list (a product's uses), print CSV rows; everything else
-    /// calls this first (README, "Lists, pages and formats").
+    /// calls this first (docs/cli.md, "Lists, pages and formats").
     package func refuseCSV(_ command: String) throws {
         guard format == .csv else { return }
         throw RequestError.notAList(command: "agro " + command)

@@ -1,6 +1,5 @@
 import AgroDomain
 import AgroPresentation
-import AgroStore
 import Foundation
 import Hummingbird
 import Mustache
@@ -113,14 +112,14 @@ extension Pages {
     }
 
     /// The catalog's cultures by name in `locale`: a culture picker's choices.
-    static func pickerCultures(_ catalog: SQLiteCatalog, locale: String) throws -> [(id: EntityID, name: String)] {
+    static func pickerCultures(_ catalog: any OpenCatalog, locale: String) throws -> [(id: EntityID, name: String)] {
         try catalog.cultures(locale: locale).sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
     }
 
     /// The pests with uses on `culture` and its groups (every pest without one) by name in
     /// `locale`: a pest picker's choices.
     static func pickerPests(
-        _ catalog: SQLiteCatalog, culture: EntityID?, locale: String
+        _ catalog: any OpenCatalog, culture: EntityID?, locale: String
     ) throws -> [(id: EntityID, name: String)] {
         try catalog.pests(PestFilter(culture: culture), page: .all, locale: locale).items
             .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
@@ -151,14 +150,14 @@ extension Pages {
 
     private static func choices(
         _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> MustacheLambda {
         try choicesNamingSelected(page, list, selected: selected, read: read).picker
     }
 
     private static func choicesNamingSelected(
         _ page: PageContext, _ list: PageFragments.Key, selected: EntityID?,
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> (picker: MustacheLambda, selectedName: String?) {
         try page.app.fragments.choicesNamingSelected(
             list, in: page.catalog, selected: selected, strings: strings(page), read: read)
@@ -228,7 +227,7 @@ extension Pages {
     /// locale rendered with the template's section (`PageFragments.renderedChoices`).
     private static func renderedChoices(
         _ page: PageContext, _ list: PageFragments.Key, labels: [String: String],
-        read: (SQLiteCatalog) throws -> [(id: EntityID, name: String)]
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
     ) throws -> RenderedChoices {
         try page.app.fragments.renderedChoices(
             list, in: page.catalog, template: UsesBody.optionTemplate, strings: labels, read: read)

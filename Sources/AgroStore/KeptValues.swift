@@ -1,4 +1,3 @@
-import AgroDomain
 import Foundation
 
 /// Values a catalog gives the same answer for every time, kept per key for the catalog's
@@ -53,48 +52,10 @@ package final class KeptValues<Key: Hashable & Sendable, Value: Sendable>: @unch
     }
 }
 
-/// A name looked up by `SQLiteCatalog.lookup`: a web request's pest and culture cost two reads
-/// each otherwise, and the same few are asked again and again.
-struct LookupKey: Hashable, Sendable {
-    let text: String
-    let kind: EntityKind
-    let locale: String
-}
-
-/// Names resolved by `SQLiteCatalog.lookup`; a lookup's answer holds up to 50 short names.
-typealias LookupCache = KeptValues<LookupKey, [NameMatch]>
-
-extension KeptValues where Key == LookupKey, Value == [NameMatch] {
-    /// Texts longer than this (in UTF-8 bytes) are not kept.
-    static var longestText: Int { 200 }
-
-    convenience init() { self.init(capacity: 4096, whenFull: .startOver) }
-}
-
 /// Values read once per locale (an order, names) or per file name (an asset's table): at
 /// most 16 keys are kept.
 package typealias ReadOncePerKey<Value: Sendable> = KeptValues<String, Value>
 
 extension KeptValues where Key == String {
     package convenience init() { self.init(capacity: 16, whenFull: .keepWhatIsKept) }
-}
-
-/// A value read from a catalog once, on first use, and kept for the catalog's lifetime.
-final class ReadOnce<Value: Sendable>: @unchecked Sendable {
-    // Guards `kept`; never held while reading.
-    private let lock = NSLock()
-    private var kept: Value?
-
-    /// The value, if read already.
-    var keptValue: Value? { lock.withLock { kept } }
-
-    /// The kept value, else `read`'s (two first readers may both read; the first kept wins).
-    func value(_ read: () throws -> Value) rethrows -> Value {
-        if let kept = lock.withLock({ kept }) { return kept }
-        let made = try read()
-        return lock.withLock {
-            if kept == nil { kept = made }
-            return kept ?? made
-        }
-    }
 }

@@ -1,23 +1,11 @@
+import AgroDomain
 import Dispatch
 import GRDB
 import GRDBSQLite
 
-/// A time limit for the catalog reads of one piece of work (a web request), carried as a
-/// task-local value: every `SQLiteCatalog` read made while it is set stops with
-/// `CatalogDeadline.Exceeded` once the limit has passed, even in the middle of a statement
-/// (SQLite's progress handler interrupts it), so no query can hold a reader for long.
-public enum CatalogDeadline {
-    /// The instant (DispatchTime's uptime nanoseconds) after which reads stop; nil: no limit.
-    @TaskLocal public static var current: UInt64?
-
-    /// Runs `body` with reads limited to `seconds` from now.
-    public static func within<T>(seconds: Double, _ body: () throws -> T) rethrows -> T {
-        try $current.withValue(DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9), operation: body)
-    }
-
-    /// The catalog work went past its deadline.
-    public struct Exceeded: Error, Sendable {}
-
+/// How `SQLiteCatalog` keeps to a `CatalogDeadline`: SQLite's progress handler interrupts a
+/// statement once the deadline has passed.
+extension CatalogDeadline {
     /// How often (in SQLite virtual-machine steps) the deadline is looked at: about every
     /// 0.1 ms of work, too seldom to cost anything measurable.
     static let steps: Int32 = 4096
