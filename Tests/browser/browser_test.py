@@ -7,7 +7,10 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
 2. opens one page of every kind found, plus the offline page and the weather at a point, in
    English, Russian and Kazakh at 360 px: nothing wider than the screen, no raw key, the menu in
    the page's language, axe-core with no serious or critical violation, controls at least
-   24 px with borders at 3:1, nothing sticking out of its card; saves a screenshot of each into
+   24 px with borders at 3:1, tap targets (lone links, summaries, checkboxes) at least 24 px high,
+   nothing sticking out of its card; with the text at 200 % (the root font size doubled, as the
+   browser's setting does) the body text grows, nothing scrolls sideways and targets stay 24 px;
+   at 180 px (zoom at 200 %) nothing scrolls sideways; saves a screenshot of each into
    SCREENSHOTS (never the repository);
 3. searches as one types (results announced), opens a pest's and a product's card, keeps a
    favorite; in Kazakh, an expired product found as one types and kept as a favorite is marked
@@ -365,6 +368,33 @@ BROKEN_WORDS = r"""(() => {
   return broken;
 })()"""
 
+# Tap targets standing alone (WCAG 2.2, 2.5.8): a link that is a list's item, a chip or a menu
+# entry, a summary, a checkbox: at least 24 px high. A link inside a sentence is exempt, as are
+# the map's drawn regions (their list beside the map holds the same links).
+TAP_TARGETS = r"""(() => {
+  const small = [];
+  for (const el of document.querySelectorAll('a, summary, input[type=checkbox], input[type=radio]')) {
+    if (el.closest('svg') || el.classList.contains('skip') || el.closest('details:not([open]) > :not(summary)')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    const parent = el.parentElement;
+    const sentence = el.tagName === 'A' && parent && ['P', 'SMALL', 'SPAN', 'DIV', 'TD', 'LABEL'].includes(parent.tagName)
+      && !parent.matches('.pest, .listed, .choices, .reach, .actions, .pages, .letters, .targets')
+      && parent.textContent.trim().length > el.textContent.trim().length + 2;
+    if (!sentence && box.height < 23.5)
+      small.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '" ' + box.height.toFixed(1) + ' px');
+  }
+  return small.slice(0, 5);
+})()"""
+
+# The browser's text size at 200 %: what 1rem is doubles, as the setting does.
+TEXT_200 = "document.documentElement.style.setProperty('font-size', '200%', 'important'); true"
+TEXT_100 = "document.documentElement.style.removeProperty('font-size'); true"
+WIDE = f"Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+WIDEST = """((width) => Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > width + 0.5)
+  .slice(-3).map(e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + e.className : '') + ' ' + Math.round(e.getBoundingClientRect().right)))"""
+
+
 VISIBLE_TEXT = r"""(() => {
   const parts = [document.title, document.body.innerText];
   for (const el of document.querySelectorAll('[aria-label], [placeholder], [title], [alt], [data-add], [data-remove], [data-found], [data-none], [data-empty]'))
@@ -411,6 +441,27 @@ def inspect(tab, url, code, label, axe, raw_keys, lookup, shots, problems):
         problems.append(f"{where}: axe {violation['impact']} {violation['id']} ({violation['help']}): {violation['nodes']}")
     for problem in tab.evaluate(CONTROLS):
         problems.append(f"{where}: {problem}")
+    small = tab.evaluate(TAP_TARGETS)
+    if small:
+        problems.append(f"{where}: tap targets under 24 px: {small}")
+    # Text at 200 %: the body's text grows, nothing scrolls sideways, targets stay 24 px.
+    tab.evaluate(TEXT_200)
+    size = tab.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    if size < 31:
+        problems.append(f"{where}: body text {size} px with the text at 200 % (it does not grow)")
+    width = tab.evaluate(WIDE)
+    if width > WIDTH:
+        problems.append(f"{where}: {width} px wide at {WIDTH} px with the text at 200 %: {tab.evaluate(WIDEST + f'({WIDTH})')}")
+    small = tab.evaluate(TAP_TARGETS)
+    if small:
+        problems.append(f"{where}: tap targets under 24 px with the text at 200 %: {small}")
+    tab.evaluate(TEXT_100)
+    # Zoom at 200 %: the page laid out in half the width.
+    tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH // 2, height=390, deviceScaleFactor=2, mobile=True)
+    width = tab.evaluate(WIDE)
+    if width > WIDTH // 2:
+        problems.append(f"{where}: {width} px wide in {WIDTH // 2} px (zoom at 200 %): {tab.evaluate(WIDEST + f'({WIDTH // 2})')}")
+    tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=780, deviceScaleFactor=1, mobile=True)
     name = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "home"
     tab.screenshot(os.path.join(shots, f"{name}.{code}.png"))
     return not violations
@@ -789,7 +840,8 @@ def main():
             for code in LANGUAGES:
                 inspect(tab, with_lang(base + path, code), code, label, axe, raw_keys, lookup, shots, problems)
         check(problems == [], f"{len(kinds)} kinds of page in {len(LANGUAGES)} languages at {WIDTH} px: no overflow, no raw key,"
-              f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1"
+              f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1,"
+              f" tap targets 24 px, text at 200 % and zoom at 200 % with no sideways scrolling"
               + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
 
         if os.environ.get("AGRO_BROWSER_WEATHER") == "1":
