@@ -12,7 +12,9 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
    browser's setting does) the body text grows, nothing scrolls sideways and targets stay 24 px;
    at 180 px (zoom at 200 %) nothing scrolls sideways; saves a screenshot of each into
    SCREENSHOTS (never the repository);
-3. searches as one types (results announced), opens a pest's and a product's card, keeps a
+3. fills in the tank and the plan's short form with a typo in each language: what was typed
+   stays, the mistake is marked below its field in the page's words, "2 000" is read, a pest's
+   shared name offers links; then searches as one types (results announced), opens a pest's and a product's card, keeps a
    favorite; in Kazakh, an expired product found as one types and kept as a favorite is marked
    with its date in Kazakh; the same pages without JavaScript;
 4. offline: the manifest and its icons, the service worker; a visited card reloaded with the
@@ -697,6 +699,64 @@ def tank_computed(tab, base, product, dose):
 
 # --- the walk ------------------------------------------------------------------------------
 
+# A field's value, its message and how far below the field the message starts.
+FIELD = r"""(id => { const f = document.getElementById(id), e = document.getElementById(id + '-error');
+  return {value: f ? f.value : null, message: e ? e.textContent.trim() : null,
+          gap: f && e ? e.getBoundingClientRect().top - f.getBoundingClientRect().bottom : null,
+          links: e ? Array.from(e.querySelectorAll('a')).map(a => a.getAttribute('href')) : []}; })"""
+MACHINE_WORDS = re.compile(r"--(tank|dose|area|water|product|unit)\b|\b(tank|dose|area|water|product|unit|pests\d?)=|line \d|строка \d|\d-жол")
+
+
+def forms_in_each_language(tab, base, lookup):
+    """The tank and the plan's short form at 360 px in kk, ru and en, filled in as a person
+    would (issue 32, failures 4 and 5): what was typed stays; a mistake is marked just below its
+    field with the field's label in the page's language; thousands written with a space are
+    read; a pest typed by a name several share offers them as links, and following one checks
+    the plan; no command-line flag, query parameter or line of a file anywhere on the page."""
+    names = {"ru": "септориоз", "kk": "септориоз", "en": "septoria"}
+    for code in LANGUAGES:
+        dose_label = lookup(code, "web.dose")
+        tab.open(base + f"/tank?lang={code}", "!!document.querySelector('form.tank')")
+        tab.evaluate("""(() => { const p = document.querySelectorAll('input[name=product]'), d = document.querySelectorAll('input[name=dose]');
+          p[0].value = 'tebuconazole-250-ec'; d[0].value = '0,75'; p[1].value = 'tribenuron-750-wg'; d[1].value = '2о';
+          document.querySelectorAll('select[name=unit]')[1].value = 'g/ha';
+          document.querySelector('input[name=area]').value = '100'; document.querySelector('input[name=water]').value = '200';
+          document.querySelector('input[name=tank]').value = '2\u00a0000'; window.agroOld = true;
+          document.querySelector('form.tank button[type=submit]').click(); })()""")
+        tab.loaded("!!document.querySelector('form.tank')", "the tank form answered")
+        dose = tab.evaluate(FIELD + "('f-dose2')")
+        size = tab.evaluate(FIELD + "('f-tank')")
+        text = tab.evaluate("document.body.innerText")
+        check(dose["value"] == "2о" and (dose["message"] or "").startswith(dose_label + ":") and "2о" in dose["message"]
+              and 0 <= dose["gap"] < 24 and size["value"] == "2\u00a0000" and size["message"] is None
+              and not MACHINE_WORDS.search(text) and not tab.evaluate("!!document.getElementById('result')"),
+              f"[{code}] tank: the second row's dose kept and marked below it ({dose}), 2 000 read ({size}), no flag")
+        tab.open(base + f"/plan?lang={code}", "!!document.querySelector('form.plan')")
+        tab.evaluate("""(() => { const f = document.querySelector('form.plan');
+          f.culture.value = 'winter-wheat'; f.date1.value = '2026-05-20'; f.bbch1.value = '37';
+          f.product1.value = 'tebuconazole-250-ec'; f.dose1.value = '0,5о'; f.pests1.value = '""" + names[code] + """';
+          window.agroOld = true; f.querySelector('button[type=submit]').click(); })()""")
+        tab.loaded("!!document.querySelector('form.plan')", "the plan form answered")
+        dose = tab.evaluate(FIELD + "('f-dose1')")
+        pests = tab.evaluate(FIELD + "('f-pests1')")
+        culture = tab.evaluate("document.getElementById('f-culture').value")
+        text = tab.evaluate("document.body.innerText")
+        check(dose["value"] == "0,5о" and (dose["message"] or "").startswith(dose_label + ":") and 0 <= dose["gap"] < 24
+              and culture == "winter-wheat" and pests["value"] == names[code] and len(pests["links"]) > 1
+              and not MACHINE_WORDS.search(text),
+              f"[{code}] plan: the form kept ({culture}, {dose['value']}), the dose marked below it ({dose['message']}),"
+              f" the pest's {len(pests['links'])} choices as links, no flag or line")
+        chosen = next((link for link in pests["links"] if "zymoseptoria-tritici" in link), None)
+        check(chosen is not None, f"[{code}] plan: septoria of wheat leaves among the choices")
+        if chosen:
+            # The dose mended, then the choice followed: the plan is checked with both.
+            tab.open(base + chosen.replace("dose1=0%2C5%D0%BE", "dose1=0%2C5").replace("dose1=0,5%D0%BE", "dose1=0,5") + f"&lang={code}",
+                     "!!document.querySelector('form.plan')")
+            shown = tab.evaluate("[!!document.getElementById('report'), document.getElementById('f-pests1').value]")
+            check(shown == [True, "zymoseptoria-tritici"],
+                  f"[{code}] plan: the chosen pest's link fills the form with it ({shown})")
+
+
 def weather_in_kazakh(base):
     """The stand-in's answers (Manila's "moderate rain", code 501; London's rainy forecast, every
     slot to avoid) read in Kazakh: OpenWeatherMap speaks none, agro words the code."""
@@ -861,6 +921,7 @@ def main():
         expired_pair = (use["cultures"][0]["id"], use["pests"][0]["pest"]["id"])
         tank = uses_against_cli(tab, base, lookup, [expired_pair] + [p for p in pairs if p != expired_pair][:2])
         plan_checked(tab, base)
+        forms_in_each_language(tab, base, lookup)
         check(tank is not None, f"a product with a dose in l/ha for the tank: {tank}")
         tank_computed(tab, base, *tank)
         search_and_favorites(tab, base, lookup)
