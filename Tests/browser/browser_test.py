@@ -14,9 +14,9 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
    SCREENSHOTS (never the repository);
 3. fills in the tank and the plan's short form with a typo in each language: what was typed
    stays, the mistake is marked below its field in the page's words, "2 000" is read, a pest's
-   shared name offers links; then searches as one types (results announced), opens a pest's and a product's card, keeps a
-   favorite; in Kazakh, an expired product found as one types and kept as a favorite is marked
-   with its date in Kazakh; the same pages without JavaScript;
+   shared name offers links; then searches as one types (results announced), opens a pest's
+   and a product's card, keeps a favorite; in Kazakh, an expired product found as one types
+   and kept as a favorite is marked with its date in Kazakh; the same pages without JavaScript;
 4. offline: the manifest and its icons, the service worker; a visited card reloaded with the
    network off (Network.emulateNetworkConditions on the page and the worker) shows the card and
    the date it was saved; a favorite's card and the pages it links to open offline even when
