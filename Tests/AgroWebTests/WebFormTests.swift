@@ -228,3 +228,25 @@ final class PlanTextLinkTests: XCTestCase {
         XCTAssertNil(Pages.planTextLink(csv, replacing: "септ", with: "p-1"), "a part of a field is no name")
     }
 }
+
+/// A search of more words than the search takes keeps the search box with what was typed
+/// and says the limit beside it, in the page's language.
+final class WebSearchFormTests: BundledCatalogWebTestCase {
+    func testTooLongASearchKeepsTheBoxAndSaysTheLimitBesideIt() throws {
+        let words = (1...12).map { "сөз\($0)" }.joined(separator: " ")
+        let query = try XCTUnwrap(words.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let answer = try server.get("/?q=\(query)&lang=kk")
+        XCTAssertEqual(answer.status, 400)
+        let html = answer.body
+        let box = try XCTUnwrap(html.range(of: "<input id=\"q\"")).lowerBound
+        let input = String(html[box...].prefix { $0 != ">" })
+        XCTAssertTrue(input.contains("value=\"\(words)\""), input)
+        XCTAssertTrue(input.contains("aria-invalid=\"true\" aria-describedby=\"q-error\""), input)
+        let message = try XCTUnwrap(
+            html.components(separatedBy: "<p class=\"field-error\" id=\"q-error\">").dropFirst().first?.components(
+                separatedBy: "</p>"
+            ).first)
+        XCTAssertEqual(message, "іздеу ең көбі 10 сөз бен 200 таңбаны қабылдайды")
+        XCTAssertFalse(WebFieldPagesTests.text(html).contains("q="))
+    }
+}
