@@ -89,7 +89,7 @@ package struct CatalogErrorWording: ErrorWording {
         }
     }
 
-    static func text(_ kind: TankError.Kind, _ s: Localizer, _ spelling: ParameterSpelling) -> String {
+    package static func text(_ kind: TankError.Kind, _ s: Localizer, _ spelling: ParameterSpelling) -> String {
         // The values echo what was typed after an option: the language's decimal sign, no grouping.
         let typed = { (value: Double) in s.decimal(value.plainText) }
         // Named as the front that took them names them: `--area` or `area=`.

@@ -23,7 +23,15 @@ extension Pages {
             render(request, app) { page in try tank(page) }
         }
         router.get("plan") { request, _ in
-            render(request, app) { page in try plan(page, form: nil) }
+            // A link of the page's own (a name chosen among several) fills the form again
+            // and checks it; the bare page is the empty form.
+            render(request, app) { page in
+                let fields = page.web.parameters.filter { $0.name != "lang" }
+                return try plan(
+                    page,
+                    form: fields.isEmpty
+                        ? nil : PostedForm(fields: fields.map { PostedForm.Field(name: $0.name, data: Data($0.value.utf8)) }))
+            }
         }
         router.post("plan") { request, _ in
             let page = PageContext(request: request, app: app)
@@ -292,28 +300,98 @@ extension Pages {
     static func tank(_ page: PageContext) throws -> Rendered {
         let web = page.web
         let products = web.queries("product"), doses = web.queries("dose"), units = web.queries("unit")
-        // Three rows to fill without JavaScript; what was asked for is kept in them.
-        let rows = (0..<max(3, products.count)).map { index -> [String: Any] in
-            let unit = index < units.count ? units[index] : "l/ha"
-            return [
-                "index": index + 1, "product": index < products.count ? products[index] : "",
-                "dose": index < doses.count ? doses[index] : "",
-                "units": TankForm.units.map { ["code": $0, "name": unitName($0, page), "selected": $0 == unit] },
+        let count = max(3, products.count)
+        func item(_ list: [String], _ index: Int) -> String { index < list.count ? list[index] : "" }
+        func unit(_ index: Int) -> String { item(units, index).nonEmpty ?? "l/ha" }
+        var problems = FieldProblems()
+        var result: [String: Any]?
+        if products.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            // The rows and numbers checked here, each problem beside its field in the page's
+            // words: the tank's own checks (`CatalogDocuments.tank`) name the CLI's options.
+            let words = FormWords(page: page)
+            // A link filling the form again with product `row` chosen.
+            func choosing(_ row: Int, _ id: EntityID) -> String {
+                var pairs: [(String, String)] = []
+                for index in 0..<count {
+                    pairs += [
+                        ("product", index == row ? id : item(products, index)), ("dose", item(doses, index)),
+                        ("unit", unit(index)),
+                    ]
+                }
+                for name in ["area", "water", "tank"] { pairs.append((name, web.query(name) ?? "")) }
+                return "/tank?" + formQuery(pairs)
+            }
+            var chosen: [(row: Int, id: EntityID, dose: Double, unit: String)] = []
+            for (index, name) in products.enumerated() where !name.trimmingCharacters(in: .whitespaces).isEmpty {
+                let place = page.t("web.product") + " " + String(index + 1)
+                let id = try words.resolve(
+                    name, .product, field: "f-product\(index + 1)", label: page.t("web.product"), place: place,
+                    into: &problems
+                ) { choosing(index, $0) }
+                let dose = words.positive(
+                    item(doses, index), field: "f-dose\(index + 1)", label: page.t("web.dose"), place: place, into: &problems)
+                if let id, let dose { chosen.append((index + 1, id, dose, unit(index))) }
+            }
+            let area = words.positive(web.query("area"), field: "f-area", label: page.t("web.areaHa"), into: &problems)
+            let water = words.positive(web.query("water"), field: "f-water", label: page.t("web.waterRate"), into: &problems)
+            let tank = words.positive(web.query("tank"), field: "f-tank", label: page.t("web.tankSize"), into: &problems)
+            if problems.isEmpty, let area, let water, let tank {
+                do {
+                    let document = try CatalogDocuments.tank(
+                        products: chosen.map(\.id), doses: chosen.map(\.dose), units: chosen.map(\.unit), area: area,
+                        water: water, tank: tank, culture: nil, catalog: page.catalog, environment: page.environment)
+                    result = tankResult(document, page)
+                } catch let error as TankError {
+                    try tankProblem(error, rows: chosen.map { ($0.row, $0.id) }, page, into: &problems)
+                }
+            }
+        }
+        // Three rows to fill without JavaScript; what was typed is kept in them.
+        let rows = (0..<count).map { index -> [String: Any] in
+            var row: [String: Any] = [
+                "index": index + 1, "product": item(products, index), "dose": item(doses, index),
+                "units": TankForm.units.map { ["code": $0, "name": unitName($0, page), "selected": $0 == unit(index)] },
             ]
+            row["productError"] = problems.value("f-product\(index + 1)")
+            row["doseError"] = problems.value("f-dose\(index + 1)")
+            return row
         }
         var values: [String: Any] = [
             "rows": rows, "area": web.query("area") ?? "", "water": web.query("water") ?? "", "tankSize": web.query("tank") ?? "",
             "productChoices": try productChoices(page),
         ]
-        if products.contains(where: { !$0.isEmpty }) {
-            let form = try TankForm(web)
-            let document = try CatalogDocuments.tank(
-                products: form.products, doses: form.doses, units: form.units, area: form.area, water: form.water,
-                tank: form.tank,
-                culture: nil, catalog: page.catalog, environment: page.environment)
-            values["result"] = tankResult(document, page)
+        for name in ["area", "water", "tank"] { values[name + "Error"] = problems.value("f-" + name) }
+        if !problems.isEmpty {
+            values["problems"] = ["title": page.t("web.form.problems"), "items": problems.summary]
         }
+        values["result"] = result
         return Rendered(template: "tank", title: page.t("web.tank"), values: values)
+    }
+
+    /// The tank's refusal of numbers that each pass alone, put beside the field to change: a
+    /// dose outside its product's registered range beside that dose; loads beyond count beside
+    /// the tank's size.
+    private static func tankProblem(
+        _ error: TankError, rows: [(row: Int, id: EntityID)], _ page: PageContext, into problems: inout FieldProblems
+    ) throws {
+        let s = page.environment.strings
+        switch error.kind {
+        case let .doseOutsideRange(product, _, _, _):
+            let text = CatalogErrorWording.text(error.kind, s, .query)
+            let row = try rows.first { try page.catalog.product(id: $0.id, locale: page.locale)?.name == product }?.row ?? 1
+            problems.add(
+                "f-dose\(row)", page.t("web.dose") + ": " + text, place: page.t("web.product") + " " + String(row))
+        case let .notPerHectare(unit):
+            let units = page.web.queries("unit")
+            let number = rows.first { $0.row - 1 < units.count && units[$0.row - 1] == unit }?.row ?? 1
+            problems.add(
+                "f-dose\(number)", page.t("web.unit") + ": " + CatalogErrorWording.text(error.kind, s, .query),
+                place: page.t("web.product") + " " + String(number))
+        case .tooManyLoads:
+            problems.add("f-tank", page.t("web.tankSize") + ": " + CatalogErrorWording.text(error.kind, s, .query))
+        default:
+            problems.add("f-water", page.t("web.form.notComputable"))
+        }
     }
 
     /// "l/ha" as the interface writes it ("л/га").
@@ -351,21 +429,215 @@ extension Pages {
 
     // MARK: - The season plan
 
+    /// The short form's rows: four to fill, more when a link or a post gave more.
+    static let planRows = 1...9
+
     static func plan(_ page: PageContext, form: PostedForm?) throws -> Rendered {
+        var problems = FieldProblems()
         var values: [String: Any] = [
-            "cultures": try culturePicker(page, selected: nil).picker,
-            "rows": (1...4).map {
-                ["index": $0, "units": (TankForm.units + ["l/t", "kg/t"]).map { ["code": $0, "name": unitName($0, page)] }]
-            },
-            "example": Self.planExample,
-            "productChoices": try productChoices(page), "pestChoices": try pestChoices(page),
+            "example": Self.planExample, "productChoices": try productChoices(page), "pestChoices": try pestChoices(page),
         ]
-        guard let form else { return Rendered(template: "plan", title: page.t("web.plan"), values: values) }
-        let (data, name) = try form.plan()
-        values["text"] = form.value("text") ?? ""
-        let document = try CatalogDocuments.planCheck(data, fileName: name, catalog: page.catalog, environment: page.environment)
-        values["report"] = planReport(document, page)
+        func value(_ name: String) -> String { form?.value(name) ?? "" }
+        if let form {
+            // A file, else pasted text, else the short form, as `PostedForm.plan` takes them.
+            if let file = form.fields.first(where: { $0.name == "file" && !$0.data.isEmpty }) {
+                values["report"] = try planChecked(
+                    file.data, name: file.fileName ?? "plan", field: "f-file", label: page.t("web.planFile"), page,
+                    into: &problems)
+            } else if let text = form.value("text") {
+                values["report"] = try planChecked(
+                    Data(text.utf8), name: "plan", field: "f-text", label: page.t("web.planText"), page, into: &problems,
+                    retyped: { typed, id in planTextLink(text, replacing: typed, with: id) })
+            } else if let csv = try planFormCSV(form, page, into: &problems) {
+                values["report"] = try planChecked(
+                    csv, name: "form.csv", field: "f-culture", label: page.t("web.planForm"), page, into: &problems)
+            }
+        }
+        values["text"] = value("text")
+        values["cultures"] = try culturePicker(page, selected: value("culture").nonEmpty).picker
+        for name in ["sowing", "harvest", "area"] {
+            values[name] = value(name)
+            values[name + "Error"] = problems.value("f-" + name)
+        }
+        for name in ["culture", "file", "text"] { values[name + "Error"] = problems.value("f-" + name) }
+        let filled = planRows.last { index in
+            ["date", "bbch", "product", "dose", "pests"].contains { !value($0 + String(index)).isEmpty }
+        }
+        values["rows"] = (1...max(4, filled ?? 0)).map { index -> [String: Any] in
+            let unit = value("unit\(index)").nonEmpty ?? "l/ha"
+            var row: [String: Any] = [
+                "index": index, "legend": page.t("web.planApplication", index),
+                "units": (TankForm.units + ["l/t", "kg/t"]).map {
+                    ["code": $0, "name": unitName($0, page), "selected": $0 == unit]
+                },
+            ]
+            for name in ["date", "bbch", "product", "dose", "pests"] {
+                row[name] = value(name + String(index))
+                row[name + "Error"] = problems.value("f-\(name)\(index)")
+            }
+            return row
+        }
+        if !problems.isEmpty {
+            values["problems"] = ["title": page.t("web.form.problems"), "items": problems.summary]
+        }
         return Rendered(template: "plan", title: page.t("web.plan"), values: values)
+    }
+
+    /// The report of the plan in `data`, or nil with its problem beside the field it came
+    /// from (a file's or pasted text's own line numbers are the person's). A name that fits
+    /// several entries is offered as links where `retyped` can make one.
+    private static func planChecked(
+        _ data: Data, name: String, field: String, label: String, _ page: PageContext, into problems: inout FieldProblems,
+        retyped: (String, EntityID) -> String? = { _, _ in nil }
+    ) throws -> [String: Any]? {
+        do {
+            let document = try CatalogDocuments.planCheck(
+                data, fileName: name, catalog: page.catalog, environment: page.environment)
+            return planReport(document, page)
+        } catch let error as PlanFileError {
+            problems.add(
+                field,
+                label + ": " + APIError(error, strings: page.environment.strings, wordings: page.app.wordings).error.message)
+        } catch let error as CatalogError {
+            switch error {
+            case let .ambiguous(kind, typed, candidates):
+                let links = candidates.compactMap { match in retyped(typed, match.id).map { (match.name, $0) } }
+                let message = page.t("web.form.ambiguous", label, typed)
+                if links.count == candidates.count {
+                    problems.add(field, message, choices: links)
+                } else {
+                    // Named with their ids, to be typed in the plan instead.
+                    let names = candidates.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+                    problems.add(field, message + " " + names + " — " + page.t("kinds.\(kind.rawValue)"))
+                }
+            case let .unknownName(_, typed, suggestions):
+                let names = suggestions.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+                problems.add(
+                    field,
+                    suggestions.isEmpty
+                        ? page.t("web.form.unknown", label, typed) : page.t("web.form.unknownClosest", label, typed) + " " + names
+                )
+            default:
+                throw error
+            }
+        }
+        return nil
+    }
+
+    /// A link checking the pasted plan again with `typed` (a whole field of it, quoted in JSON
+    /// or between CSV separators) replaced by `id`; nil when the plan would make too long a link.
+    static func planTextLink(_ text: String, replacing typed: String, with id: EntityID) -> String? {
+        let pattern = "(^|[\"\\[,;\\n])(\\s*)" + NSRegularExpression.escapedPattern(for: typed) + "(\\s*)(?=[\"\\],;\\r\\n]|$)"
+        guard let expression = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines, .caseInsensitive]) else {
+            return nil
+        }
+        let replaced = expression.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text),
+            withTemplate: "$1$2" + NSRegularExpression.escapedTemplate(for: id) + "$3")
+        guard replaced != text else { return nil }
+        let link = "/plan?" + formQuery([("text", replaced)])
+        return link.utf8.count <= 4000 ? link : nil
+    }
+
+    /// The short form as the plan CSV, names resolved to ids and numbers read as the page's
+    /// language writes them; nil with each problem beside its field.
+    static func planFormCSV(_ form: PostedForm, _ page: PageContext, into problems: inout FieldProblems) throws -> Data? {
+        let words = FormWords(page: page)
+        func value(_ name: String) -> String? { form.value(name) }
+        // A link filling the form again with field `name` set to `text`.
+        func link(_ name: String, _ text: String) -> String {
+            let names =
+                ["culture", "sowing", "harvest", "area"]
+                + planRows.flatMap { index in
+                    ["date", "bbch", "product", "dose", "unit", "pests"].map { $0 + String(index) }
+                }
+            let pairs = names.compactMap { field -> (String, String)? in
+                let current = field == name ? text : value(field)
+                return current.map { (field, $0) }
+            }
+            return "/plan?" + formQuery(pairs)
+        }
+        var culture = ""
+        if let text = value("culture") {
+            culture =
+                try words.resolve(text, .culture, field: "f-culture", label: page.t("web.culture"), into: &problems) {
+                    link("culture", $0)
+                } ?? ""
+        } else {
+            problems.add("f-culture", words.needed(page.t("web.culture")))
+        }
+        func date(_ name: String, label: String, place: String = "") -> PlanDate? {
+            guard let text = value(name) else { return nil }
+            guard let date = PlanDate(text) else {
+                problems.add("f-" + name, page.t("web.form.notADate", label, text), place: place)
+                return nil
+            }
+            return date
+        }
+        let sowing = date("sowing", label: page.t("web.sowing")), harvest = date("harvest", label: page.t("web.harvest"))
+        if let sowing, let harvest, harvest < sowing {
+            problems.add(
+                "f-harvest", page.t("web.form.harvestBeforeSowing", page.t("web.harvest"), Self.date(sowing.description, page)))
+        }
+        var area: Double?
+        if value("area") != nil {
+            area = words.positive(value("area"), field: "f-area", label: page.t("web.areaHa"), into: &problems)
+        }
+        var lines = [
+            CSV.line(["culture", "sowing", "harvest", "area", "application", "date", "bbch", "product", "dose", "unit", "pests"])
+        ]
+        for index in planRows {
+            let place = page.t("web.planApplication", index)
+            let given = ["date", "bbch", "dose", "pests"].contains { value($0 + String(index)) != nil }
+            guard let productText = value("product\(index)") else {
+                if given { problems.add("f-product\(index)", words.needed(page.t("web.product")), place: place) }
+                continue
+            }
+            let product = try words.resolve(
+                productText, .product, field: "f-product\(index)", label: page.t("web.product"), place: place,
+                into: &problems
+            ) { link("product\(index)", $0) }
+            let dose = words.positive(
+                value("dose\(index)"), field: "f-dose\(index)", label: page.t("web.dose"), place: place, into: &problems)
+            var bbch: Int?
+            if let text = value("bbch\(index)") {
+                if let stage = Int(text.trimmingCharacters(in: .whitespaces)), (0...99).contains(stage) {
+                    bbch = stage
+                } else {
+                    problems.add("f-bbch\(index)", page.t("web.form.stage", "BBCH", text), place: place)
+                }
+            }
+            let when = date("date\(index)", label: page.t("web.date"), place: place)
+            // Pests separated by ";" as the plan CSV separates them, each resolved alone.
+            let pestTexts = (value("pests\(index)") ?? "").split(separator: ";").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty }
+            var pests: [EntityID] = []
+            for (position, pest) in pestTexts.enumerated() {
+                let id = try words.resolve(
+                    pest, .pest, field: "f-pests\(index)", label: page.t("web.pest"), place: place, into: &problems
+                ) { id in
+                    var chosen = pestTexts
+                    chosen[position] = id
+                    return link("pests\(index)", chosen.joined(separator: "; "))
+                }
+                if let id { pests.append(id) }
+            }
+            guard let product, let dose else { continue }
+            let first = lines.count == 1
+            lines.append(
+                CSV.line([
+                    first ? culture : "", first ? sowing?.description ?? "" : "", first ? harvest?.description ?? "" : "",
+                    first ? area.map(\.plainText) ?? "" : "", "\(lines.count)", when?.description ?? "",
+                    bbch.map(String.init) ?? "", product, dose.plainText, value("unit\(index)") ?? "l/ha",
+                    pests.joined(separator: ";"),
+                ]))
+        }
+        if lines.count == 1, problems.isEmpty {
+            problems.add("f-product1", words.needed(page.t("web.product")), place: page.t("web.planApplication", 1))
+        }
+        guard problems.isEmpty else { return nil }
+        return Data(lines.joined(separator: "\n").utf8)
     }
 
     /// The findings grouped as `agro plan check` groups them: under each application in the

@@ -264,7 +264,16 @@ enum Pages {
         var values: [String: Any] = [:]
         if let text = page.web.query("q") {
             values["q"] = text
-            let result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.locale)
+            let result: Page<SearchHit>
+            do {
+                result = try page.catalog.search(text, kinds: nil, page: try page.web.page(), locale: page.locale)
+            } catch let error as SearchQueryError {
+                // Too many words: the form stays with what was typed, the limit said beside it
+                // (a 400 still, which search as you type leaves alone).
+                let message = APIError(error, strings: page.environment.strings, wordings: page.app.wordings).error.message
+                values["qError"] = ["id": "q-error", "message": message]
+                return Rendered(template: "search", title: page.t("web.search"), values: values, status: .badRequest)
+            }
             let expiries = try self.expiries(result.items.filter { $0.kind == .product }.map(\.id), page)
             values["hits"] = result.items.map { hit -> [String: Any] in
                 var detail = hit.detail ?? ""

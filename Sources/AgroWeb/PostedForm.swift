@@ -15,6 +15,9 @@ struct PostedForm: Sendable {
 
     var fields: [Field]
 
+    /// A form of `fields` already read (a page's own link giving the form's fields).
+    init(fields: [Field]) { self.fields = fields }
+
     init(_ request: Request, limit: Int) async throws {
         let body: Data
         do {

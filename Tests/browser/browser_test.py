@@ -7,11 +7,16 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
 2. opens one page of every kind found, plus the offline page and the weather at a point, in
    English, Russian and Kazakh at 360 px: nothing wider than the screen, no raw key, the menu in
    the page's language, axe-core with no serious or critical violation, controls at least
-   24 px with borders at 3:1, nothing sticking out of its card; saves a screenshot of each into
+   24 px with borders at 3:1, tap targets (lone links, summaries, checkboxes) at least 24 px high,
+   nothing sticking out of its card; with the text at 200 % (the root font size doubled, as the
+   browser's setting does) the body text grows, nothing scrolls sideways and targets stay 24 px;
+   at 180 px (zoom at 200 %) nothing scrolls sideways; saves a screenshot of each into
    SCREENSHOTS (never the repository);
-3. searches as one types (results announced), opens a pest's and a product's card, keeps a
-   favorite; in Kazakh, an expired product found as one types and kept as a favorite is marked
-   with its date in Kazakh; the same pages without JavaScript;
+3. fills in the tank and the plan's short form with a typo in each language: what was typed
+   stays, the mistake is marked below its field in the page's words, "2 000" is read, a pest's
+   shared name offers links; then searches as one types (results announced), opens a pest's
+   and a product's card, keeps a favorite; in Kazakh, an expired product found as one types
+   and kept as a favorite is marked with its date in Kazakh; the same pages without JavaScript;
 4. offline: the manifest and its icons, the service worker; a visited card reloaded with the
    network off (Network.emulateNetworkConditions on the page and the worker) shows the card and
    the date it was saved; a favorite's card and the pages it links to open offline even when
@@ -365,6 +370,33 @@ BROKEN_WORDS = r"""(() => {
   return broken;
 })()"""
 
+# Tap targets standing alone (WCAG 2.2, 2.5.8): a link that is a list's item, a chip or a menu
+# entry, a summary, a checkbox: at least 24 px high. A link inside a sentence is exempt, as are
+# the map's drawn regions (their list beside the map holds the same links).
+TAP_TARGETS = r"""(() => {
+  const small = [];
+  for (const el of document.querySelectorAll('a, summary, input[type=checkbox], input[type=radio]')) {
+    if (el.closest('svg') || el.classList.contains('skip') || el.closest('details:not([open]) > :not(summary)')) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    const parent = el.parentElement;
+    const sentence = el.tagName === 'A' && parent && ['P', 'SMALL', 'SPAN', 'DIV', 'TD', 'LABEL'].includes(parent.tagName)
+      && !parent.matches('.pest, .listed, .choices, .reach, .actions, .pages, .letters, .targets')
+      && parent.textContent.trim().length > el.textContent.trim().length + 2;
+    if (!sentence && box.height < 23.5)
+      small.push(el.tagName.toLowerCase() + ' "' + el.textContent.trim().slice(0, 30) + '" ' + box.height.toFixed(1) + ' px');
+  }
+  return small.slice(0, 5);
+})()"""
+
+# The browser's text size at 200 %: what 1rem is doubles, as the setting does.
+TEXT_200 = "document.documentElement.style.setProperty('font-size', '200%', 'important'); true"
+TEXT_100 = "document.documentElement.style.removeProperty('font-size'); true"
+WIDE = f"Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+WIDEST = """((width) => Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > width + 0.5)
+  .slice(-3).map(e => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined ? '.' + e.className : '') + ' ' + Math.round(e.getBoundingClientRect().right)))"""
+
+
 VISIBLE_TEXT = r"""(() => {
   const parts = [document.title, document.body.innerText];
   for (const el of document.querySelectorAll('[aria-label], [placeholder], [title], [alt], [data-add], [data-remove], [data-found], [data-none], [data-empty]'))
@@ -411,6 +443,27 @@ def inspect(tab, url, code, label, axe, raw_keys, lookup, shots, problems):
         problems.append(f"{where}: axe {violation['impact']} {violation['id']} ({violation['help']}): {violation['nodes']}")
     for problem in tab.evaluate(CONTROLS):
         problems.append(f"{where}: {problem}")
+    small = tab.evaluate(TAP_TARGETS)
+    if small:
+        problems.append(f"{where}: tap targets under 24 px: {small}")
+    # Text at 200 %: the body's text grows, nothing scrolls sideways, targets stay 24 px.
+    tab.evaluate(TEXT_200)
+    size = tab.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+    if size < 31:
+        problems.append(f"{where}: body text {size} px with the text at 200 % (it does not grow)")
+    width = tab.evaluate(WIDE)
+    if width > WIDTH:
+        problems.append(f"{where}: {width} px wide at {WIDTH} px with the text at 200 %: {tab.evaluate(WIDEST + f'({WIDTH})')}")
+    small = tab.evaluate(TAP_TARGETS)
+    if small:
+        problems.append(f"{where}: tap targets under 24 px with the text at 200 %: {small}")
+    tab.evaluate(TEXT_100)
+    # Zoom at 200 %: the page laid out in half the width.
+    tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH // 2, height=390, deviceScaleFactor=2, mobile=True)
+    width = tab.evaluate(WIDE)
+    if width > WIDTH // 2:
+        problems.append(f"{where}: {width} px wide in {WIDTH // 2} px (zoom at 200 %): {tab.evaluate(WIDEST + f'({WIDTH // 2})')}")
+    tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=780, deviceScaleFactor=1, mobile=True)
     name = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "home"
     tab.screenshot(os.path.join(shots, f"{name}.{code}.png"))
     return not violations
@@ -646,6 +699,64 @@ def tank_computed(tab, base, product, dose):
 
 # --- the walk ------------------------------------------------------------------------------
 
+# A field's value, its message and how far below the field the message starts.
+FIELD = r"""(id => { const f = document.getElementById(id), e = document.getElementById(id + '-error');
+  return {value: f ? f.value : null, message: e ? e.textContent.trim() : null,
+          gap: f && e ? e.getBoundingClientRect().top - f.getBoundingClientRect().bottom : null,
+          links: e ? Array.from(e.querySelectorAll('a')).map(a => a.getAttribute('href')) : []}; })"""
+MACHINE_WORDS = re.compile(r"--(tank|dose|area|water|product|unit)\b|\b(tank|dose|area|water|product|unit|pests\d?)=|line \d|строка \d|\d-жол")
+
+
+def forms_in_each_language(tab, base, lookup):
+    """The tank and the plan's short form at 360 px in kk, ru and en, filled in as a person
+    would (issue 32, failures 4 and 5): what was typed stays; a mistake is marked just below its
+    field with the field's label in the page's language; thousands written with a space are
+    read; a pest typed by a name several share offers them as links, and following one checks
+    the plan; no command-line flag, query parameter or line of a file anywhere on the page."""
+    names = {"ru": "септориоз", "kk": "септориоз", "en": "septoria"}
+    for code in LANGUAGES:
+        dose_label = lookup(code, "web.dose")
+        tab.open(base + f"/tank?lang={code}", "!!document.querySelector('form.tank')")
+        tab.evaluate("""(() => { const p = document.querySelectorAll('input[name=product]'), d = document.querySelectorAll('input[name=dose]');
+          p[0].value = 'tebuconazole-250-ec'; d[0].value = '0,75'; p[1].value = 'tribenuron-750-wg'; d[1].value = '2о';
+          document.querySelectorAll('select[name=unit]')[1].value = 'g/ha';
+          document.querySelector('input[name=area]').value = '100'; document.querySelector('input[name=water]').value = '200';
+          document.querySelector('input[name=tank]').value = '2\u00a0000'; window.agroOld = true;
+          document.querySelector('form.tank button[type=submit]').click(); })()""")
+        tab.loaded("!!document.querySelector('form.tank')", "the tank form answered")
+        dose = tab.evaluate(FIELD + "('f-dose2')")
+        size = tab.evaluate(FIELD + "('f-tank')")
+        text = tab.evaluate("document.body.innerText")
+        check(dose["value"] == "2о" and (dose["message"] or "").startswith(dose_label + ":") and "2о" in dose["message"]
+              and 0 <= dose["gap"] < 24 and size["value"] == "2\u00a0000" and size["message"] is None
+              and not MACHINE_WORDS.search(text) and not tab.evaluate("!!document.getElementById('result')"),
+              f"[{code}] tank: the second row's dose kept and marked below it ({dose}), 2 000 read ({size}), no flag")
+        tab.open(base + f"/plan?lang={code}", "!!document.querySelector('form.plan')")
+        tab.evaluate("""(() => { const f = document.querySelector('form.plan');
+          f.culture.value = 'winter-wheat'; f.date1.value = '2026-05-20'; f.bbch1.value = '37';
+          f.product1.value = 'tebuconazole-250-ec'; f.dose1.value = '0,5о'; f.pests1.value = '""" + names[code] + """';
+          window.agroOld = true; f.querySelector('button[type=submit]').click(); })()""")
+        tab.loaded("!!document.querySelector('form.plan')", "the plan form answered")
+        dose = tab.evaluate(FIELD + "('f-dose1')")
+        pests = tab.evaluate(FIELD + "('f-pests1')")
+        culture = tab.evaluate("document.getElementById('f-culture').value")
+        text = tab.evaluate("document.body.innerText")
+        check(dose["value"] == "0,5о" and (dose["message"] or "").startswith(dose_label + ":") and 0 <= dose["gap"] < 24
+              and culture == "winter-wheat" and pests["value"] == names[code] and len(pests["links"]) > 1
+              and not MACHINE_WORDS.search(text),
+              f"[{code}] plan: the form kept ({culture}, {dose['value']}), the dose marked below it ({dose['message']}),"
+              f" the pest's {len(pests['links'])} choices as links, no flag or line")
+        chosen = next((link for link in pests["links"] if "zymoseptoria-tritici" in link), None)
+        check(chosen is not None, f"[{code}] plan: septoria of wheat leaves among the choices")
+        if chosen:
+            # The dose mended, then the choice followed: the plan is checked with both.
+            tab.open(base + chosen.replace("dose1=0%2C5%D0%BE", "dose1=0%2C5").replace("dose1=0,5%D0%BE", "dose1=0,5") + f"&lang={code}",
+                     "!!document.querySelector('form.plan')")
+            shown = tab.evaluate("[!!document.getElementById('report'), document.getElementById('f-pests1').value]")
+            check(shown == [True, "zymoseptoria-tritici"],
+                  f"[{code}] plan: the chosen pest's link fills the form with it ({shown})")
+
+
 def weather_in_kazakh(base):
     """The stand-in's answers (Manila's "moderate rain", code 501; London's rainy forecast, every
     slot to avoid) read in Kazakh: OpenWeatherMap speaks none, agro words the code."""
@@ -789,7 +900,8 @@ def main():
             for code in LANGUAGES:
                 inspect(tab, with_lang(base + path, code), code, label, axe, raw_keys, lookup, shots, problems)
         check(problems == [], f"{len(kinds)} kinds of page in {len(LANGUAGES)} languages at {WIDTH} px: no overflow, no raw key,"
-              f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1"
+              f" the menu in the page's language, axe 0 serious or critical, controls 24 px and 3:1,"
+              f" tap targets 24 px, text at 200 % and zoom at 200 % with no sideways scrolling"
               + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
 
         if os.environ.get("AGRO_BROWSER_WEATHER") == "1":
@@ -809,6 +921,7 @@ def main():
         expired_pair = (use["cultures"][0]["id"], use["pests"][0]["pest"]["id"])
         tank = uses_against_cli(tab, base, lookup, [expired_pair] + [p for p in pairs if p != expired_pair][:2])
         plan_checked(tab, base)
+        forms_in_each_language(tab, base, lookup)
         check(tank is not None, f"a product with a dose in l/ha for the tank: {tank}")
         tank_computed(tab, base, *tank)
         search_and_favorites(tab, base, lookup)
