@@ -171,7 +171,7 @@ struct UsesBody {
             out.text(name)
             out.markup("</option>")
         }
-        out.markup("<h1>")
+        out.markup("<h1 id=\"results\">")
         if let heading, !heading.isEmpty { out.text(heading) } else { label("compare") }
         out.markup("</h1>\n<details class=\"ask\"")
         if !asked { out.markup(" open") }
@@ -217,7 +217,7 @@ struct UsesBody {
         for sort in sorts { option(sort.code, sort.name, selected: sort.selected) }
         out.markup("</select></label>\n<button type=\"submit\">")
         label("show")
-        out.markup("</button>\n</form>\n</details>\n<div id=\"results\">\n")
+        out.markup("</button>\n</form>\n</details>\n")
         if let members {
             out.markup("<p class=\"members\">")
             out.text(members)
@@ -231,7 +231,7 @@ struct UsesBody {
             label("noResults")
             out.markup("</p>")
         }
-        out.markup("\n</div>\n")
+        out.markup("\n")
         if let pages {
             out.markup("<nav class=\"pages\">")
             if let previous = pages.previous {

@@ -295,7 +295,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         // Asked: the form folded under its summary, the answer first; not asked: the form open.
         XCTAssertTrue(html.contains("<details class=\"ask\"><summary>Дақыл, зиянды ағза және сүзгілер</summary>"))
         XCTAssertTrue(html.contains("<form class=\"filters\" action=\"/uses#results\" method=\"get\">"))
-        XCTAssertTrue(html.contains("<div id=\"results\">"))
+        XCTAssertTrue(html.contains("<h1 id=\"results\">"), "the form sends to the question and its answer")
         XCTAssertTrue(
             try page("/uses?lang=ru").contains(
                 "<details class=\"ask\" open><summary>Культура, вредный объект и фильтры</summary>"))
