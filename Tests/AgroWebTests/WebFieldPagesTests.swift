@@ -222,7 +222,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(try page("/uses?culture=winter-wheat&lang=kk").contains(">Күздік бидай</option>"), "Kazakh names")
         // Reached from the pest card (a culture chosen) and from the culture card.
         let pest = try page("/pest/zymoseptoria-tritici")
-        XCTAssertTrue(pest.contains("<form class=\"filters\" action=\"/uses\" method=\"get\">"))
+        XCTAssertTrue(pest.contains("<form class=\"filters\" action=\"/uses#results\" method=\"get\">"))
         XCTAssertTrue(pest.contains("<input type=\"hidden\" name=\"pest\" value=\"zymoseptoria-tritici\">"))
         let culture = try page("/culture/winter-wheat")
         XCTAssertTrue(
@@ -378,7 +378,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let cultures = try XCTUnwrap(try json("/api/v1/cultures?lang=kk&perPage=500")["items"] as? [[String: Any]])
         let home = try page("/?lang=kk")
         let form = try XCTUnwrap(
-            home.components(separatedBy: "<form class=\"filters\" action=\"/uses\" method=\"get\">").dropFirst().first?
+            home.components(separatedBy: "<form class=\"filters\" action=\"/uses#results\" method=\"get\">").dropFirst().first?
                 .components(separatedBy: "</form>").first, home)
         for culture in cultures {
             let id = try XCTUnwrap(culture["id"] as? String), name = try XCTUnwrap(culture["name"] as? String)
@@ -386,7 +386,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         }
         XCTAssertTrue(form.contains("<select name=\"pest\">"))
         XCTAssertTrue(Self.text(home).contains("Дақылды зиянды ағзадан немен қорғауға болады?"))
-        XCTAssertFalse(try page("/?q=wheat").contains("action=\"/uses\""), "a search's answer is the hits")
+        XCTAssertFalse(try page("/?q=wheat").contains("action=\"/uses#results\""), "a search's answer is the hits")
         // What the form sends answers with the uses of that pest on that culture.
         XCTAssertTrue(
             Self.text(try page("/uses?culture=winter-wheat&pest=zymoseptoria-tritici&lang=kk")).contains("Тебуконазол 250 г/л КЭ")
