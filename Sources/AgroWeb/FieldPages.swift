@@ -242,7 +242,6 @@ extension Pages {
             group: group, sort: sort, catalog: page.catalog, environment: page.environment)
         // The groups the unfiltered rows carry, offered as the filter's choices, read with the
         // page's rows (only those are read in full).
-        body.asked = true
         let (result, groups) = try page.catalog.compareUsesOfferingGroups(query, page: try web.page(), locale: page.locale)
         body.groups = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
             (code, GroupCode(parsing: code) == query.group)
@@ -257,6 +256,8 @@ extension Pages {
                 "web.usesOfMembers", culture.name, culture.children.map(\.name).joined(separator: ", "))
         }
         body.empty = result.total == 0
+        // Nothing found: the form stays open to change the question.
+        body.asked = !body.empty
         body.pages = pageLinks(result, page, path: "/uses")
         // A pest with no use on the culture is in the other pests, or read then.
         let pestName =

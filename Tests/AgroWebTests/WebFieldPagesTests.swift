@@ -299,6 +299,10 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(
             try page("/uses?lang=ru").contains(
                 "<details class=\"ask\" open><summary>Культура, вредный объект и фильтры</summary>"))
+        // Septoria is not registered on potato: nothing to show, the form stays open to change the question.
+        let none = try page("/uses?culture=potato&pest=zymoseptoria-tritici&lang=en")
+        XCTAssertTrue(none.contains("<details class=\"ask\" open><summary>Crop, pest and filters</summary>"), none)
+        XCTAssertTrue(Self.text(none).contains("Nothing found."), none)
     }
 
     /// The pest card's culture picker asks ("choose a culture", in the page's language) instead of
