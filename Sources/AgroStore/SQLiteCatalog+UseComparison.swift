@@ -3,15 +3,18 @@ import Foundation
 import GRDB
 
 extension SQLiteCatalog: UseComparisonUseCase {
-    /// One row per use matching `query`, a culture matching through its groups; expired and
-    /// out-of-stage uses are marked, not left out.
+    /// One row per use matching `query`, a culture matching through its groups and its members
+    /// (the cultures below it: those rows name their member and come after the culture's own,
+    /// grouped by member); expired and out-of-stage uses are marked, not left out.
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
         let texts = texts(locale)
         let whereClause = comparisonFilter(query)
         return try read { db in
             try db.page(
                 count: "SELECT COUNT(*) FROM uses u" + whereClause,
-                ordered: listedUses(texts) + whereClause + Self.comparisonOrder(query.sort), page
+                ordered: listedUses(texts) + memberColumns(query.culture, texts)
+                    + " FROM uses u JOIN products p ON p.id = u.product_id"
+                    + whereClause + Self.comparisonOrder(query.sort, byMember: query.culture != nil), page
             ) { rows in
                 try useRows(db, rows, query: query, texts: texts)
             }
@@ -42,14 +45,14 @@ extension SQLiteCatalog: UseComparisonUseCase {
         if byName, let pest = query.pest, let culture = query.culture {
             let ranks = try productRanks(locale)
             let order = productOrderOnce.value(locale) { index.order(ranks) }
-            ordered = index.uses(pest: pest, culture: culture, in: order)
+            ordered = index.uses(pest: pest, culture: culture, in: order, cultureRanks: kept.cultures)
         } else {
             let texts = texts(locale)
             (ordered, products) = try read { db in
                 let ordered: [(id: String, product: String)] = try db.rows(
                     "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
-                        + " FROM uses u JOIN products p ON p.id = u.product_id" + comparisonFilter(query)
-                        + Self.comparisonOrder(query.sort)
+                        + memberColumns(query.culture, texts) + " FROM uses u JOIN products p ON p.id = u.product_id"
+                        + comparisonFilter(query) + Self.comparisonOrder(query.sort, byMember: query.culture != nil)
                 ).map { ($0[0], $0[1]) }
                 guard query.group != nil else { return (ordered, nil) }
                 var unfiltered = query
@@ -156,25 +159,48 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
     }
 
-    /// The columns of a compared use (`u`) and its product (`p`), before the WHERE clause.
+    /// The columns of a compared use (`u`) and its product (`p`), before the FROM clause.
     private func listedUses(_ texts: LocalizedSQL) -> SQL {
         """
         SELECT u.*, p.registration_number, p.registration_expiry,
           \(texts.name("product", owner: "u.product_id")) AS product_name,
           \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key,
           \(texts.field("use", "application_area", owner: "u.id")) AS application_area
-        FROM uses u JOIN products p ON p.id = u.product_id
         """
     }
 
-    /// The ORDER BY clause of `sort` (`product_key` is the product's name key).
-    private static func comparisonOrder(_ sort: UseSort) -> SQL {
+    /// With a culture asked, the columns `member_id` and `member_name` of a compared use (`u`):
+    /// the member of `culture` (a culture below it) the use is registered on when it names
+    /// neither `culture` nor a group above it, the first of them by name then id (as
+    /// `UseIndex.member(of:under:ranks:)` picks it); NULL otherwise. Nothing without a culture.
+    private func memberColumns(_ culture: EntityID?, _ texts: LocalizedSQL) -> SQL {
+        guard let culture else { return "" }
+        let own: SQL = """
+            EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
+                    ON ca.culture_id = \(culture) AND ca.ancestor_id = uc.culture_id WHERE uc.use_id = u.id)
+            """
+        let name = texts.name("culture", owner: "uc.culture_id")
+        func first(_ column: SQL) -> SQL {
+            """
+            (SELECT \(column) FROM use_cultures uc JOIN culture_ancestors ca
+               ON ca.culture_id = uc.culture_id AND ca.ancestor_id = \(culture)
+             WHERE uc.use_id = u.id ORDER BY \(name) COLLATE agro_name, uc.culture_id LIMIT 1)
+            """
+        }
+        return ", CASE WHEN " + own + " THEN NULL ELSE " + first("uc.culture_id") + " END AS member_id, CASE WHEN "
+            + own + " THEN NULL ELSE " + first(name) + " END AS member_name"
+    }
+
+    /// The ORDER BY clause of `sort` (`product_key` is the product's name key); `byMember`, the
+    /// culture's own uses first, then its members' by the member's name (`memberColumns`).
+    private static func comparisonOrder(_ sort: UseSort, byMember: Bool) -> SQL {
+        let members: SQL = byMember ? " member_id IS NOT NULL, member_name COLLATE agro_name, member_id," : ""
         switch sort {
-        case .name: return " ORDER BY product_key COLLATE agro_name, u.product_id, u.id"
+        case .name: return " ORDER BY" + members + " product_key COLLATE agro_name, u.product_id, u.id"
         case .dose:
-            return
-                " ORDER BY u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key COLLATE agro_name, u.id"
-        case .phi: return " ORDER BY u.phi_days IS NULL, u.phi_days, product_key COLLATE agro_name, u.id"
+            return " ORDER BY" + members
+                + " u.dose_unit IS NULL, u.dose_unit, COALESCE(u.dose_to, u.dose_from) IS NULL, COALESCE(u.dose_to, u.dose_from), product_key COLLATE agro_name, u.id"
+        case .phi: return " ORDER BY" + members + " u.phi_days IS NULL, u.phi_days, product_key COLLATE agro_name, u.id"
         }
     }
 
@@ -184,12 +210,23 @@ extension SQLiteCatalog: UseComparisonUseCase {
         if let pest = query.pest, let culture = query.culture {
             // Driven by the pest's uses, each checked against the culture's ancestry: about
             // twice as fast on the Swiss register as listing every use of a large culture group.
+            // A member's uses (a culture below it) count too.
             conditions = [
                 "u.id IN (SELECT use_id FROM use_pests WHERE pest_id = \(pest))",
                 """
-                EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
-                        ON ca.culture_id = \(culture) AND ca.ancestor_id = uc.culture_id WHERE uc.use_id = u.id)
+                (EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
+                         ON ca.culture_id = \(culture) AND ca.ancestor_id = uc.culture_id WHERE uc.use_id = u.id)
+                 OR EXISTS (SELECT 1 FROM use_cultures uc JOIN culture_ancestors ca
+                            ON ca.culture_id = uc.culture_id AND ca.ancestor_id = \(culture) WHERE uc.use_id = u.id))
                 """,
+            ]
+        } else if let culture = query.culture {
+            conditions = [
+                "(u.id IN (" + usesQuery(UseFilter(culture: culture)) + ")"
+                    + """
+                     OR u.id IN (SELECT uc.use_id FROM culture_ancestors ca JOIN use_cultures uc ON uc.culture_id = ca.culture_id
+                                 WHERE ca.ancestor_id = \(culture)))
+                    """
             ]
         } else {
             conditions = ["u.id IN (" + usesQuery(UseFilter(pest: query.pest, culture: query.culture)) + ")"]
@@ -224,6 +261,9 @@ extension SQLiteCatalog: UseComparisonUseCase {
             let bbch: BBCHRange? = (row["bbch_from"] as Int?).map { BBCHRange(from: $0, to: row["bbch_to"] ?? $0) }
             let water = Dose(from: row["water_from"], to: row["water_to"], unit: row.text("water_unit"))
             let productIngredients = ingredients[productID] ?? []
+            let member = row.text("member_id").map { member in
+                cultures[id]?.first { $0.id == member } ?? EntityRef(id: member, name: row.text("member_name") ?? member)
+            }
             return UseRow(
                 id: id, name: row["product_name"] ?? productID, productID: productID,
                 registrationNumber: row.text("registration_number"), registrationExpiry: expiry,
@@ -233,7 +273,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
                 maxApplications: row["max_applications"], intervalDays: row["interval_days"], bbch: bbch,
                 applicationArea: row.text("application_area"), cultures: cultures[id] ?? [], pests: pests[id] ?? [],
                 expired: expiry.map { $0 < query.asOf } ?? false,
-                outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false)
+                outsideStage: query.stage.map { stage in bbch.map { !$0.contains(stage) } ?? false } ?? false,
+                member: member)
         }
     }
 
@@ -251,6 +292,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
                     concentration: $0.concentration, unit: $0.unit, group: $0.group)
             }
             let refs = kept.uses.refs(of: id)
+            let member = query.culture.flatMap { kept.uses.member(of: id, under: $0, ranks: kept.cultures) }
             return UseRow(
                 id: id, name: kept.products[use.productID]?.name ?? use.productID, productID: use.productID,
                 registrationNumber: product.registrationNumber, registrationExpiry: product.registrationExpiry,
@@ -260,7 +302,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
                 cultures: Self.ordered(refs.cultures, kept.cultures),
                 pests: Self.ordered(refs.pests, kept.pests),
                 expired: product.registrationExpiry.map { $0 < query.asOf } ?? false,
-                outsideStage: query.stage.map { stage in use.bbch.map { !$0.contains(stage) } ?? false } ?? false)
+                outsideStage: query.stage.map { stage in use.bbch.map { !$0.contains(stage) } ?? false } ?? false,
+                member: member.map { EntityRef(id: $0, name: kept.cultures[$0]?.name ?? $0) })
         }
     }
 

@@ -113,19 +113,57 @@ struct UseIndex: Sendable {
         return (culturesOfUse[number].map { cultureIDs[Int($0)] }, pestsOfUse[number].map { pestIDs[Int($0)] })
     }
 
-    /// The uses (id and product) naming `pest` on `culture` or a group above it, in the
-    /// comparison's name order: their products' ranks in `order` (a product
-    /// without one first), ties by the use's id (as its bytes compare). Sorted as integers, as
-    /// `products(pest:culture:in:)` sorts.
-    func uses(pest: String, culture: String, in order: ProductOrder) -> [(id: String, product: String)] {
-        // Each use's sort key made once: its product's rank, then its id's place.
-        var keyed: [(rank: Int, place: Int32, use: Int32, product: Int32)] = []
-        for match in matching(pest: pest, culture: culture) {
+    /// The uses (id and product) naming `pest` on `culture`, a group above it or a member below
+    /// it, in the comparison's name order: the culture's own uses first, then its members' by
+    /// the member's rank in `cultureRanks` (`member(of:under:ranks:)`), then their products'
+    /// ranks in `order` (a product without one first), ties by the use's id (as its bytes
+    /// compare). Sorted as integers, as `products(pest:culture:in:)` sorts.
+    func uses(
+        pest: String, culture: String, in order: ProductOrder, cultureRanks: [String: RankedName]
+    ) -> [(id: String, product: String)] {
+        // Each use's sort key made once: its member's rank (-1 for the culture's own), its
+        // product's rank, then its id's place.
+        var keyed: [(member: Int, rank: Int, place: Int32, use: Int32, product: Int32)] = []
+        let line = lineOf(culture)
+        for match in matching(pest: pest, culture: culture, members: true) {
+            let member = memberNumber(of: match.use, under: culture, line: line, ranks: cultureRanks)
+            let memberRank = member.map { cultureRanks[cultureIDs[Int($0)]]?.rank ?? -1 } ?? -2
             let rank = order.rankOfNumber[Int(match.product)]
-            keyed.append((rank, useIDOrder[Int(match.use)], match.use, match.product))
+            keyed.append((memberRank, rank, useIDOrder[Int(match.use)], match.use, match.product))
         }
-        keyed.sort { a, b in a.rank != b.rank ? a.rank < b.rank : a.place < b.place }
+        keyed.sort { a, b in
+            a.member != b.member ? a.member < b.member : a.rank != b.rank ? a.rank < b.rank : a.place < b.place
+        }
         return keyed.map { (useIDs[Int($0.use)], productIDs[Int($0.product)]) }
+    }
+
+    /// The member of `culture` (a culture below it) that `use` is registered on, when the use
+    /// names neither `culture` nor a group above it: of its cultures below `culture`, the first
+    /// by `ranks` (name, then id), as the comparison's statement picks it. Nil otherwise.
+    func member(of use: String, under culture: String, ranks: [String: RankedName]) -> String? {
+        guard let number = useNumbers[use] else { return nil }
+        return memberNumber(of: number, under: culture, line: lineOf(culture), ranks: ranks).map { cultureIDs[Int($0)] }
+    }
+
+    /// Whether each culture (by number) is `culture` or a group above it.
+    private func lineOf(_ culture: String) -> [Bool] {
+        var inLine = [Bool](repeating: false, count: cultureNumbers.count)
+        for ancestor in ancestors[culture] ?? [] { inLine[Int(ancestor)] = true }
+        return inLine
+    }
+
+    private func memberNumber(of use: Int32, under culture: String, line: [Bool], ranks: [String: RankedName]) -> Int32? {
+        let cultures = culturesOfUse[Int(use)]
+        guard let asked = cultureNumbers[culture], !cultures.contains(where: { line[Int($0)] }) else { return nil }
+        var best: (rank: Int, id: String, number: Int32)? = nil
+        for number in cultures where ancestors[cultureIDs[Int(number)]]?.contains(asked) == true {
+            let id = cultureIDs[Int(number)], rank = ranks[id]?.rank ?? -1
+            if let kept = best, kept.rank < rank || (kept.rank == rank && !id.utf8.lexicographicallyPrecedes(kept.id.utf8)) {
+                continue
+            }
+            best = (rank, id, number)
+        }
+        return best?.number
     }
 
     /// The products of those uses, each once, in `order` (the products list's filter by a pest
@@ -135,7 +173,7 @@ struct UseIndex: Sendable {
         // (hashing 36-byte ids, retaining strings) cost more than the page's SQL.
         var seen = [Bool](repeating: false, count: productIDs.count)
         var ranks: [Int] = []
-        for match in matching(pest: pest, culture: culture) where !seen[Int(match.product)] {
+        for match in matching(pest: pest, culture: culture, members: false) where !seen[Int(match.product)] {
             seen[Int(match.product)] = true
             let rank = order.rankOfNumber[Int(match.product)]
             guard rank >= 0 else { return nil }
@@ -161,11 +199,17 @@ struct UseIndex: Sendable {
         fileprivate let idOfRank: [String]
     }
 
-    /// The numbers of the uses naming `pest` on `culture` or a group above it, and of their products.
-    private func matching(pest: String, culture: String) -> [(use: Int32, product: Int32)] {
+    /// The numbers of the uses naming `pest` on `culture` or a group above it (and, with
+    /// `members`, on a culture below it), and of their products.
+    private func matching(pest: String, culture: String, members: Bool) -> [(use: Int32, product: Int32)] {
         guard let line = ancestors[culture], let candidates = usesOfPest[pest] else { return [] }
         var inLine = [Bool](repeating: false, count: cultureNumbers.count)
         for ancestor in line { inLine[Int(ancestor)] = true }
+        if members, let asked = cultureNumbers[culture] {
+            for (id, above) in ancestors where above.contains(asked) {
+                if let number = cultureNumbers[id] { inLine[Int(number)] = true }
+            }
+        }
         return candidates.compactMap { use in
             let product = productOfUse[Int(use)]
             guard product >= 0, culturesOfUse[Int(use)].contains(where: { inLine[Int($0)] }) else { return nil }

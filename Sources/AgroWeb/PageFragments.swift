@@ -17,6 +17,9 @@ final class PageFragments: @unchecked Sendable {
         case cultures(locale: String)
         /// The pests with uses on `culture` (or its groups); all pests without one.
         case pests(locale: String, culture: EntityID?)
+        /// The uses page's pest picker for `culture`: the pests with uses on it, its groups or
+        /// its members (`registered`), or every other pest.
+        case pestsOfMembers(locale: String, culture: EntityID, registered: Bool)
         /// Every product and every pest, in the catalog's order (the plan and tank forms' lists).
         case products(locale: String)
         case allPests(locale: String)

@@ -133,6 +133,31 @@ extension Pages {
             .sorted { NameOrder.namePrecedes($0.name, $1.name) }.map { ($0.id, $0.name) }
     }
 
+    /// The pests with uses on `culture`, a group above it or one of its members (the cultures
+    /// below it), by name, and every other pest, by name: the uses page offers the first first.
+    static func pickerPestsOfMembers(
+        _ catalog: SQLiteCatalog, culture: EntityID, locale: String
+    ) throws -> (registered: [(id: EntityID, name: String)], others: [(id: EntityID, name: String)]) {
+        var cultures = [culture], seen: Set<EntityID> = [culture], next = 0
+        while next < cultures.count {
+            for child in try catalog.culture(id: cultures[next], locale: locale)?.children ?? []
+            where seen.insert(child.id).inserted {
+                cultures.append(child.id)
+            }
+            next += 1
+        }
+        var registered: Set<EntityID> = []
+        for member in cultures {
+            for pest in try catalog.pests(PestFilter(culture: member), page: .all, locale: locale).items {
+                registered.insert(pest.id)
+            }
+        }
+        let all = try catalog.pests(PestFilter(), page: .all, locale: locale).items
+            .sorted { $0.name != $1.name ? NameOrder.namePrecedes($0.name, $1.name) : $0.id < $1.id }
+            .map { (id: $0.id, name: $0.name) }
+        return (all.filter { registered.contains($0.id) }, all.filter { !registered.contains($0.id) })
+    }
+
     /// The pests (on `culture` and its groups when given) for a `<select>`, by name.
     static func pestPicker(
         _ page: PageContext, culture: EntityID?, selected: EntityID?
@@ -189,8 +214,20 @@ extension Pages {
         let cultures = try renderedChoices(page, .cultures(locale: page.locale), labels: labels) { catalog in
             try pickerCultures(catalog, locale: page.locale)
         }
-        let pests = try renderedChoices(page, .pests(locale: page.locale, culture: cultureID), labels: labels) { catalog in
-            try pickerPests(catalog, culture: cultureID, locale: page.locale)
+        // With a culture, the pests registered on it (its groups, its members) first, then the rest.
+        let pests: RenderedChoices
+        var otherPests: RenderedChoices? = nil
+        if let cultureID {
+            pests = try renderedChoices(
+                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: true), labels: labels
+            ) { catalog in try pickerPestsOfMembers(catalog, culture: cultureID, locale: page.locale).registered }
+            otherPests = try renderedChoices(
+                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: false), labels: labels
+            ) { catalog in try pickerPestsOfMembers(catalog, culture: cultureID, locale: page.locale).others }
+        } else {
+            pests = try renderedChoices(page, .pests(locale: page.locale, culture: nil), labels: labels) { catalog in
+                try pickerPests(catalog, culture: nil, locale: page.locale)
+            }
         }
         var body = UsesBody(
             cultures: .init(choices: cultures, selected: cultureID), pests: .init(choices: pests, selected: pestID),
@@ -198,6 +235,10 @@ extension Pages {
             sorts: UseSort.allCases.map { order in
                 (order.rawValue, page.t("web.sort.\(order.rawValue)"), order.rawValue == sort)
             })
+        if let otherPests {
+            body.otherPests = otherPests
+            body.pestsOn = page.t("web.pestsOn", cultures.name(of: cultureID ?? "") ?? cultureID ?? "")
+        }
         var title = page.t("web.compare")
         guard cultureID != nil || pestID != nil else {
             return Rendered(template: "uses", title: title, body: body.html(labels))
@@ -212,15 +253,23 @@ extension Pages {
         body.groups = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
             (code, GroupCode(parsing: code) == query.group)
         }
-        body.rows = useRowsHTML(result.items, page, labels: labels)
+        // The culture read once: its name for the title and the headings, its members for the sentence.
+        let culture = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale) }
+        let cultureName = cultureID.flatMap(cultures.name(of:)) ?? culture?.name
+        body.rows = useRowsHTML(result.items, page, labels: labels, culture: cultureName)
+        // A group or a culture with sub-crops: its members' uses are listed too, and the page says so.
+        if let culture, !culture.children.isEmpty {
+            body.members = page.t(
+                "web.usesOfMembers", culture.name, culture.children.map(\.name).joined(separator: ", "))
+        }
         body.empty = result.total == 0
+        // Nothing found: the form stays open to change the question.
+        body.asked = !body.empty
         body.pages = pageLinks(result, page, path: "/uses")
-        // A pest with no use on the culture is not among the pickers' choices: read then.
+        // A pest with no use on the culture is in the other pests, or read then.
         let pestName =
-            try pestID.flatMap(pests.name(of:)) ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
-        let cultureName =
-            try cultureID.flatMap(cultures.name(of:))
-            ?? cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale)?.name }
+            try pestID.flatMap { pests.name(of: $0) ?? otherPests?.name(of: $0) }
+            ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
         switch (pestName, cultureName) {
         case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
         case let (pest?, nil): title = page.t("web.usesAgainst", pest)

@@ -197,7 +197,7 @@ enum Pages {
         "water", "interval", "bbch", "area", "compare", "anyCulture", "anyPest", "group", "sort", "tank", "product", "unit",
         "areaHa", "waterRate", "tankSize", "calculate", "plan", "planFile", "planText", "planForm", "sowing", "harvest", "date",
         "check", "parents", "children", "stages", "pestUses", "region", "useLocation", "now", "slotsHelp", "regionKind",
-        "cityKind", "expiredOn", "noSprayWindow",
+        "cityKind", "expiredOn", "noSprayWindow", "question", "otherPests",
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount", "decide",

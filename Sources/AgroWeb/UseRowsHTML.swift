@@ -26,8 +26,14 @@ extension Pages {
     /// byte for byte (an empty value leaves its fact out, as the section did for the values
     /// `pruned` removed); the template inserts this where the section was.
     ///
-    /// - Parameter labels: the interface strings the templates see as `t`.
-    static func useRowsHTML(_ rows: [UseRow], _ page: PageContext, labels: [String: String]) -> String {
+    /// Where the rows include uses registered on members of the asked culture (`UseRow.member`),
+    /// each group of rows (the culture's own, then each member's) starts with the name of the
+    /// culture it is registered on, as a heading between lists.
+    ///
+    /// - Parameters:
+    ///   - labels: the interface strings the templates see as `t`.
+    ///   - culture: the asked culture's name, heading its own rows when members follow.
+    static func useRowsHTML(_ rows: [UseRow], _ page: PageContext, labels: [String: String], culture: String? = nil) -> String {
         let s = page.environment.strings
         // About a kilobyte a row on the Swiss register: one allocation for most pages.
         var out = HTMLWriter(capacity: rows.count * 1_536)
@@ -60,7 +66,15 @@ extension Pages {
             }
             out.markup("\n")
         }
+        let grouped = rows.contains { $0.member != nil }
+        var group: EntityID?? = .none
         for row in rows {
+            if grouped, group != .some(row.member?.id) {
+                group = .some(row.member?.id)
+                out.markup("</ol>\n<h2 class=\"member\">")
+                out.text(row.member?.name ?? culture ?? "")
+                out.markup("</h2>\n<ol class=\"use-rows\">\n")
+            }
             let expired = row.expired ? expiredMark(row.registrationExpiry, page).nonEmpty ?? page.t("mark.expired") : ""
             let outsideStage = row.outsideStage ? page.t("mark.outsideStage") : ""
             out.markup(expired.isEmpty ? "<li class=\"use-row\">\n" : "<li class=\"use-row is-expired\">\n")
@@ -122,7 +136,15 @@ struct UsesBody {
     /// The page's heading; the interface's "compare" when nil or empty.
     var heading: String?
     var cultures: Picker
+    /// The pests offered first: with a culture, those registered on it (`pestsOn` names them).
     var pests: Picker
+    /// With a culture, the label of the pests registered on it, and every other pest after them.
+    var pestsOn: String?
+    var otherPests: RenderedChoices?
+    /// Whether a question was asked: the form is then folded, the answer first.
+    var asked = false
+    /// The sentence saying that the culture's members' uses are listed too, if it has members.
+    var members: String?
     /// The mode-of-action groups offered, in order, the filter's own marked.
     var groups: [(code: String, selected: Bool)] = []
     var stage: String
@@ -148,9 +170,13 @@ struct UsesBody {
             out.text(name)
             out.markup("</option>")
         }
-        out.markup("<h1>")
+        out.markup("<h1 id=\"results\">")
         if let heading, !heading.isEmpty { out.text(heading) } else { label("compare") }
-        out.markup("</h1>\n<form class=\"filters\" action=\"/uses\" method=\"get\">\n<label>")
+        out.markup("</h1>\n<details class=\"ask\"")
+        if !asked { out.markup(" open") }
+        out.markup("><summary>")
+        label("question")
+        out.markup("</summary>\n<form class=\"filters\" action=\"/uses#results\" method=\"get\">\n<label>")
         label("culture")
         out.markup(" <select name=\"culture\"><option value=\"\">")
         label("anyCulture")
@@ -161,7 +187,19 @@ struct UsesBody {
         out.markup(" <select name=\"pest\"><option value=\"\">")
         label("anyPest")
         out.markup("</option>")
-        pests.choices.write(selecting: pests.selected, into: &out)
+        if let pestsOn, let otherPests {
+            out.markup("<optgroup label=\"")
+            out.text(pestsOn)
+            out.markup("\">")
+            pests.choices.write(selecting: pests.selected, into: &out)
+            out.markup("</optgroup><optgroup label=\"")
+            label("otherPests")
+            out.markup("\">")
+            otherPests.write(selecting: pests.selected, into: &out)
+            out.markup("</optgroup>")
+        } else {
+            pests.choices.write(selecting: pests.selected, into: &out)
+        }
         out.markup("</select></label>\n<label>")
         label("group")
         out.markup(" <select name=\"group\"><option value=\"\">")
@@ -178,7 +216,13 @@ struct UsesBody {
         for sort in sorts { option(sort.code, sort.name, selected: sort.selected) }
         out.markup("</select></label>\n<button type=\"submit\">")
         label("show")
-        out.markup("</button>\n</form>\n<ol class=\"use-rows\">\n")
+        out.markup("</button>\n</form>\n</details>\n")
+        if let members {
+            out.markup("<p class=\"members\">")
+            out.text(members)
+            out.markup("</p>\n")
+        }
+        out.markup("<ol class=\"use-rows\">\n")
         out.markup(rows)
         out.markup("</ol>\n")
         if empty {

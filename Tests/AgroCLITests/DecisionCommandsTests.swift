@@ -64,6 +64,28 @@ final class DecisionCommandsTests: XCTestCase {
         }
     }
 
+    /// Wheat against septoria: wheat's own use (propiconazole, expired) then the six products on
+    /// each of its members, each row naming its member (`member` in JSON, a column in the
+    /// table); by hand from uses.json (u-0100 on wheat, u-0095...u-0122 on winter and spring wheat).
+    func testUsesOnAGroupListItsMembersUsesNamingTheMember() throws {
+        let query = ["uses", "--pest", "zymoseptoria-tritici", "--culture", "wheat", "--all"]
+        let items = try XCTUnwrap(
+            try json(try cli.run(["--lang", "kk"] + query + ["--format", "json"]))["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 13)
+        XCTAssertEqual(items.first?["productId"] as? String, "propiconazole-250-ec")
+        XCTAssertTrue(items.first?["member"] is NSNull, "registered on wheat itself")
+        let members = items.dropFirst().compactMap { ($0["member"] as? [String: Any])?["name"] as? String }
+        XCTAssertEqual(members, Array(repeating: "Жаздық бидай", count: 6) + Array(repeating: "Күздік бидай", count: 6))
+        let table = try cli.run(["--lang", "kk"] + query + ["--format", "csv"]).stdout
+        XCTAssertTrue(table.hasPrefix("Препарат,Тіркелген дақыл,"), table)
+        XCTAssertTrue(table.contains("Тебуконазол 250 г/л КЭ,Күздік бидай,"), table)
+        // Winter wheat has no member: no such column.
+        let winter = try cli.run([
+            "--lang", "kk", "uses", "--pest", "zymoseptoria-tritici", "--culture", "winter-wheat", "--format", "csv",
+        ])
+        XCTAssertFalse(winter.stdout.contains("Тіркелген дақыл"), winter.stdout)
+    }
+
     func testUsesNeedsAPestOrACultureAndAValidSort() throws {
         XCTAssertEqual(try cli.run(["uses"]).status, 64)
         XCTAssertEqual(try cli.run(["uses", "--culture", "winter-wheat", "--sort", "price"]).status, 64)

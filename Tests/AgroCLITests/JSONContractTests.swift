@@ -209,13 +209,13 @@ final class JSONContractTests: XCTestCase {
         allowed: [
             "id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
             "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired",
-            "outsideStage",
+            "outsideStage", "member",
         ],
         // A comparison row keeps every column: the keys are always there, null where the catalog has nothing.
         required: [
             "id", "name", "productId", "registrationNumber", "registrationExpiry", "ingredients", "groups", "dose", "water",
             "phiDays", "maxApplications", "intervalDays", "bbch", "applicationArea", "cultures", "pests", "expired",
-            "outsideStage",
+            "outsideStage", "member",
         ])
     static let useIngredient = Shape(
         allowed: ["substanceId", "name", "concentration", "unit", "group"], required: ["substanceId", "name"])

@@ -18,6 +18,7 @@ final class UsesBodyTests: XCTestCase {
             "compare": "Compare <uses>", "culture": "Culture", "anyCulture": "any \"culture\"", "pest": "Pest",
             "anyPest": "any pest", "group": "Group", "all": "all & every", "stage": "Stage", "sort": "Sort",
             "show": "Show", "noResults": "Nothing 'here'", "previous": "Previous", "next": "Next",
+            "question": "Crop & <pest>", "otherPests": "Other \"pests\"",
         ]
         let cultureList: [(id: EntityID, name: String)] = [
             ("c-1", "Apple"), ("c&2", "Beans <dry>"), ("c-3", "Қызанақ \"x\""), ("c-4", "Wheat"),
@@ -25,6 +26,8 @@ final class UsesBodyTests: XCTestCase {
         let pestList: [(id: EntityID, name: String)] = [("p-1", "Aphid"), ("p'2", "Rust & mildew")]
         let cultureChoices = RenderedChoices(Choices(cultureList), template: UsesBody.optionTemplate, strings: strings)
         let pestChoices = RenderedChoices(Choices(pestList), template: UsesBody.optionTemplate, strings: strings)
+        let otherPestList: [(id: EntityID, name: String)] = [("p-3", "Weeds <all>"), ("p-4", "Бидай жапырағының септориозы")]
+        let otherPestChoices = RenderedChoices(Choices(otherPestList), template: UsesBody.optionTemplate, strings: strings)
         func listed(_ list: [(id: EntityID, name: String)], _ selected: EntityID?) -> [[String: Any]] {
             list.map { ["id": $0.id, "name": $0.name, "selected": $0.id == selected] }
         }
@@ -38,7 +41,9 @@ final class UsesBodyTests: XCTestCase {
             Pages.PageLinks(info: "", previous: nil, next: "/uses?page=2"),
         ]
         var compared = 0
-        for (culture, pest) in [(nil, nil), ("c&2", "p'2"), ("c-4", "unknown"), ("c-1", nil)] as [(EntityID?, EntityID?)] {
+        for (culture, pest) in [(nil, nil), ("c&2", "p'2"), ("c-4", "unknown"), ("c-1", nil), ("c-4", "p-4")]
+            as [(EntityID?, EntityID?)]
+        {
             for heading in [nil, "", "Uses against <Rust> & \"mildew\" on Қызанақ"] as [String?] {
                 for groups in [[], [("FRAC 3", false), ("FRAC <11>", true)]] as [[(code: String, selected: Bool)]] {
                     for (stage, sort, links, rows, empty) in [
@@ -53,12 +58,24 @@ final class UsesBodyTests: XCTestCase {
                         body.rows = rows
                         body.empty = empty
                         body.pages = links
+                        // A culture asked: its pests first, then the others; a culture with members says so.
+                        body.asked = culture != nil || pest != nil
+                        if culture != nil {
+                            body.pestsOn = "On \"\(culture ?? "")\" & <co>"
+                            body.otherPests = otherPestChoices
+                        }
+                        body.members = culture == "c-4" ? "Wheat includes <Winter> & \"Spring\" wheat." : nil
                         var values: [String: Any] = [
                             "cultures": listed(cultureList, culture), "pests": listed(pestList, pest),
                             "sorts": sort.map { ["code": $0.code, "name": $0.name, "selected": $0.selected] },
                             "groups": groups.map { ["code": $0.code, "selected": $0.selected] }, "stage": stage,
-                            "rows": RawHTML(text: rows), "empty": empty,
+                            "rows": RawHTML(text: rows), "empty": empty, "asked": body.asked,
                         ]
+                        if let pestsOn = body.pestsOn {
+                            values["pestsOn"] = pestsOn
+                            values["otherPests"] = listed(otherPestList, pest)
+                        }
+                        if let members = body.members { values["members"] = members }
                         if let heading { values["heading"] = heading }
                         if let links {
                             var link: [String: Any] = ["info": links.info]
@@ -76,7 +93,7 @@ final class UsesBodyTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(compared, 96)
+        XCTAssertEqual(compared, 120)
     }
 
     func testTheSelectedChoiceIsNamedAndMarkedOnce() {

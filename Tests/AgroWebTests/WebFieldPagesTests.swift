@@ -222,11 +222,87 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         XCTAssertTrue(try page("/uses?culture=winter-wheat&lang=kk").contains(">Күздік бидай</option>"), "Kazakh names")
         // Reached from the pest card (a culture chosen) and from the culture card.
         let pest = try page("/pest/zymoseptoria-tritici")
-        XCTAssertTrue(pest.contains("<form class=\"filters\" action=\"/uses\" method=\"get\">"))
+        XCTAssertTrue(pest.contains("<form class=\"filters\" action=\"/uses#results\" method=\"get\">"))
         XCTAssertTrue(pest.contains("<input type=\"hidden\" name=\"pest\" value=\"zymoseptoria-tritici\">"))
         let culture = try page("/culture/winter-wheat")
         XCTAssertTrue(
             culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
+    }
+
+    /// Wheat against septoria (issue 32): wheat's own use (propiconazole, expired), then the six
+    /// products registered on each of spring and winter wheat under the member's name, and a
+    /// sentence saying so in the page's language; written by hand from `Database/content`
+    /// (uses u-0100, u-0095...u-0122).
+    func testAGroupListsItsMembersUsesByMemberAndSaysSo() throws {
+        let sentence = [
+            "en":
+                "Wheat includes Spring wheat, Winter wheat: what is registered on each of them is listed too, under its name, after what is registered on Wheat itself.",
+            "ru":
+                "«Пшеница» включает: Пшеница озимая, Пшеница яровая. Зарегистрированное на каждой из них тоже показано, под её названием, после зарегистрированного на самой культуре «Пшеница».",
+            "kk":
+                "«Бидай» құрамына кіретін дақылдар: Жаздық бидай, Күздік бидай. Олардың әрқайсысына тіркелгендер де өз атауымен, «Бидай» дақылының өзіне тіркелгендерден кейін көрсетілген.",
+        ]
+        // The headings in the page's name order: wheat itself, then its members.
+        let headings = [
+            "en": ["Wheat", "Spring wheat", "Winter wheat"], "ru": ["Пшеница", "Пшеница озимая", "Пшеница яровая"],
+            "kk": ["Бидай", "Жаздық бидай", "Күздік бидай"],
+        ]
+        let tebuconazole = ["en": "Tebuconazole 250 g/L EC", "ru": "Тебуконазол 250 г/л КЭ", "kk": "Тебуконазол 250 г/л КЭ"]
+        for locale in ["en", "ru", "kk"] {
+            let html = try page("/uses?culture=wheat&pest=zymoseptoria-tritici&lang=\(locale)")
+            let text = Self.text(html)
+            XCTAssertTrue(text.contains(sentence[locale] ?? "?"), "\(locale): \(text)")
+            let shown = html.components(separatedBy: "<h2 class=\"member\">").dropFirst()
+                .compactMap { $0.components(separatedBy: "</h2>").first }
+            XCTAssertEqual(shown, headings[locale], locale)
+            let products = Self.rowProducts(html)
+            XCTAssertEqual(products.count, 13, "\(locale): one on wheat, six on each member")
+            XCTAssertEqual(products.first, "propiconazole-250-ec", locale)
+            XCTAssertEqual(products.filter { $0 == "tebuconazole-250-ec" }.count, 2, "\(locale): once per member")
+            XCTAssertEqual(text.components(separatedBy: tebuconazole[locale] ?? "?").count - 1, 2, locale)
+        }
+        // Winter wheat itself has no member: no sentence, no headings, its seven products.
+        let winter = try page("/uses?culture=winter-wheat&pest=zymoseptoria-tritici&lang=kk")
+        XCTAssertFalse(winter.contains("class=\"members\""))
+        XCTAssertFalse(winter.contains("<h2 class=\"member\">"))
+        XCTAssertEqual(Self.rowProducts(winter).count, 7)
+    }
+
+    /// The pest picker offers the pests registered on the chosen crop (its groups, its members)
+    /// first, under a label naming the crop, then every other pest; the form folds away once a
+    /// question is asked and sends the person to the answer (`#results`).
+    func testThePestPickerOffersTheCropsPestsFirstAndTheAnswerComesFirst() throws {
+        let html = try page("/uses?culture=wheat&pest=zymoseptoria-tritici&lang=kk")
+        let picker = try XCTUnwrap(
+            html.components(separatedBy: "<select name=\"pest\">").dropFirst().first?.components(separatedBy: "</select>")
+                .first)
+        let groups = picker.components(separatedBy: "<optgroup label=\"").dropFirst()
+        XCTAssertEqual(groups.count, 2, picker)
+        let registered = try XCTUnwrap(groups.first), others = try XCTUnwrap(groups.last)
+        XCTAssertTrue(registered.hasPrefix("«Бидай» дақылында тіркелгендер\">"), registered)
+        XCTAssertTrue(others.hasPrefix("Басқа зиянды ағзалар\">"), others)
+        // Both septorias of wheat among the first; soybean's septoria among the others.
+        XCTAssertTrue(
+            registered.contains("<option value=\"zymoseptoria-tritici\" selected>Бидай жапырағының септориозы</option>"))
+        XCTAssertTrue(registered.contains("<option value=\"parastagonospora-nodorum\">Масақ септориозы (стагоноспороз)</option>"))
+        XCTAssertFalse(registered.contains("septoria-glycines"))
+        XCTAssertTrue(others.contains("<option value=\"septoria-glycines\">Сояның септориозы</option>"))
+        XCTAssertFalse(others.contains("zymoseptoria-tritici"))
+        // Every pest is offered once.
+        let pests = try XCTUnwrap(try json("/api/v1/pests?lang=kk&perPage=500")["items"] as? [[String: Any]])
+        XCTAssertEqual(picker.components(separatedBy: "<option value=\"").count - 2, pests.count, "every pest, and \"any\"")
+
+        // Asked: the form folded under its summary, the answer first; not asked: the form open.
+        XCTAssertTrue(html.contains("<details class=\"ask\"><summary>Дақыл, зиянды ағза және сүзгілер</summary>"))
+        XCTAssertTrue(html.contains("<form class=\"filters\" action=\"/uses#results\" method=\"get\">"))
+        XCTAssertTrue(html.contains("<h1 id=\"results\">"), "the form sends to the question and its answer")
+        XCTAssertTrue(
+            try page("/uses?lang=ru").contains(
+                "<details class=\"ask\" open><summary>Культура, вредный объект и фильтры</summary>"))
+        // Septoria is not registered on potato: nothing to show, the form stays open to change the question.
+        let none = try page("/uses?culture=potato&pest=zymoseptoria-tritici&lang=en")
+        XCTAssertTrue(none.contains("<details class=\"ask\" open><summary>Crop, pest and filters</summary>"), none)
+        XCTAssertTrue(Self.text(none).contains("Nothing found."), none)
     }
 
     /// The pest card's culture picker asks ("choose a culture", in the page's language) instead of
@@ -306,7 +382,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let cultures = try XCTUnwrap(try json("/api/v1/cultures?lang=kk&perPage=500")["items"] as? [[String: Any]])
         let home = try page("/?lang=kk")
         let form = try XCTUnwrap(
-            home.components(separatedBy: "<form class=\"filters\" action=\"/uses\" method=\"get\">").dropFirst().first?
+            home.components(separatedBy: "<form class=\"filters\" action=\"/uses#results\" method=\"get\">").dropFirst().first?
                 .components(separatedBy: "</form>").first, home)
         for culture in cultures {
             let id = try XCTUnwrap(culture["id"] as? String), name = try XCTUnwrap(culture["name"] as? String)
@@ -314,7 +390,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         }
         XCTAssertTrue(form.contains("<select name=\"pest\">"))
         XCTAssertTrue(Self.text(home).contains("Дақылды зиянды ағзадан немен қорғауға болады?"))
-        XCTAssertFalse(try page("/?q=wheat").contains("action=\"/uses\""), "a search's answer is the hits")
+        XCTAssertFalse(try page("/?q=wheat").contains("action=\"/uses#results\""), "a search's answer is the hits")
         // What the form sends answers with the uses of that pest on that culture.
         XCTAssertTrue(
             Self.text(try page("/uses?culture=winter-wheat&pest=zymoseptoria-tritici&lang=kk")).contains("Тебуконазол 250 г/л КЭ")

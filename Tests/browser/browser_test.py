@@ -624,7 +624,9 @@ def uses_against_cli(tab, base, lookup, pairs):
         for code in LANGUAGES:
             status, out = cli("--lang", code, "uses", "--pest", pest, "--culture", culture, "--format", "csv", "--all")
             check(status == 0, f"agro uses --pest {pest} --culture {culture} --lang {code} answers")
-            rows = list(csv.reader(io.StringIO(out)))[1:]
+            table = list(csv.reader(io.StringIO(out)))
+            # A culture with members has an 11th column after the product: the member a row is on.
+            rows = [row[:1] + row[2:] for row in table[1:]] if table and len(table[0]) == 11 else table[1:]
             names = {key: lookup(code, "web." + key) for key in ("dose", "water", "phi", "applications", "interval", "bbch", "area")}
             tab.open(with_lang(f"{base}/uses?culture={urllib.parse.quote(culture)}&pest={urllib.parse.quote(pest)}", code))
             page = tab.evaluate("(() => { const T = " + json.dumps(names) + "; return " + USE_ROWS + "; })()")

@@ -10,7 +10,8 @@ struct UsesCommand: ParsableCommand {
         discussion: """
             One row per product and use: registration, active ingredients with their mode-of-action \
             group, dose, water volume, pre-harvest interval, applications, BBCH window and area. A culture \
-            also matches uses registered on its groups. Rows are marked when the registration has expired \
+            also matches uses registered on its groups and, when it is a group or has sub-crops, on its \
+            members: those come after its own, grouped by the member they are registered on. Rows are marked when the registration has expired \
             or the use's BBCH window does not contain --stage.
             """)
 
@@ -18,7 +19,7 @@ struct UsesCommand: ParsableCommand {
     @OptionGroup var pages: PageOptions
 
     @Option(help: "Pest (id or name).") var pest: String?
-    @Option(help: "Culture (id or name); uses on its groups count.") var culture: String?
+    @Option(help: "Culture (id or name); uses on its groups and its members count.") var culture: String?
     @Option(help: "Growth stage (BBCH 0-99): marks uses whose window does not contain it.") var stage: Int?
     @Option(help: "Only products containing this active substance (id or name).") var substance: String?
     @Option(help: "Only products with a substance in this mode-of-action group: \"FRAC 3\", \"IRAC 4A\", \"11\".") var group:
@@ -34,17 +35,21 @@ struct UsesCommand: ParsableCommand {
             pest: pest, culture: culture, stage: stage, substance: substance, group: group, sort: sort,
             catalog: catalog, environment: environment)
         let locale = environment.locale
+        // A group or a culture with sub-crops: which member each row is registered on.
+        let members = try query.culture.flatMap { try catalog.culture(id: $0, locale: locale) }.map { !$0.children.isEmpty }
         try ListPresenter(
-            environment: environment, columns: Self.columns(environment),
+            environment: environment, columns: Self.columns(environment, members: members ?? false),
             load: { try catalog.compareUses(query, page: $0, locale: locale) },
             open: { try ProductCommand.show(id: $0.productID, catalog: catalog, environment: environment) }
         ).show(pages)
     }
 
-    static func columns(_ environment: Environment) -> [Column<UseRow>] {
+    /// The table's columns; with `members`, the member culture each row is registered on
+    /// after the product (empty for the asked culture's own uses).
+    static func columns(_ environment: Environment, members: Bool = false) -> [Column<UseRow>] {
         let s = environment.strings
-        return [
-            Column(header: s("column.product")) { $0.name },
+        let member = members ? [Column<UseRow>(header: s("column.member")) { $0.member?.name ?? "" }] : []
+        return [Column(header: s("column.product")) { $0.name }] + member + [
             Column(header: s("column.registration")) { $0.registrationNumber ?? "" },
             Column(header: s("column.ingredients")) { row in
                 row.ingredients.map { ingredient in

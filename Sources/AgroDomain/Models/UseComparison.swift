@@ -14,7 +14,9 @@ public enum UseSort: String, Sendable, Codable, CaseIterable, Hashable {
 public struct UseQuery: Sendable, Hashable, Codable {
     /// Only uses registered against this pest.
     public var pest: EntityID?
-    /// Matches uses registered on this culture or on any group it belongs to.
+    /// Matches uses registered on this culture, on any group it belongs to, or on any of its
+    /// members (the cultures below it, when it is a group or has sub-crops): those rows name
+    /// their member (`UseRow.member`) and come after the culture's own, grouped by member.
     public var culture: EntityID?
     /// Marks uses whose BBCH window does not contain this stage (they are still listed).
     public var stage: Int?
@@ -146,13 +148,17 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
     public var expired: Bool
     /// The use's BBCH window does not contain the query's stage.
     public var outsideStage: Bool
+    /// The member of the asked culture (a culture below it) the use is registered on, when the
+    /// use is not registered on the asked culture or a group above it: the first of its cultures
+    /// below the asked one by name. Nil without a culture asked.
+    public var member: EntityRef?
 
     /// Creates a row; the store fills every field from one use.
     public init(
         id: EntityID, name: String, productID: EntityID, registrationNumber: String?, registrationExpiry: String?,
         ingredients: [UseIngredient], groups: [String], dose: Dose, water: Dose?, phiDays: Int?,
         maxApplications: Int?, intervalDays: Int?, bbch: BBCHRange?, applicationArea: String?, cultures: [EntityRef],
-        pests: [EntityRef], expired: Bool, outsideStage: Bool
+        pests: [EntityRef], expired: Bool, outsideStage: Bool, member: EntityRef? = nil
     ) {
         self.id = id
         self.name = name
@@ -172,12 +178,13 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
         self.pests = pests
         self.expired = expired
         self.outsideStage = outsideStage
+        self.member = member
     }
 
     enum CodingKeys: String, CodingKey {
         case productID = "productId"
         case id, name, registrationNumber, registrationExpiry, ingredients, groups, dose, water, phiDays
-        case maxApplications, intervalDays, bbch, applicationArea, cultures, pests, expired, outsideStage
+        case maxApplications, intervalDays, bbch, applicationArea, cultures, pests, expired, outsideStage, member
     }
 
     /// The documented keys are always present (null when the catalog has no value).
@@ -201,5 +208,6 @@ public struct UseRow: Sendable, Hashable, Codable, Identifiable {
         try c.encode(pests, forKey: .pests)
         try c.encode(expired, forKey: .expired)
         try c.encode(outsideStage, forKey: .outsideStage)
+        try c.encode(member, forKey: .member)
     }
 }
