@@ -136,7 +136,7 @@ extension Pages {
     /// The pests with uses on `culture`, a group above it or one of its members (the cultures
     /// below it), by name, and every other pest, by name: the uses page offers the first first.
     static func pickerPestsOfMembers(
-        _ catalog: SQLiteCatalog, culture: EntityID, locale: String
+        _ catalog: any OpenCatalog, culture: EntityID, locale: String
     ) throws -> (registered: [(id: EntityID, name: String)], others: [(id: EntityID, name: String)]) {
         var cultures = [culture], seen: Set<EntityID> = [culture], next = 0
         while next < cultures.count {
