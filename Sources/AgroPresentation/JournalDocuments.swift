@@ -276,13 +276,7 @@ package struct JournalQuery: Sendable {
 
     /// The latest revisions asked for, in spraying order, with their fields.
     package func records(journal: Journal<some JournalStore>) throws -> [(StoredRecord, Field)] {
-        func day(_ text: String?, _ parameter: Parameter) throws -> PlanDate? {
-            try text.map { text in
-                guard let date = PlanDate(text) else { throw RequestError.notADate(parameter, value: text) }
-                return date
-            }
-        }
-        let (first, last) = (try day(from, .from), try day(to, .to))
+        let (first, last) = (try RequestError.date(from, .from), try RequestError.date(to, .to))
         let fieldID = try field.map { try journal.field($0).id }
         let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
         return try journal.store.records(field: fieldID).compactMap { stored in
@@ -350,18 +344,7 @@ package struct RecordInput: Decodable, Sendable {
     package var reason: String?
 
     /// Reads the body; what is not this JSON is one line naming what is wrong.
-    package static func decode(_ data: Data) throws -> RecordInput {
-        do {
-            return try JSONDecoder().decode(RecordInput.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw RequestError.badJSON(detail: key.stringValue)
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-            let DecodingError.dataCorrupted(context)
-        {
-            throw RequestError.badJSON(
-                detail: context.codingPath.map { $0.intValue.map { String($0 + 1) } ?? $0.stringValue }.joined(separator: " "))
-        }
-    }
+    package static func decode(_ data: Data) throws -> RecordInput { try RequestError.decodeBody(data) }
 
     /// A first writing: the field, the start and the products are needed.
     package func record(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
@@ -435,33 +418,10 @@ package struct FieldInput: Decodable, Sendable {
     package var harvest: String?
 
     /// Reads the body; what is not this JSON is one line naming what is wrong.
-    package static func decode(_ data: Data) throws -> FieldInput {
-        do {
-            return try JSONDecoder().decode(FieldInput.self, from: data)
-        } catch let DecodingError.keyNotFound(key, _) {
-            throw RequestError.missing(Parameter(rawValue: key.stringValue) ?? .field)
-        } catch {
-            throw RequestError.badJSON(detail: "\((error as? DecodingError).map(Self.path) ?? "")")
-        }
-    }
-
-    private static func path(_ error: DecodingError) -> String {
-        switch error {
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context),
-            let .keyNotFound(_, context):
-            return context.codingPath.map(\.stringValue).joined(separator: " ")
-        @unknown default: return ""
-        }
-    }
+    package static func decode(_ data: Data) throws -> FieldInput { try RequestError.decodeBody(data) }
 
     /// The field, its culture resolved and its place checked.
     package func field(catalog: some Catalog, environment: Environment) throws -> Field {
-        func date(_ text: String?, _ parameter: Parameter) throws -> PlanDate? {
-            try text.map { text in
-                guard let date = PlanDate(text) else { throw RequestError.notADate(parameter, value: text) }
-                return date
-            }
-        }
         var location: FieldLocation?
         if let latitude, let longitude {
             let point = try CoordinateParser.parse("\(latitude),\(longitude)")
@@ -469,7 +429,36 @@ package struct FieldInput: Decodable, Sendable {
         }
         return Field(
             id: id ?? UUID(), name: name.trimmingCharacters(in: .whitespaces), area: area, location: location, boundary: boundary,
-            culture: try catalog.resolve(culture, kind: .culture, locale: environment.locale).id, sown: try date(sown, .sown),
-            harvest: try date(harvest, .harvest), writtenAt: environment.now)
+            culture: try catalog.resolve(culture, kind: .culture, locale: environment.locale).id,
+            sown: try RequestError.date(sown, .sown),
+            harvest: try RequestError.date(harvest, .harvest), writtenAt: environment.now)
+    }
+}
+
+package extension RequestError {
+    /// `text` as a day YYYY-MM-DD, nil when not given; any other text is refused naming the
+    /// parameter as the front takes it.
+    static func date(_ text: String?, _ parameter: Parameter) throws -> PlanDate? {
+        guard let text else { return nil }
+        guard let date = PlanDate(text) else { throw RequestError.notADate(parameter, value: text) }
+        return date
+    }
+
+    /// A request body as JSON of `T`; a missing key is that parameter missing, anything else
+    /// names where the JSON went wrong.
+    static func decodeBody<T: Decodable>(_ data: Data) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let DecodingError.keyNotFound(key, _) {
+            throw RequestError.missing(Parameter(rawValue: key.stringValue) ?? .id)
+        } catch let error as DecodingError {
+            let context: DecodingError.Context? =
+                switch error {
+                case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context): context
+                default: nil
+                }
+            let path = context?.codingPath.map { $0.intValue.map { String($0 + 1) } ?? $0.stringValue } ?? []
+            throw RequestError.badJSON(detail: path.isEmpty ? "$" : path.joined(separator: " "))
+        }
     }
 }

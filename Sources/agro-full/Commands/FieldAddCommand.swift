@@ -20,14 +20,6 @@ struct FieldAddCommand: ParsableCommand {
         let environment = try Environment(global)
         try environment.refuseCSV("field add")
         let command = "agro field add"
-        func date(_ text: String?, _ option: String) throws -> PlanDate? {
-            try text.map { text in
-                guard let date = PlanDate(text) else {
-                    throw UsageError(.invalidValue(option: option, value: text, valid: []), command: command)
-                }
-                return date
-            }
-        }
         let catalog = try environment.openCatalogUntilExit()
         let culture = try catalog.resolve(culture, kind: .culture, locale: environment.locale)
         var location: FieldLocation?
@@ -46,8 +38,8 @@ struct FieldAddCommand: ParsableCommand {
         let field = Field(
             name: name.trimmingCharacters(in: .whitespaces),
             area: try RecordOptions.number(area, option: "--area", command: command),
-            location: location, boundary: outline, culture: culture.id, sown: try date(sown, "--sown"),
-            harvest: try date(harvest, "--harvest"), writtenAt: environment.now)
+            location: location, boundary: outline, culture: culture.id, sown: try RequestError.date(sown, .sown),
+            harvest: try RequestError.date(harvest, .harvest), writtenAt: environment.now)
         try environment.openJournal(catalog: catalog).add(field)
         if environment.format == .json {
             try environment.printJSON(try FieldDocument(field, catalog: catalog, environment: environment))
