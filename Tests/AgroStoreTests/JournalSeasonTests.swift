@@ -187,4 +187,27 @@ final class JournalSeasonTests: XCTestCase {
         }
         XCTAssertEqual(try journal.store.records(field: nil).map(\.errors), [1])
     }
+
+    /// A user database that can take no more (full, or read-only) refuses the record in one
+    /// line naming the file, and keeps what it had.
+    func testAFullDatabaseRefusesTheRecordAndKeepsWhatItHad() throws {
+        let journal = try journal()
+        let field = try field7(journal)
+        _ = try journal.write(spray(field, "2026-04-28", 32, azoxystrobin, 0.6))
+        // No page beyond those in use: the next append cannot grow the file.
+        try journal.store.queue.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(pages)")
+        }
+        let big = SprayRecord(
+            field: field.id, start: JournalTime("2026-05-14")!,
+            products: [AppliedProduct(product: pyraclostrobin, dose: 1.2, unit: "l/ha")],
+            notes: String(repeating: "n", count: 200_000), writtenAt: now)
+        XCTAssertThrowsError(try journal.write(big)) { error in
+            guard case let .cannotWrite(path, _)? = error as? UserStoreError else { return XCTFail("\(error)") }
+            XCTAssertTrue(path.hasSuffix("user.sqlite"), path)
+        }
+        XCTAssertEqual(try journal.store.records(field: nil).count, 1)
+        XCTAssertTrue(try journal.store.history(record: big.id).isEmpty)
+    }
 }
