@@ -302,12 +302,13 @@ package struct JournalQuery: Sendable {
         -> [ExportRow]
     {
         var cropNames: [EntityID: String] = [:]
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
         return try records(journal: journal).flatMap { stored, field in
             if cropNames[field.culture] == nil {
                 cropNames[field.culture] =
                     try catalog.culture(id: field.culture, locale: environment.locale)?.name ?? field.culture
             }
-            let document = try RecordDocument(stored, field: field, catalog: catalog, environment: environment)
+            let document = try RecordDocument(stored, field: field, names: &names, environment: environment)
             return ExportRow.rows(document, field: field, cropName: cropNames[field.culture] ?? field.culture, cropEPPO: nil)
         }
     }
