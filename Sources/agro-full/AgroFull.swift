@@ -15,7 +15,7 @@ struct AgroFull: AsyncParsableCommand {
         abstract: "Crop-protection reference: products, pests, cultures, schemes, contacts.",
         discussion: """
             Which product works against this pest on this crop, at what dose and growth stage, what the \
-            pre-harvest interval is, and whom to call in a region. Exit statuses are listed in the README.
+            pre-harvest interval is, and whom to call in a region. Exit statuses are listed in docs/cli.md.
             """,
         version: "0.1.0",
         subcommands: CatalogCommands.all + [
