@@ -240,7 +240,7 @@ enum Pages {
         let query = page.web.query(leaving: ["page", "lang"])
         func link(_ number: Int) -> String { path + "?" + (query + ["page=\(number)"]).joined(separator: "&") }
         return PageLinks(
-            info: page.t("list.footer", result.page, result.pageCount, result.total),
+            info: page.environment.strings.plural("list.footer", result.total, result.page, result.pageCount),
             previous: result.page > 1 ? link(min(result.page - 1, result.pageCount)) : nil,
             next: result.page < result.pageCount ? link(result.page + 1) : nil)
     }

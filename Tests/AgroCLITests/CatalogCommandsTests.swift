@@ -106,6 +106,10 @@ final class CatalogCommandsTests: XCTestCase {
         let pages = (total + 9) / 10
         let result = try cli.run(["products", "--per-page", "10", "--page", "2", "--lang", "en"])
         XCTAssertEqual(result.lines.last, "Page 2 of \(pages) · \(total) items")
+        // One item is one item, in each language's own form.
+        XCTAssertEqual(try cli.run(["favorites", "add", "glyphosate-360-sl"]).status, 0)
+        XCTAssertEqual(try cli.run(["favorites", "list", "--lang", "en"]).lines.last, "Page 1 of 1 · 1 item")
+        XCTAssertEqual(try cli.run(["favorites", "list", "--lang", "kk"]).lines.last, "1-бет, барлығы 1 бет · 1 жазба")
         let past = try cli.run(["products", "--per-page", "10", "--page", "\(pages + 3)", "--lang", "en"])
         XCTAssertEqual(past.status, 0)
         XCTAssertTrue(past.stdout.contains("past the end"), past.stdout)

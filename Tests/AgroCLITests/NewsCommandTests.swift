@@ -53,7 +53,7 @@ final class NewsCommandTests: XCTestCase {
 
         let refresh = try cli.run(["news", "refresh", "--lang", "en"])
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
-        XCTAssertTrue(refresh.stdout.contains("feed.xml: 1 items"), refresh.stdout)
+        XCTAssertTrue(refresh.stdout.contains("feed.xml: 1 item\n"), refresh.stdout)
         XCTAssertTrue(refresh.stderr.contains("gone.xml"), "the broken feed is reported: \(refresh.stderr)")
 
         server.stop()

@@ -100,7 +100,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
         }
         var lines = TextTable(headers: headers, rows: rows, rightAligned: right).render(width: environment.tableWidth)
         if page.items.isEmpty { lines = [s("list.pastEnd", page.page, page.pageCount)] }
-        lines.append(s("list.footer", page.page, page.pageCount, page.total))
+        lines.append(s.plural("list.footer", page.total, page.page, page.pageCount))
         return lines
     }
 

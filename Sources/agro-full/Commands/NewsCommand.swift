@@ -136,7 +136,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
         if reports.isEmpty { environment.print(s("news.noFeeds")) }
         for report in reports {
             switch report.outcome {
-            case let .updated(items): environment.print(s("news.updated", report.url.absoluteString, items))
+            case let .updated(items): environment.print(s.plural("news.updated", items, report.url.absoluteString))
             case .notModified: environment.print(s("news.notModified", report.url.absoluteString))
             case let .failed(error):
                 Terminal.standardError.line("agro: warning: " + Terminal.oneLine(ServiceErrorWording.text(error.errorCase, s)))
