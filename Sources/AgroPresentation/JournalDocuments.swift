@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 import AgroTerminal
 import Foundation
 
@@ -191,6 +190,27 @@ package struct WrittenRecordDocument: Encodable, Sendable {
         self.season = season
         self.earliestHarvest = earliestHarvest
         self.harvestGates = harvestGates
+    }
+}
+
+package extension WrittenRecordDocument {
+    /// Checks and stores `record` (`Journal.write`) for a front: the check with its findings
+    /// worded in the environment's language, the revision's number, and the document
+    /// `agro journal add --format json` and `POST /api/v1/journal` answer with.
+    static func write(
+        _ record: SprayRecord, journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment
+    ) throws -> (check: RecordCheck, revisionNumber: Int, document: WrittenRecordDocument) {
+        var check = try journal.write(record)
+        check.findings = check.findings.map(environment.worded)
+        check.season = check.season.map(environment.worded)
+        // Stored now, or before with the same contents: the store says which revision it is.
+        let stored =
+            try journal.store.revision(record.revision) ?? StoredRecord(record: record, number: 1, findings: check.findings)
+        let document = WrittenRecordDocument(
+            record: try RecordDocument(stored, field: check.field, catalog: catalog, environment: environment),
+            spray: check.number, stored: check.stored, season: check.season, earliestHarvest: check.earliestHarvest,
+            harvestGates: check.gates)
+        return (check, stored.number, document)
     }
 }
 

@@ -101,9 +101,10 @@ extension APIRoutes {
                 let journal = journal(environment)
                 let history = try journal.history(try parameter(context, "id"))
                 let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
+                var names = JournalNames(catalog: app.catalog, locale: environment.locale)
                 return try history.compactMap { stored in
                     try fields[stored.record.field].map {
-                        try RecordDocument(stored, field: $0, catalog: app.catalog, environment: environment)
+                        try RecordDocument(stored, field: $0, names: &names, environment: environment)
                     }
                 }
             }
@@ -128,13 +129,8 @@ extension APIRoutes {
     private static func written(
         _ record: SprayRecord, journal: Journal<some JournalStore>, app: WebApp, environment: AgroPresentation.Environment
     ) throws -> (HTTPResponse.Status, WrittenRecordDocument) {
-        let check = try journal.write(record)
-        let stored =
-            try journal.store.revision(record.revision) ?? StoredRecord(record: record, number: 1, findings: check.findings)
-        let document = WrittenRecordDocument(
-            record: try RecordDocument(stored, field: check.field, catalog: app.catalog, environment: environment),
-            spray: check.number, stored: check.stored, season: check.season.map(environment.worded),
-            earliestHarvest: check.earliestHarvest, harvestGates: check.gates)
+        let (check, _, document) = try WrittenRecordDocument.write(
+            record, journal: journal, catalog: app.catalog, environment: environment)
         return (check.stored ? .created : .ok, document)
     }
 

@@ -30,8 +30,9 @@ struct FieldShowCommand: ParsableCommand {
         }
         lines.append("")
         let records = try journal.store.records(field: field.id)
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
         for (index, stored) in records.enumerated() {
-            lines.append(JournalLines.summary(index + 1, stored, catalog: catalog, environment: environment))
+            lines.append(JournalLines.summary(index + 1, stored, names: &names, environment: environment))
         }
         if records.isEmpty { lines.append(s("journal.empty")) }
         lines += [""] + JournalLines.harvest(field: field, season: season, environment: environment)

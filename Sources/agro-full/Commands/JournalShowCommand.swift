@@ -18,9 +18,10 @@ struct JournalShowCommand: ParsableCommand {
         let journal = try environment.openJournal(catalog: catalog)
         let history = try journal.history(record)
         let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
         let documents = try history.compactMap { stored in
             try fields[stored.record.field].map {
-                try RecordDocument(stored, field: $0, catalog: catalog, environment: environment)
+                try RecordDocument(stored, field: $0, names: &names, environment: environment)
             }
         }
         if environment.format == .json { return try environment.printJSON(documents) }

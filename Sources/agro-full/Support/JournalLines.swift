@@ -7,20 +7,21 @@ import Foundation
 /// How the journal's commands print records, findings and harvest dates as text.
 enum JournalLines {
     /// "3. 2026-05-30 · BBCH 49 — Product 0.7 l/ha ✗ 1" with the record's short id.
-    static func summary(_ number: Int, _ stored: StoredRecord, catalog: some Catalog, environment: Environment) -> String {
+    static func summary(_ number: Int, _ stored: StoredRecord, names: inout JournalNames, environment: Environment) -> String {
         let s = environment.strings
         let record = stored.record
         let when = [time(record.start, s), record.bbch.map { "BBCH \($0)" }].compactMap { $0 }.joined(separator: " · ")
         let mark = stored.errors > 0 ? "✗ " + s.plural("journal.errors.short", stored.errors) : "✓"
-        return "\(number). \(when) — \(products(record, catalog: catalog, environment: environment)) · \(mark) · "
+        return "\(number). \(when) — \(products(record, names: &names, environment: environment)) · \(mark) · "
             + shortID(record.id)
     }
 
-    /// The products with their doses, as the language writes numbers.
-    static func products(_ record: SprayRecord, catalog: some Catalog, environment: Environment) -> String {
+    /// The products with their doses, as the language writes numbers; a product the catalog
+    /// cannot name is shown by its id.
+    static func products(_ record: SprayRecord, names: inout JournalNames, environment: Environment) -> String {
         let s = environment.strings
         return record.products.map { line in
-            let name = (try? catalog.product(id: line.product, locale: environment.locale))??.name ?? line.product
+            let name = (try? names.product(line.product).name) ?? line.product
             return name + " " + s.label(Dose(from: line.dose, to: nil, unit: line.unit))
         }.joined(separator: " + ")
     }
@@ -70,7 +71,8 @@ enum JournalLines {
         } else {
             what = s("journal.recorded", number, check.field.name, time(record.start, s), shortID(record.id))
         }
-        var lines = [environment.bold(what), "  " + products(record, catalog: catalog, environment: environment)]
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
+        var lines = [environment.bold(what), "  " + products(record, names: &names, environment: environment)]
         lines +=
             check.findings.isEmpty ? ["    ✓ " + s("plan.ok")] : FindingWording(strings: s).lines(check.findings, width: width)
         lines += [""] + harvest(field: check.field, season: check, environment: environment)
