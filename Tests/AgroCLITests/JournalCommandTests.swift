@@ -141,4 +141,43 @@ final class JournalCommandTests: XCTestCase {
         let revise = try runner.run(["journal", "revise", try XCTUnwrap(old), "--stage", "33"])
         XCTAssertEqual(revise.status, 0, "written today: within 48 hours")
     }
+
+    /// Writers killed with SIGKILL at random moments: every record a writer acknowledged (it
+    /// exited on its own) is in the journal once, a killed one is there whole or not at all, and
+    /// the database still opens.
+    func testAcknowledgedRecordsSurviveWritersKilledMidway() throws {
+        try season()
+        var acknowledged: [String] = [], killed: [String] = []
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<12 {
+            let id = UUID().uuidString.lowercased()
+            let process = Process()
+            process.executableURL = CLIRunner.binary
+            process.arguments = [
+                "journal", "add", "--field", "Field 7", "--date", "2026-06-\(10 + round % 10)", "--product",
+                "tebuconazole-250-ec", "--dose", "0.75", "--pest", "zymoseptoria-tritici", "--id", id,
+            ]
+            process.environment = runner.environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32.random(in: 0..<400_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .exit {
+                acknowledged.append(id)
+            } else {
+                killed.append(id)
+            }
+        }
+        let list = try runner.run(["journal", "list", "--format", "json", "--all"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let items = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["items"] as? [[String: Any]])
+        let ids = items.compactMap { $0["id"] as? String }.map { $0.lowercased() }
+        for id in acknowledged { XCTAssertEqual(ids.filter { $0 == id }.count, 1, "acknowledged \(id)") }
+        for id in killed { XCTAssertLessThanOrEqual(ids.filter { $0 == id }.count, 1, "killed \(id)") }
+        XCTAssertEqual(ids.count, 2 + ids.filter { acknowledged.contains($0) || killed.contains($0) }.count)
+        XCTAssertTrue(items.allSatisfy { ($0["products"] as? [Any])?.count == 1 }, "no record half-written")
+    }
 }
