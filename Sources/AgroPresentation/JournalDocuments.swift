@@ -390,6 +390,7 @@ package struct RecordInput: Decodable, Sendable {
     {
         var record = latest
         record.revision = revision ?? UUID()
+        record.revises = latest.revision
         record.writtenAt = environment.now
         record.reason = reason
         if let field { record.field = try journal.field(field).id }
