@@ -199,28 +199,3 @@ extension UserStore: JournalStore {
         }
     }
 }
-
-/// A finding as the journal keeps it: the English message and source an auditor reads, and the
-/// typed kind and origin an interface words in its reader's language.
-private struct StoredFinding: Codable {
-    var application: Int?
-    var rule: PlanRule
-    var severity: FindingSeverity
-    var message: String
-    var source: String
-    var kind: PlanFindingKind?
-    var origin: PlanFindingSource?
-
-    init(_ finding: PlanFinding) {
-        (application, rule, severity, message, source) = (
-            finding.application, finding.rule, finding.severity, finding.message, finding.source
-        )
-        (kind, origin) = (finding.kind, finding.origin)
-    }
-
-    var finding: PlanFinding {
-        var finding = PlanFinding(application: application, rule: rule, severity: severity, message: message, source: source)
-        (finding.kind, finding.origin) = (kind, origin)
-        return finding
-    }
-}

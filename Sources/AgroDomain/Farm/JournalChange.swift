@@ -52,11 +52,12 @@ public struct NumberedChange: Sendable, Hashable, Codable {
     public var sequence: Int64
     /// The change.
     public var change: JournalChange
-    /// For a record revision, what the server's checks found when it was stored.
-    public var findings: [PlanFinding]
+    /// For a record revision, what the server's checks found when it was stored, with their
+    /// kinds (a device words them in its reader's language).
+    public var findings: [StoredFinding]
 
     /// Creates a numbered change.
-    public init(sequence: Int64, change: JournalChange, findings: [PlanFinding] = []) {
+    public init(sequence: Int64, change: JournalChange, findings: [StoredFinding] = []) {
         self.sequence = sequence
         self.change = change
         self.findings = findings
