@@ -71,25 +71,28 @@ public struct SQLiteJournal: JournalStore {
 
     /// Stores a field; false when one with this id is stored already.
     public func addField(_ field: Field) throws -> Bool {
+        try durableWrite { db in try addField(field, in: db) }
+    }
+
+    /// Stores a field in the transaction of `db`.
+    func addField(_ field: Field, in db: Database) throws -> Bool {
         let body = try Self.json(field)
-        return try durableWrite { db in
-            if try String.fetchOne(db, sql: "SELECT id FROM field WHERE id = ?", arguments: [field.id.uuidString]) != nil {
-                return false
-            }
-            let key = field.name.trimmingCharacters(in: .whitespaces).lowercased()
-            if try String.fetchOne(db, sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?", arguments: [farm, key])
-                != nil
-            {
-                throw JournalError.fieldNameTaken(field.name)
-            }
-            try db.execute(
-                sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt),
-                    try nextSequence(db),
-                ])
-            return true
+        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE id = ?", arguments: [field.id.uuidString]) != nil {
+            return false
         }
+        let key = field.name.trimmingCharacters(in: .whitespaces).lowercased()
+        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?", arguments: [farm, key])
+            != nil
+        {
+            throw JournalError.fieldNameTaken(field.name)
+        }
+        try db.execute(
+            sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt),
+                try nextSequence(db),
+            ])
+        return true
     }
 
     /// The journal's fields, by name.
@@ -106,38 +109,42 @@ public struct SQLiteJournal: JournalStore {
         return try append(record, body: body, findings: findingsText, errors: findings.filter { $0.severity == .error }.count)
     }
 
-    /// Appends a revision as JSON already made (a device keeps what the farm's server sent).
+    /// Appends a revision as JSON already made, in the transaction of `db`.
     func append(_ record: SprayRecord, body: String, findings: String, errors: Int) throws -> Bool {
-        try durableWrite { db in
-            if try String.fetchOne(
-                db, sql: "SELECT revision FROM sprayRecord WHERE revision = ?", arguments: [record.revision.uuidString])
-                != nil
-            {
-                return false
-            }
-            // A field of another farm is not there for this one.
-            guard
-                try String.fetchOne(
-                    db, sql: "SELECT id FROM field WHERE id = ? AND farm = ?", arguments: [record.field.uuidString, farm])
-                    != nil
-            else { throw JournalError.unknownField(record.field.uuidString.lowercased()) }
-            let number =
-                try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?",
-                    arguments: [record.id.uuidString]) ?? 1
-            try db.execute(
-                sql: """
-                    INSERT INTO sprayRecord(revision, farm, record, field, number, start, body, findings, errors, writtenAt,
-                        sequence)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.revision.uuidString, farm, record.id.uuidString, record.field.uuidString, number,
-                    record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt),
-                    try nextSequence(db),
-                ])
-            return true
+        try durableWrite { db in try append(record, body: body, findings: findings, errors: errors, in: db) }
+    }
+
+    /// Appends a revision as JSON already made (a device keeps what the farm's server sent), in
+    /// the transaction of `db`.
+    func append(_ record: SprayRecord, body: String, findings: String, errors: Int, in db: Database) throws -> Bool {
+        if try String.fetchOne(
+            db, sql: "SELECT revision FROM sprayRecord WHERE revision = ?", arguments: [record.revision.uuidString])
+            != nil
+        {
+            return false
         }
+        // A field of another farm is not there for this one.
+        guard
+            try String.fetchOne(
+                db, sql: "SELECT id FROM field WHERE id = ? AND farm = ?", arguments: [record.field.uuidString, farm])
+                != nil
+        else { throw JournalError.unknownField(record.field.uuidString.lowercased()) }
+        let number =
+            try Int.fetchOne(
+                db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?",
+                arguments: [record.id.uuidString]) ?? 1
+        try db.execute(
+            sql: """
+                INSERT INTO sprayRecord(revision, farm, record, field, number, start, body, findings, errors, writtenAt,
+                    sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.revision.uuidString, farm, record.id.uuidString, record.field.uuidString, number,
+                record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt),
+                try nextSequence(db),
+            ])
+        return true
     }
 
     private func stored(_ rows: [Row]) throws -> [StoredRecord] {

@@ -110,23 +110,29 @@ extension UserStore: DeviceJournalStore {
         }
     }
 
-    /// Keeps the farm's changes not here yet, each noted as synced; how many were new.
+    /// Keeps the farm's changes not here yet, each noted as synced; how many were new. A page
+    /// is one transaction, synced to disk once: a season of 10,000 records is ten syncs, not
+    /// ten thousand.
     @discardableResult
     public func receive(_ changes: [NumberedChange]) throws -> Int {
-        let tables = journalTables
-        var new = 0
-        for numbered in changes {
-            switch numbered.change {
-            case let .field(field): new += try tables.addField(field) ? 1 : 0
-            case let .record(record):
-                new +=
-                    try tables.append(
+        let journal = journalTables
+        return try journal.durableWrite { db in
+            var new = 0
+            for numbered in changes {
+                switch numbered.change {
+                case let .field(field): new += try journal.addField(field, in: db) ? 1 : 0
+                case let .record(record):
+                    let stored = try journal.append(
                         record, body: try SQLiteJournal.json(record), findings: try SQLiteJournal.json(numbered.findings),
-                        errors: numbered.findings.filter { $0.severity == .error }.count) ? 1 : 0
+                        errors: numbered.findings.filter { $0.severity == .error }.count, in: db)
+                    new += stored ? 1 : 0
+                }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncedChange(id, sequence) VALUES (?, ?)",
+                    arguments: [numbered.change.id.uuidString, numbered.sequence])
             }
+            return new
         }
-        try markSent(Dictionary(changes.map { ($0.change.id, $0.sequence) }, uniquingKeysWith: { a, _ in a }))
-        return new
     }
 
     /// The farm's latest number this device has from `server`.
