@@ -524,9 +524,14 @@ extension Pages {
                 "errors": stored.errors > 0 ? "✗ " + s.plural("journal.errors.short", stored.errors) : "✓",
             ]
         }
-        // The findings as the journal's checks give them now, in the page's language (names
-        // too); the stored ones where the record no longer passes its checks' preconditions.
-        let findings = (try? journal.check(record))?.findings ?? latest.findings
+        // The findings the record was written with, found again in the page's language: the
+        // stored ones name products in the language they were written in. The season is the
+        // field's as it stood then (the records written up to this revision), so later records
+        // change nothing; the stored findings where the record no longer passes the checks.
+        let asWritten = Journal(
+            store: JournalAsOf(base: store, moment: record.writtenAt), catalog: page.catalog, locale: page.locale,
+            now: record.writtenAt)
+        let findings = (try? asWritten.check(record))?.findings ?? latest.findings
         let errors = findings.filter { $0.severity == .error }.count
         let values: [String: Any] = [
             "field": field.name, "fieldHref": journalFieldHref(field.id), "facts": facts, "products": products,
@@ -537,4 +542,23 @@ extension Pages {
         ]
         return Rendered(template: "journalShow", title: page.t("web.journalRecord", when(record.start, page)), values: values)
     }
+}
+
+/// A journal's store as it stood at `moment`: the records whose latest revision was written by
+/// then. A record's page checks it again against this season, to word its findings in the
+/// page's language as they were found when it was written.
+struct JournalAsOf<Base: JournalStore>: JournalStore {
+    let base: Base
+    let moment: Date
+
+    func addField(_ field: Field) throws -> Bool { try base.addField(field) }
+    func fields() throws -> [Field] { try base.fields() }
+    func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool { try base.append(record, findings: findings) }
+    func records(field: UUID?) throws -> [StoredRecord] {
+        try base.records(field: field).filter { $0.record.writtenAt <= moment }
+    }
+    func sprays(field: UUID) throws -> [SprayRecord] { try base.sprays(field: field).filter { $0.writtenAt <= moment } }
+    func recordIDs(prefix: String) throws -> [UUID] { try base.recordIDs(prefix: prefix) }
+    func history(record: UUID) throws -> [StoredRecord] { try base.history(record: record) }
+    func revision(_ id: UUID) throws -> StoredRecord? { try base.revision(id) }
 }

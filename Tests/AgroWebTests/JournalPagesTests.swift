@@ -162,5 +162,15 @@ final class JournalPagesTests: XCTestCase {
             field.contains("class=\"has-errors\"><p class=\"targets\"><a href=\"/journal/record/\(id)\">20.05.2026 07:30</a>"),
             field)
         XCTAssertTrue(text(field).contains("1 нарушение"), text(field))
+
+        // A later spray of the same product on the same day: the interval is its finding, and
+        // the first record's page still shows what was found when it was written.
+        let second = "7a1c3e5f-0b2d-4e6f-8a9b-1c2d3e4f5a6b"
+        XCTAssertEqual(try post(formPage + "?lang=en", record(dose: "0.75", action: "save", id: second)).status, 303)
+        let later = text(try server.get("/journal/record/\(second)?lang=en").body)
+        XCTAssertTrue(later.contains("✗ [interval] Tebuconazole 250 g/L EC: 0 days after application 1"), later)
+        let first = text(try server.get("/journal/record/\(id)?lang=en").body)
+        XCTAssertTrue(first.contains("the record has 1 error; it is kept and marked"), first)
+        XCTAssertFalse(first.contains("[interval]"), first)
     }
 }

@@ -73,14 +73,22 @@
     return record;
   }
 
+  // "29.05.2026 07:30 · Product 1,5 l/ha": the day as the page writes dates (its data-date
+  // pattern), the doses as they were typed.
   function summary(record, form) {
-    var names = record.products.map(function (line) {
-      var option = form.querySelector("#journal-products option[value='" + CSS.escape(line.product) + "']");
-      var unit = form.querySelector("select[name=unit1] option[value='" + CSS.escape(line.unit) + "']");
-      var dose = typeof line.dose === "number" ? new Intl.NumberFormat(lang).format(line.dose) : line.dose;
-      return (option ? option.textContent : line.product) + " " + dose + " " + (unit ? unit.textContent : line.unit);
-    });
-    return record.start.replace("T", " ") + " · " + names.join(" + ");
+    var pattern = document.body.getAttribute("data-date") || "{0}-{1}-{2}";
+    var day = record.start.slice(0, 10).split("-");
+    var when = pattern.replace("{0}", day[0]).replace("{1}", day[1]).replace("{2}", day[2]) + " " + record.start.slice(11, 16);
+    var names = [];
+    for (var index = 1; form.elements["product" + index]; index++) {
+      var product = form.elements["product" + index].value.trim();
+      if (!product) { continue; }
+      var option = form.querySelector("#journal-products option[value='" + CSS.escape(product) + "']");
+      var unit = form.elements["unit" + index];
+      names.push((option ? option.textContent : product) + " " + form.elements["dose" + index].value.trim() + " " +
+        (unit && unit.selectedIndex >= 0 ? unit.options[unit.selectedIndex].textContent : ""));
+    }
+    return when.trim() + " · " + names.join(" + ");
   }
 
   // --- the record form -------------------------------------------------------------------
