@@ -955,6 +955,17 @@ def journal_offline(tools, tab, base, lookup, shots, axe, raw_keys):
         for label, url in (("journal", base + "/journal"), ("journal field", field_url), ("journal record form", field_url + "/record"),
                            ("journal record", record_url)):
             inspect(tab, with_lang(url, code), code, label, axe, raw_keys, lookup, shots, problems)
+    # Without JavaScript: the form posts to the server, which shows the findings before saving.
+    tab.call("Emulation.setScriptExecutionDisabled", value=True)
+    tab.open(field_url + "/record?lang=kk", "!!document.getElementById('journal-record')")
+    tab.evaluate(FILL_RECORD + f"({json.dumps(written(dose, 'kk'))}, '32')")
+    tab.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=check]').click()")
+    tab.loaded("!!document.getElementById('checked')", "the findings before saving, without JavaScript")
+    before = tab.evaluate("Array.from(document.querySelectorAll('#checked li.finding.error')).map(li => li.textContent.trim())")
+    check(any(f"[{lookup('kk', 'finding.rule.dose')}]" in f and names["kk"] in f for f in before)
+          and tab.evaluate("document.getElementById('f-dose1').value") == written(dose, "kk"),
+          f"[kk] without JavaScript, Check shows the dose finding before saving and keeps the form: {before}")
+    tab.call("Emulation.setScriptExecutionDisabled", value=False)
     check(problems == [], "the journal's pages in 3 languages at 360 px: axe 0 serious or critical, targets 24 px, no sideways"
           " scrolling at 360 px or with the text at 200 %, no raw key" + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
 
