@@ -4,7 +4,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The field journal's pages, served when `agro web --journal` keeps it: the fields with their
+/// The field journal's pages, served when `agro web --journal` keeps it (or `--farm-journal`,
+/// the journal of the signed-in account's farm): the fields with their
 /// earliest harvest, a field's records (newest first, those with an error marked), the record
 /// form (checked by the server before and after saving) and a record with its findings and
 /// revisions. The checks are the journal's (`Journal`), worded by `FindingWording`; the form
@@ -12,24 +13,23 @@ import Hummingbird
 /// sent to `POST /api/v1/journal`.
 extension Pages {
     static func registerJournalPages(on router: Router<BasicRequestContext>, app: WebApp) {
-        guard let store = app.journal else { return }
-        registerJournalPages(on: router, app: app, store: store)
-    }
-
-    private static func registerJournalPages<Store: JournalStore>(
-        on router: Router<BasicRequestContext>, app: WebApp, store: Store
-    ) {
+        guard app.journal != nil || app.farm != nil else { return }
+        // The device's journal (`--journal`), or the farm of the request's session, which must
+        // be allowed to write to save.
+        @Sendable func store(_ page: PageContext, writing: Bool = false) throws -> AnyJournal {
+            try app.journalStore(for: page.web.request, now: page.environment.now, writing: writing)
+        }
         router.get("journal") { request, _ in
-            render(request, app) { page in try journalFields(page, store: store, form: nil) }
+            render(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
         }
         router.post("journal") { request, _ in
             await posted(request, app) { page, form in
-                try journalFields(page, store: store, form: form)
+                try journalFields(page, store: try store(page, writing: true), form: form)
             }
         }
         router.get("journal/field/:id") { request, context in
             render(request, app) { page in
-                try journalField(page, store: store, id: try APIRoutes.parameter(context, "id"))
+                try journalField(page, store: try store(page), id: try APIRoutes.parameter(context, "id"))
             }
         }
         router.get("journal/field/:id/record") { request, context in
@@ -40,18 +40,20 @@ extension Pages {
                     fields.isEmpty
                     ? nil : PostedForm(fields: fields.map { PostedForm.Field(name: $0.name, data: Data($0.value.utf8)) })
                 return try journalRecordForm(
-                    page, store: store, fieldID: try APIRoutes.parameter(context, "id"), form: form, action: nil)
+                    page, store: try store(page), fieldID: try APIRoutes.parameter(context, "id"), form: form, action: nil)
             }
         }
         router.post("journal/field/:id/record") { request, context in
             let id = context.parameters.get("id") ?? ""
             return await posted(request, app) { page, form in
-                try journalRecordForm(page, store: store, fieldID: id, form: form, action: form.value("action") ?? "check")
+                let action = form.value("action") ?? "check"
+                return try journalRecordForm(
+                    page, store: try store(page, writing: action == "save"), fieldID: id, form: form, action: action)
             }
         }
         router.get("journal/record/:id") { request, context in
             render(request, app) { page in
-                try journalRecord(page, store: store, id: try APIRoutes.parameter(context, "id"))
+                try journalRecord(page, store: try store(page), id: try APIRoutes.parameter(context, "id"))
             }
         }
     }

@@ -174,7 +174,7 @@ enum Pages {
             }
             return PageLayout(
                 templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title,
-                languages: languages, journal: page.app.journal != nil)
+                languages: languages, journal: page.app.journal != nil || page.app.farm != nil)
         }
         return (try? page.app.fragments.value(.layout(locale: page.locale), in: page.catalog) { _ in make() }) ?? make()
     }

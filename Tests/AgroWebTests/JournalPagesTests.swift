@@ -174,3 +174,73 @@ final class JournalPagesTests: XCTestCase {
         XCTAssertFalse(first.contains("[interval]"), first)
     }
 }
+
+/// The same pages on a farm's shared journal (`agro web --farm-journal`): a signed-in
+/// agronomist adds a field and saves a record through them; an inspector reads and checks but
+/// cannot save; no session, no journal.
+final class FarmJournalPagesTests: XCTestCase {
+    private var server: WebProcess!
+
+    override func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    private func form(_ pairs: [(String, String)]) -> Data {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return Data(
+            pairs.map { $0.0 + "=" + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0.1) }
+                .joined(separator: "&").utf8)
+    }
+
+    private func signIn(_ login: String) throws -> String {
+        let answer = try server.exchange(
+            "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"user": "\#(login)", "password": "pass-\#(login)-1"}"#.utf8))
+        let cookie = try XCTUnwrap(answer.headers["set-cookie"], answer.body)
+        return String(cookie.split(separator: ";")[0])
+    }
+
+    func testASignedInAgronomistWritesThroughThePages() throws {
+        server = WebProcess(extraEnvironment: ["AGRO_BCRYPT_COST": "4"])
+        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka"]).status, 0)
+        for (login, role) in [("anna", "agronomist"), ("ivan", "inspector")] {
+            let added = try server.cli(
+                ["users", "add", login, "--farm", "Kamenka", "--role", role],
+                extraEnvironment: ["AGRO_PASSWORD": "pass-\(login)-1"])
+            XCTAssertEqual(added.status, 0, added.stderr)
+        }
+        try server.start(["--catalog", BundledCatalogWebTestCase.catalog], web: ["--farm-journal"])
+        XCTAssertEqual(try server.get("/journal?lang=en").status, 401, "no session, no journal")
+
+        let anna = try signIn("anna"), ivan = try signIn("ivan")
+        let origin = "http://127.0.0.1:\(server.port)"
+        func post(_ target: String, _ pairs: [(String, String)], as cookie: String) throws -> WebProcess.Answer {
+            try server.exchange(
+                "POST", target,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "Origin": origin],
+                body: form(pairs))
+        }
+        let added = try post(
+            "/journal?lang=en", [("name", "Field 7"), ("area", "50"), ("culture", "winter-wheat")], as: anna)
+        XCTAssertEqual(added.status, 303, added.body)
+        let fieldPage = try XCTUnwrap(added.headers["location"])
+        let record: [(String, String)] = [
+            ("start", "2026-05-20T07:30"), ("bbch", "32"), ("product1", "tebuconazole-250-ec"), ("dose1", "0.75"),
+            ("unit1", "l/ha"), ("pests1", "zymoseptoria-tritici"),
+        ]
+        // The inspector sees the field and may check a record, not save it.
+        XCTAssertEqual(try server.get(fieldPage + "?lang=en", headers: ["Cookie": ivan]).status, 200)
+        let checked = try post(fieldPage + "/record?lang=en", record + [("action", "check")], as: ivan)
+        XCTAssertEqual(checked.status, 200, checked.body)
+        XCTAssertTrue(checked.body.contains("id=\"checked\""))
+        XCTAssertEqual(try post(fieldPage + "/record?lang=en", record + [("action", "save")], as: ivan).status, 403)
+        let saved = try post(fieldPage + "/record?lang=en", record + [("action", "save")], as: anna)
+        XCTAssertEqual(saved.status, 303, saved.body)
+        let list = try server.get(fieldPage + "?lang=en", headers: ["Cookie": ivan]).body
+        XCTAssertTrue(list.contains("<a href=\"/journal/record/"), list)
+        XCTAssertTrue(list.contains("<a href=\"/journal\">Field journal</a>"), "the menu links the journal")
+    }
+}
