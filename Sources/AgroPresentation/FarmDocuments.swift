@@ -77,3 +77,23 @@ extension SyncBatch {
         }
     }
 }
+
+/// What `agro journal sync --format json` prints.
+package struct SyncOutcomeDocument: Encodable, Sendable {
+    /// Changes sent and acknowledged.
+    package var sent: Int
+    /// Records sent that the server's checks found errors in.
+    package var sentWithErrors: Int
+    /// Changes received that this device did not have.
+    package var received: Int
+    /// The farm's latest number this device has.
+    package var through: Int64
+    /// Bytes of the bodies exchanged, both ways.
+    package var bytes: Int
+
+    package init(sent: Int, sentWithErrors: Int, received: Int, through: Int64, bytes: Int) {
+        (self.sent, self.sentWithErrors, self.received, self.through, self.bytes) = (
+            sent, sentWithErrors, received, through, bytes
+        )
+    }
+}

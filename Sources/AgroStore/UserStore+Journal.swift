@@ -110,19 +110,23 @@ extension UserStore: DeviceJournalStore {
         }
     }
 
-    /// Keeps the farm's changes not here yet, each noted as synced.
-    public func receive(_ changes: [NumberedChange]) throws {
+    /// Keeps the farm's changes not here yet, each noted as synced; how many were new.
+    @discardableResult
+    public func receive(_ changes: [NumberedChange]) throws -> Int {
         let tables = journalTables
+        var new = 0
         for numbered in changes {
             switch numbered.change {
-            case let .field(field): _ = try tables.addField(field)
+            case let .field(field): new += try tables.addField(field) ? 1 : 0
             case let .record(record):
-                _ = try tables.append(
-                    record, body: try JournalTables.json(record), findings: try JournalTables.json(numbered.findings),
-                    errors: numbered.findings.filter { $0.severity == .error }.count)
+                new +=
+                    try tables.append(
+                        record, body: try JournalTables.json(record), findings: try JournalTables.json(numbered.findings),
+                        errors: numbered.findings.filter { $0.severity == .error }.count) ? 1 : 0
             }
         }
         try markSent(Dictionary(changes.map { ($0.change.id, $0.sequence) }, uniquingKeysWith: { a, _ in a }))
+        return new
     }
 
     /// The farm's latest number this device has from `server`.

@@ -31,7 +31,7 @@ public struct JournalSyncClient: Sendable {
         public var sent: Int
         /// Records sent that the server's checks found errors in.
         public var sentWithErrors: Int
-        /// Changes received from the farm.
+        /// Changes received from the farm that this device did not have.
         public var received: Int
         /// The farm's latest number the device now has.
         public var through: Int64
@@ -60,8 +60,7 @@ public struct JournalSyncClient: Sendable {
             let (page, size): (SyncPage, Int) = try await exchange(
                 "api/v1/sync?since=\(since)", token: token, body: nil, method: nil)
             outcome.bytes += size
-            try store.receive(page.changes)
-            outcome.received += page.changes.count
+            outcome.received += try store.receive(page.changes)
             since = page.changes.last?.sequence ?? page.last
             try store.setSyncedThrough(server: key, since)
             if !page.more { break }

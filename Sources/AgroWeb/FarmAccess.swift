@@ -29,6 +29,20 @@ package struct FarmAccess: Sendable {
         Accounts(store: AnyFarm(store), hasher: hasher, now: now)
     }
 
+    /// Checks a sign-in against both limits (per client, per account) and opens a session; a
+    /// success gives the attempts back.
+    func signIn(login: String, password: String, client: String, now: Date) throws -> (token: String, account: Account) {
+        let key = login.trimmingCharacters(in: .whitespaces).lowercased()
+        for (limiter, name) in [(clientAttempts, client), (accountAttempts, key)] {
+            if let wait = limiter.take(client: name) { throw FarmError.tooManyAttempts(seconds: Int(wait.rounded(.up))) }
+        }
+        let session = try accounts(now: now).signIn(login: login, password: password)
+        // A person who signs in is not guessing: their attempts start afresh.
+        accountAttempts.refund(client: key)
+        clientAttempts.refund(client: client)
+        return session
+    }
+
     /// The account of the request's session; `FarmError.signInRequired` without a valid one.
     func account(_ request: Request, now: Date) throws -> Account {
         try accounts(now: now).account(token: request.cookies[Self.cookie]?.value ?? "")

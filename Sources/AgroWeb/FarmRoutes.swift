@@ -34,17 +34,8 @@ extension APIRoutes {
                 Result {
                     try FarmAccess.refuseCrossSite(request)
                     let input = try SessionInput.decode(data)
-                    let login = input.user.trimmingCharacters(in: .whitespaces).lowercased()
-                    for (limiter, key) in [(farm.clientAttempts, client), (farm.accountAttempts, login)] {
-                        if let wait = limiter.take(client: key) {
-                            throw FarmError.tooManyAttempts(seconds: Int(wait.rounded(.up)))
-                        }
-                    }
-                    let accounts = farm.accounts(now: environment.now)
-                    let (token, account) = try accounts.signIn(login: input.user, password: input.password)
-                    // A person who signs in is not guessing: their attempts start afresh.
-                    farm.accountAttempts.refund(client: login)
-                    farm.clientAttempts.refund(client: client)
+                    let (token, account) = try farm.signIn(
+                        login: input.user, password: input.password, client: client, now: environment.now)
                     let document = SessionDocument(account, farms: try farm.store.farms())
                     return (token, try AgroPresentation.Environment.json(document))
                 }

@@ -20,7 +20,7 @@ extension Pages {
             try app.journalStore(for: page.web.request, now: page.environment.now, writing: writing)
         }
         router.get("journal") { request, _ in
-            render(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
+            journalPage(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
         }
         router.post("journal") { request, _ in
             await posted(request, app) { page, form in
@@ -28,12 +28,12 @@ extension Pages {
             }
         }
         router.get("journal/field/:id") { request, context in
-            render(request, app) { page in
+            journalPage(request, app) { page in
                 try journalField(page, store: try store(page), id: try APIRoutes.parameter(context, "id"))
             }
         }
         router.get("journal/field/:id/record") { request, context in
-            render(request, app) { page in
+            journalPage(request, app) { page in
                 // A link of the page's own (a name chosen among several) fills the form again.
                 let fields = page.web.parameters.filter { $0.name != "lang" }
                 let form =
@@ -52,8 +52,21 @@ extension Pages {
             }
         }
         router.get("journal/record/:id") { request, context in
-            render(request, app) { page in
+            journalPage(request, app) { page in
                 try journalRecord(page, store: try store(page), id: try APIRoutes.parameter(context, "id"))
+            }
+        }
+    }
+
+    /// A journal page: a page of the farm's journal asked without a session goes to the sign-in
+    /// page, which sends the person back.
+    private static func journalPage(_ request: Request, _ app: WebApp, _ body: (PageContext) throws -> Rendered) -> Response {
+        render(request, app) { page in
+            do {
+                return try body(page)
+            } catch FarmError.signInRequired {
+                let uri = page.web.request.uri
+                return seeOther("/sign-in?next=" + percent(uri.path + (uri.query.map { "?" + $0 } ?? "")))
             }
         }
     }

@@ -45,6 +45,7 @@ enum Pages {
         }
         registerFieldPages(on: router, app: app)
         registerJournalPages(on: router, app: app)
+        registerSignIn(on: router, app: app)
         router.get("static/:name") { request, context in
             guard let name = context.parameters.get("name"), let file = app.staticFiles[name] else {
                 return Response(status: .notFound)

@@ -201,3 +201,43 @@ final class FarmJournalAPITests: XCTestCase {
         XCTAssertEqual(page["last"] as? Int, 4)
     }
 }
+
+/// The sign-in page, as a person on a phone uses it (no script): in Kazakh, a wrong password
+/// keeps the login and says why in Kazakh; the right one leads back with a session.
+final class SignInPageTests: XCTestCase {
+    func testSignInAndOutOnThePage() throws {
+        let server = WebProcess(extraEnvironment: ["AGRO_BCRYPT_COST": "4"])
+        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka"]).status, 0)
+        XCTAssertEqual(
+            try server.cli(
+                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist"],
+                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
+            ).status, 0)
+        try server.start(web: ["--farm-journal"])
+        let form = try server.get("/sign-in?lang=kk")
+        XCTAssertEqual(form.status, 200)
+        // The words of Localizable/kk.json, written here by hand.
+        for words in ["Кіру", "Логин", "Құпиясөз"] { XCTAssertTrue(form.body.contains(words), words) }
+        func post(_ body: String, cookie: String? = nil) throws -> WebProcess.Answer {
+            var headers = ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "agro_lang=kk"]
+            if let cookie { headers["Cookie"] = "agro_lang=kk; " + cookie }
+            return try server.exchange("POST", "/sign-in", headers: headers, body: Data(body.utf8))
+        }
+        let wrong = try post("user=anna&password=guess-guess&next=%2Fjournal")
+        XCTAssertEqual(wrong.status, 401)
+        XCTAssertTrue(wrong.body.contains("логин немесе құпиясөз қате"), wrong.body)
+        XCTAssertTrue(wrong.body.contains(#"value="anna""#), "the login typed is kept")
+        XCTAssertFalse(wrong.body.contains("guess-guess"), "the password is never written back")
+        let right = try post("user=anna&password=pass-anna-1&next=%2Fjournal")
+        XCTAssertEqual(right.status, 303)
+        XCTAssertEqual(right.headers["location"], "/journal")
+        let cookie = try XCTUnwrap(right.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        // Somewhere else than this site is not a place to go back to.
+        XCTAssertEqual(try post("user=anna&password=pass-anna-1&next=%2F%2Fevil.example").headers["location"], "/")
+        let signedIn = try server.get("/sign-in?lang=kk", headers: ["Cookie": cookie])
+        XCTAssertTrue(signedIn.body.contains("Сіз anna ретінде кірдіңіз (Kamenka, агроном)"), signedIn.body)
+        let out = try server.exchange("POST", "/sign-out", headers: ["Cookie": cookie])
+        XCTAssertEqual(out.status, 303)
+        XCTAssertEqual(try server.get("/api/v1/session", headers: ["Cookie": cookie]).status, 401)
+    }
+}

@@ -213,7 +213,9 @@ final class FarmJournalPagesTests: XCTestCase {
             XCTAssertEqual(added.status, 0, added.stderr)
         }
         try server.start(["--catalog", BundledCatalogWebTestCase.catalog], web: ["--farm-journal"])
-        XCTAssertEqual(try server.get("/journal?lang=en").status, 401, "no session, no journal")
+        let unsigned = try server.get("/journal?lang=en")
+        XCTAssertEqual(unsigned.status, 303, "no session: to the sign-in page")
+        XCTAssertEqual(unsigned.headers["location"], "/sign-in?next=/journal%3Flang%3Den")
 
         let anna = try signIn("anna"), ivan = try signIn("ivan")
         let origin = "http://127.0.0.1:\(server.port)"

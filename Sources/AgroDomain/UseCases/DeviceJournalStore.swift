@@ -9,8 +9,9 @@ public protocol DeviceJournalStore: JournalStore {
     /// Notes the server's numbers for changes it acknowledged.
     func markSent(_ numbers: [UUID: Int64]) throws
     /// Keeps the farm's changes (those already here are left as they are), with the findings
-    /// the server's checks gave each record.
-    func receive(_ changes: [NumberedChange]) throws
+    /// the server's checks gave each record. Returns how many were new here.
+    @discardableResult
+    func receive(_ changes: [NumberedChange]) throws -> Int
     /// The number of the farm's latest change this device has from `server` (0: none yet).
     func syncedThrough(server: String) throws -> Int64
     /// Notes that the device has every change of `server`'s farm up to `sequence`.

@@ -23,6 +23,12 @@ struct JournalSyncCommand: AsyncParsableCommand {
         let store = try environment.openUserStore()
         let outcome = try await JournalSyncClient(server: url, locale: environment.locale).sync(
             store: store, user: user, password: PasswordInput.read(environment))
+        if environment.format == .json {
+            return try environment.printJSON(
+                SyncOutcomeDocument(
+                    sent: outcome.sent, sentWithErrors: outcome.sentWithErrors, received: outcome.received,
+                    through: outcome.through, bytes: outcome.bytes))
+        }
         let s = environment.strings
         environment.print(s("sync.done", outcome.sent, outcome.received, outcome.through))
         if outcome.sentWithErrors > 0 { environment.print(s("sync.sentWithErrors", outcome.sentWithErrors)) }
