@@ -372,7 +372,6 @@ extension Pages {
             return reading
         }
         values["offlineCheck"] = page.t("web.journalOfflineCheck")
-        values["keptText"] = page.t("web.journalKept")
         if !problems.isEmpty {
             values["problems"] = ["title": page.t("web.form.problems"), "items": problems.summary]
         }
