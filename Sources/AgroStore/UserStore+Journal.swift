@@ -2,7 +2,7 @@ import AgroDomain
 import Foundation
 import GRDB
 
-/// The field journal of one device in the user database (`JournalTables`, scope ''), and what
+/// The field journal of one device in the user database (`SQLiteJournal`, scope ''), and what
 /// it has sent to and received from its farm's server (`agro journal sync`).
 extension UserStore: JournalStore {
     static func createJournal(_ db: Database) throws {
@@ -27,10 +27,10 @@ extension UserStore: JournalStore {
             t.uniqueKey(["record", "number"])
         }
         try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
-        try JournalTables.forbidChanges(db)
+        try SQLiteJournal.forbidChanges(db)
     }
 
-    /// The columns the farm database has, so that one `JournalTables` reads both; and what was
+    /// The columns the farm database has, so that one `SQLiteJournal` reads both; and what was
     /// sent to the farm's server, by id, with the number the server gave it.
     static func prepareSync(_ db: Database) throws {
         for table in ["field", "sprayRecord"] {
@@ -49,7 +49,7 @@ extension UserStore: JournalStore {
         }
     }
 
-    var journalTables: JournalTables { JournalTables(writer: queue, path: path, farm: "", numbered: false) }
+    var journalTables: SQLiteJournal { SQLiteJournal(writer: queue, path: path, farm: "", numbered: false) }
 
     /// Stores a field; false when one with this id is stored already.
     public func addField(_ field: Field) throws -> Bool { try journalTables.addField(field) }
@@ -87,14 +87,14 @@ extension UserStore: DeviceJournalStore {
                 sql: """
                     SELECT body FROM field WHERE id NOT IN (SELECT id FROM syncedChange) ORDER BY writtenAt, rowid
                     """
-            ).map { JournalChange.field(try JournalTables.decode(Field.self, $0)) }
+            ).map { JournalChange.field(try SQLiteJournal.decode(Field.self, $0)) }
             let records = try String.fetchAll(
                 db,
                 sql: """
                     SELECT body FROM sprayRecord WHERE revision NOT IN (SELECT id FROM syncedChange)
                     ORDER BY writtenAt, rowid
                     """
-            ).map { JournalChange.record(try JournalTables.decode(SprayRecord.self, $0)) }
+            ).map { JournalChange.record(try SQLiteJournal.decode(SprayRecord.self, $0)) }
             return fields + records
         }
     }
@@ -121,7 +121,7 @@ extension UserStore: DeviceJournalStore {
             case let .record(record):
                 new +=
                     try tables.append(
-                        record, body: try JournalTables.json(record), findings: try JournalTables.json(numbered.findings),
+                        record, body: try SQLiteJournal.json(record), findings: try SQLiteJournal.json(numbered.findings),
                         errors: numbered.findings.filter { $0.severity == .error }.count) ? 1 : 0
             }
         }
