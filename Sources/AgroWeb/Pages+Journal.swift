@@ -24,7 +24,14 @@ extension Pages {
         }
         router.post("journal") { request, _ in
             await posted(request, app) { page, form in
-                try journalFields(page, store: try store(page, writing: true), form: form)
+                do {
+                    return try journalFields(page, store: try store(page, writing: true), form: form)
+                } catch let FarmError.notAllowed(role) {
+                    // A role that only reads: the form as typed, and why nothing was stored.
+                    var rendered = try journalFields(page, store: try store(page), form: nil, typed: form)
+                    refuse(&rendered, role: role, page)
+                    return rendered
+                }
             }
         }
         router.get("journal/field/:id") { request, context in
@@ -47,8 +54,15 @@ extension Pages {
             let id = context.parameters.get("id") ?? ""
             return await posted(request, app) { page, form in
                 let action = form.value("action") ?? "check"
-                return try journalRecordForm(
-                    page, store: try store(page, writing: action == "save"), fieldID: id, form: form, action: action)
+                do {
+                    return try journalRecordForm(
+                        page, store: try store(page, writing: action == "save"), fieldID: id, form: form, action: action)
+                } catch let FarmError.notAllowed(role) {
+                    // A role that only reads: the form as typed, and why nothing was stored.
+                    var rendered = try journalRecordForm(page, store: try store(page), fieldID: id, form: form, action: nil)
+                    refuse(&rendered, role: role, page)
+                    return rendered
+                }
             }
         }
         router.get("journal/record/:id") { request, context in
@@ -63,12 +77,36 @@ extension Pages {
     private static func journalPage(_ request: Request, _ app: WebApp, _ body: (PageContext) throws -> Rendered) -> Response {
         render(request, app) { page in
             do {
-                return try body(page)
+                return signedIn(try body(page), page)
             } catch FarmError.signInRequired {
+                // The language asked for goes along: a redirect sets no cookie.
                 let uri = page.web.request.uri
-                return seeOther("/sign-in?next=" + percent(uri.path + (uri.query.map { "?" + $0 } ?? "")))
+                let lang = page.web.query("lang") == nil ? "" : "lang=" + page.locale + "&"
+                return seeOther("/sign-in?" + lang + "next=" + percent(uri.path + (uri.query.map { "?" + $0 } ?? "")))
             }
         }
+    }
+
+    /// A page of the farm's journal says who is signed in, with a button to sign out (the pages
+    /// of a device's own journal have no accounts, and no such line).
+    private static func signedIn(_ rendered: Rendered, _ page: PageContext) -> Rendered {
+        guard let farm = page.app.farm, rendered.location == nil,
+            let account = try? farm.account(page.web.request, now: page.environment.now)
+        else { return rendered }
+        var rendered = rendered
+        let farmName = (try? farm.store.farms().first { $0.id == account.farm }?.name) ?? ""
+        rendered.values["account"] = [
+            "text": page.t("web.signedInAs", account.login, farmName, page.t("farm.role.\(account.role.rawValue)")),
+            "signOut": page.t("web.signOut"),
+        ]
+        return rendered
+    }
+
+    /// Marks a page whose form a role that only reads posted: 403, the form as it was typed,
+    /// and a line saying nothing was stored and why, in the page's language.
+    private static func refuse(_ rendered: inout Rendered, role: FarmRole, _ page: PageContext) {
+        rendered.values["refused"] = page.t("web.journalNotAllowed", page.t("farm.role.\(role.rawValue)"))
+        rendered.status = .forbidden
     }
 
     /// A page answering a posted form: the form read (a few kilobytes at most), then the page.
@@ -82,7 +120,7 @@ extension Pages {
         } catch {
             return respond(page, errorPage(page, error))
         }
-        return await renderAsync(page) { try body(page, form) }
+        return await renderAsync(page) { signedIn(try body(page, form), page) }
     }
 
     /// A 303 to `location` after a form was stored: a reload does not post it again.
@@ -102,10 +140,14 @@ extension Pages {
 
     // MARK: - The fields
 
-    static func journalFields<Store: JournalStore>(_ page: PageContext, store: Store, form: PostedForm?) throws -> Rendered {
+    /// The fields and the form adding one: `form` is checked and stored; `typed` (a form that
+    /// may not be stored) only fills the form again.
+    static func journalFields<Store: JournalStore>(
+        _ page: PageContext, store: Store, form: PostedForm?, typed: PostedForm? = nil
+    ) throws -> Rendered {
         let journal = journal(page, store)
         var problems = FieldProblems()
-        func value(_ name: String) -> String { form?.value(name) ?? "" }
+        func value(_ name: String) -> String { (form ?? typed)?.value(name) ?? "" }
         if let form, let field = try fieldFromForm(form, journal: journal, page, into: &problems) {
             do {
                 try journal.add(field)
@@ -247,7 +289,7 @@ extension Pages {
         let records = try store.records(field: field.id).reversed().map { stored -> [String: Any] in
             recordItem(stored, names: &names, page)
         }
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "name": field.name, "id": field.id.uuidString.lowercased(), "facts": facts,
             "harvest": harvestLines(field: field, season: season, page),
             "records": records, "empty": records.isEmpty,
@@ -256,6 +298,13 @@ extension Pages {
             "okText": page.t("plan.ok"), "seenText": page.t("web.journalSeen"), "discardText": page.t("web.journalDiscard"),
             "refusedText": page.t("web.journalRefused"),
         ]
+        if page.app.farm != nil {
+            // Records kept on the phone whose session ended: sent once the person signs in again.
+            values["signIn"] = [
+                "text": page.t("web.journalSignInToSend"), "link": page.t("web.signIn"),
+                "href": "/sign-in?lang=" + page.locale + "&next=" + percent(journalFieldHref(field.id)),
+            ]
+        }
         return Rendered(template: "journalField", title: field.name, values: values)
     }
 

@@ -175,7 +175,8 @@ enum Pages {
             }
             return PageLayout(
                 templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title,
-                languages: languages, journal: page.app.journal != nil || page.app.farm != nil)
+                languages: languages, journal: page.app.journal != nil || page.app.farm != nil,
+                farm: page.app.farm != nil)
         }
         return (try? page.app.fragments.value(.layout(locale: page.locale), in: page.catalog) { _ in make() }) ?? make()
     }
@@ -213,6 +214,8 @@ enum Pages {
         "journalWrite", "journalRecordsTitle", "journalPendingTitle", "journalWhen", "journalPests", "journalWater",
         "journalOperator", "journalWeather", "journalNotes", "journalSave", "journalFindings", "journalRevisions",
         "journalHarvest", "journalSource", "journalOpen", "journalSentTitle", "journalNoRecords",
+        // Signing in and out of the farms' journal (`--farm-journal`).
+        "navAccount",
     ]
 
     /// The interface strings of the page's language as the templates see them (`t`), made once

@@ -89,7 +89,11 @@ final class JournalPagesTests: XCTestCase {
 
     func testAFieldAndARecordCheckedBeforeAndAfterSavingInEachLanguage() throws {
         try start(journal: true)
-        XCTAssertTrue(try server.get("/?lang=en").body.contains("<a href=\"/journal\">Field journal</a>"), "the menu links it")
+        let home = try server.get("/?lang=en").body
+        XCTAssertTrue(home.contains("<a href=\"/journal\">Field journal</a>"), "the menu links it")
+        // A device's own journal has no accounts: nothing to sign in to or out of.
+        XCTAssertFalse(home.contains("/sign-in"), "no sign-in entry without accounts")
+        XCTAssertFalse(try server.get("/journal?lang=en").body.contains("id=\"account\""), "no account line")
 
         // A field whose area is not a number: kept as typed, marked beside it in Kazakh.
         let refused = try post(
@@ -203,7 +207,8 @@ final class FarmJournalPagesTests: XCTestCase {
         return String(cookie.split(separator: ";")[0])
     }
 
-    func testASignedInAgronomistWritesThroughThePages() throws {
+    /// A farm, Kamenka, with an agronomist (anna) and an inspector (ivan), served.
+    private func startFarm() throws {
         server = WebProcess(extraEnvironment: ["AGRO_BCRYPT_COST": "4"])
         XCTAssertEqual(try server.cli(["farms", "add", "Kamenka"]).status, 0)
         for (login, role) in [("anna", "agronomist"), ("ivan", "inspector")] {
@@ -213,18 +218,98 @@ final class FarmJournalPagesTests: XCTestCase {
             XCTAssertEqual(added.status, 0, added.stderr)
         }
         try server.start(["--catalog", BundledCatalogWebTestCase.catalog], web: ["--farm-journal"])
+    }
+
+    private func post(_ target: String, _ pairs: [(String, String)], as cookie: String) throws -> WebProcess.Answer {
+        try server.exchange(
+            "POST", target,
+            headers: [
+                "Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie,
+                "Origin": "http://127.0.0.1:\(server.port)",
+            ],
+            body: form(pairs))
+    }
+
+    private func text(_ html: String) -> String { WebFieldPagesTests.text(html) }
+
+    /// The inspector's Save on the record form and on the field form: 403, the words of
+    /// Localizable/kk.json written here by hand, every value typed still in its field, and
+    /// nothing stored (the API, asked with a session, lists nothing).
+    func testTheInspectorsSaveIsRefusedInThePagesLanguageWithTheFormKept() throws {
+        try startFarm()
+        let anna = try signIn("anna"), ivan = try signIn("ivan")
+        let added = try post("/journal", [("name", "Field 7"), ("area", "50"), ("culture", "winter-wheat")], as: anna)
+        let fieldPage = try XCTUnwrap(added.headers["location"], added.body)
+        let id = "0b6d3f44-5a1e-4c2b-9d7e-3f1a2b3c4d5e"
+        let record: [(String, String)] = [
+            ("id", id), ("start", "2026-05-20T07:30"), ("bbch", "32"), ("product1", "tebuconazole-250-ec"),
+            ("dose1", "0,75"), ("unit1", "l/ha"), ("pests1", "zymoseptoria-tritici"), ("operator", "A. Serikbayev"),
+            ("notes", "Жел әлсіз"), ("action", "save"),
+        ]
+        let refused = try post(fieldPage + "/record?lang=kk", record, as: ivan)
+        XCTAssertEqual(refused.status, 403, refused.body)
+        XCTAssertTrue(
+            text(refused.body).contains(
+                "Сақталмады: «тексеруші» рөлі журналды оқып, жүктеп ала алады, бірақ оған жаза алмайды"), refused.body)
+        for (name, typed) in [
+            ("id", id), ("f-dose1", "0,75"), ("f-product1", "tebuconazole-250-ec"), ("f-operator", "A. Serikbayev"),
+            ("f-bbch", "32"), ("f-start", "2026-05-20T07:30"),
+        ] {
+            XCTAssertTrue(refused.body.contains("value=\"\(typed)\""), "\(name) keeps \(typed)")
+        }
+        XCTAssertTrue(refused.body.contains(">Жел әлсіз</textarea>"), "the notes are kept")
+        XCTAssertFalse(refused.body.contains("data-fresh"), "the script does not replace the id typed")
+        XCTAssertEqual(try server.get("/api/v1/journal/\(id)", headers: ["Cookie": ivan]).status, 404)
+        let records = try server.get("/api/v1/journal", headers: ["Cookie": anna]).body
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: Data(records.utf8)) as? [Any])?.count, 0, records)
+
+        let field = try post(
+            "/journal?lang=ru", [("name", "Поле 8"), ("area", "12,5"), ("culture", "winter-wheat")], as: ivan)
+        XCTAssertEqual(field.status, 403, field.body)
+        XCTAssertTrue(
+            text(field.body).contains(
+                "Не сохранено: роль «инспектор» может читать и выгружать журнал, но не писать в него"), field.body)
+        XCTAssertTrue(field.body.contains("value=\"Поле 8\""), "the name is kept")
+        XCTAssertTrue(field.body.contains("value=\"12,5\""), "the area is kept")
+        let fields = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(server.get("/api/v1/fields", headers: ["Cookie": anna]).body.utf8))
+                as? [Any])
+        XCTAssertEqual(fields.count, 1, "only Field 7")
+    }
+
+    /// The journal's pages say who is signed in and offer to sign out; the menu links signing
+    /// in and out; a field's page carries the request to sign in again for records kept on the
+    /// phone (hidden until the script needs it), leading back to the field.
+    func testTheJournalPagesSayWhoIsSignedInAndLinkSigningIn() throws {
+        try startFarm()
+        let anna = try signIn("anna")
+        let added = try post("/journal", [("name", "Field 7"), ("area", "50"), ("culture", "winter-wheat")], as: anna)
+        let fieldPage = try XCTUnwrap(added.headers["location"], added.body)
+        for target in ["/journal?lang=kk", fieldPage + "?lang=kk", fieldPage + "/record?lang=kk"] {
+            let page = try server.get(target, headers: ["Cookie": anna])
+            XCTAssertEqual(page.status, 200, target)
+            XCTAssertTrue(text(page.body).contains("Сіз anna ретінде кірдіңіз (Kamenka, агроном-маман) Шығу"), target)
+            XCTAssertTrue(
+                page.body.contains("<form class=\"account\" id=\"account\" action=\"/sign-out\" method=\"post\">"), target)
+            XCTAssertTrue(page.body.contains("<a href=\"/sign-in\">Кіру және шығу</a>"), "the menu: " + target)
+        }
+        let field = try server.get(fieldPage + "?lang=ru", headers: ["Cookie": anna]).body
+        XCTAssertTrue(
+            field.contains(
+                "<p class=\"notice\" id=\"sign-in-to-send\" hidden>Не отправлено: сеанс закончился. Записи хранятся на этом"
+                    + " телефоне, пока вы снова не войдёте. <a href=\"/sign-in?lang=ru&amp;next=\(fieldPage)\">Вход</a></p>"), field)
+        // The catalog's pages link signing in too, and the sign-in page is public.
+        XCTAssertTrue(try server.get("/products?lang=en").body.contains("<a href=\"/sign-in\">Sign in or out</a>"))
+        XCTAssertEqual(try server.get("/sign-in?lang=en").status, 200)
+    }
+
+    func testASignedInAgronomistWritesThroughThePages() throws {
+        try startFarm()
         let unsigned = try server.get("/journal?lang=en")
         XCTAssertEqual(unsigned.status, 303, "no session: to the sign-in page")
-        XCTAssertEqual(unsigned.headers["location"], "/sign-in?next=/journal%3Flang%3Den")
+        XCTAssertEqual(unsigned.headers["location"], "/sign-in?lang=en&next=/journal%3Flang%3Den")
 
         let anna = try signIn("anna"), ivan = try signIn("ivan")
-        let origin = "http://127.0.0.1:\(server.port)"
-        func post(_ target: String, _ pairs: [(String, String)], as cookie: String) throws -> WebProcess.Answer {
-            try server.exchange(
-                "POST", target,
-                headers: ["Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie, "Origin": origin],
-                body: form(pairs))
-        }
         let added = try post(
             "/journal?lang=en", [("name", "Field 7"), ("area", "50"), ("culture", "winter-wheat")], as: anna)
         XCTAssertEqual(added.status, 303, added.body)

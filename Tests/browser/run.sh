@@ -3,7 +3,8 @@
 # missing) crawls the site, opens every kind of page in en/ru/kk at 360 px with axe-core
 # (fetched from PyPI by the test), searches as one types, keeps a favorite and reloads pages
 # with the network off, and writes field-journal records offline (`--journal`, the user database
-# in this run's temporary folders) (Tests/browser/browser_test.py). Screenshots go to
+# in this run's temporary folders), then as two phones and an inspector of one farm on a second
+# `agro web --farm-journal` in folders of its own (Tests/browser/browser_test.py). Screenshots go to
 # ${AGRO_SCREENSHOTS:-/tmp/agro-web-browser} (never into the repository). The weather pages
 # read recorded OpenWeatherMap answers from the shared fixtures through a loopback stand-in
 # (Tests/browser/owm_server.py); without the fixtures they are left out, and with CI=true that fails.
@@ -49,5 +50,29 @@ for _ in $(seq 1 300); do
 done
 url="$(grep -o 'http://[^ ]*' "$out" | head -n 1)"
 [ -n "$url" ] || { echo "agro web did not start" >&2; exit 1; }
+
+# A farm's shared journal (`--farm-journal`) in folders of its own: a farm and three accounts
+# made with the CLI (two agronomists, an inspector), quick bcrypt for the test.
+farm=(XDG_DATA_HOME="$home/farm/data" XDG_CONFIG_HOME="$home/farm/config" XDG_CACHE_HOME="$home/farm/cache" AGRO_BCRYPT_COST=4)
+env "${farm[@]}" "$bin/agro-full" farms add "Kamenka" >/dev/null
+accounts=""
+for account in anna:agronomist boris:agronomist ivan:inspector; do
+  login="${account%%:*}" role="${account##*:}" password="pw-${account%%:*}-$RANDOM$RANDOM"
+  env "${farm[@]}" AGRO_PASSWORD="$password" "$bin/agro-full" users add "$login" --farm Kamenka --role "$role" >/dev/null
+  accounts="$accounts$login:$password:$role "
+done
+env "${farm[@]}" "$bin/agro-full" --catalog Database/catalog.sqlite web --host 127.0.0.1 --port 0 --farm-journal \
+  >"$home/farm.out" 2>"$home/farm.log" &
+farm_server=$!
+pids+=($farm_server)
+for _ in $(seq 1 300); do
+  grep -q "Listening on" "$home/farm.out" 2>/dev/null && break
+  kill -0 "$farm_server" 2>/dev/null || { cat "$home/farm.log" >&2; exit 1; }
+  sleep 0.1
+done
+farm_url="$(grep -o 'http://[^ ]*' "$home/farm.out" | head -n 1)"
+[ -n "$farm_url" ] || { echo "agro web --farm-journal did not start" >&2; exit 1; }
+
 env "${weather[@]}" AGRO_CLI="$bin/agro" AGRO_CATALOG="$PWD/Database/catalog.sqlite" \
+  AGRO_FARM_URL="$farm_url" AGRO_FARM_NAME=Kamenka AGRO_FARM_ACCOUNTS="$accounts" \
   python3 Tests/browser/browser_test.py "$url" "${AGRO_SCREENSHOTS:-/tmp/agro-web-browser}"

@@ -5,6 +5,9 @@
 // The server checks it, as every record; its findings, worded by the server in the page's
 // language, are then shown on the field's page until the person marks them seen. No rule is
 // checked here. The pages work without this file (the form posts to the server).
+// On a farm's journal (--farm-journal) a record sent after the session ended (401) stays kept,
+// and the field's page asks the person to sign in to send it. A field's page from the saved
+// copy, or one whose records were just sent, takes the live page's parts once the server answers.
 "use strict";
 (function () {
   if (!window.indexedDB || !window.fetch) { return; }
@@ -123,6 +126,8 @@
       data.set("action", "save");
       fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (response) {
         if (response.redirected) { location.assign(response.url); return; }
+        // The session ended: kept here, and sent once the person has signed in again.
+        if (response.status === 401) { keep(); return; }
         // The server's answer with what to mend beside its field: posted again as a page
         // (nothing was stored, so the second post stores nothing either).
         bypass = true;
@@ -135,6 +140,7 @@
 
   var pending = document.getElementById("pending");
   var sent = document.getElementById("sent");
+  var signInNeeded = false;  // the server answered 401: the records wait for a new session
 
   function text(tag, content, className) {
     var element = document.createElement(tag);
@@ -168,6 +174,8 @@
         list.appendChild(item);
       });
       pending.hidden = waiting.length === 0;
+      var notice = document.getElementById("sign-in-to-send");
+      if (notice) { notice.hidden = !signInNeeded || waiting.length === 0; }
       list = sent.querySelector("ul");
       list.textContent = "";
       done.forEach(function (entry) {
@@ -197,20 +205,46 @@
     });
   }
 
+  // The live field's page in place of the one shown (its parts, not the records kept here):
+  // a copy the service worker kept (banner shown) or a list without the records just sent.
+  // A copy answered again (the network failed) or the sign-in page (session ended) is left.
+  function refresh() {
+    return fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok || response.redirected || response.headers.get("X-Agro-Saved")) { return; }
+        return response.text().then(function (html) {
+          var live = new DOMParser().parseFromString(html, "text/html").getElementById("content");
+          if (!live || !live.querySelector("#pending")) { return; }
+          Array.prototype.forEach.call(live.children, function (part) {
+            var old = part.id && ["saved", "sent", "pending"].indexOf(part.id) < 0 && document.getElementById(part.id);
+            if (old) { old.replaceWith(document.importNode(part, true)); }
+          });
+          var banner = document.getElementById("saved");
+          if (banner) { banner.hidden = true; }
+        });
+      }, function () { /* still no network */ });
+  }
+
   // Sends what waits, one record at a time; a record the server refuses is kept with its words.
   var sending = false;
   function send() {
     if (sending || navigator.onLine === false) { return Promise.resolve(); }
     sending = true;
+    var delivered = false;
     return all().then(function (entries) {
+      signInNeeded = false;
       return entries.filter(function (entry) { return entry.state === "pending"; }).reduce(function (chain, entry) {
         return chain.then(function () {
+          if (signInNeeded) { return; }
           return fetch("/api/v1/journal?lang=" + encodeURIComponent(entry.lang || lang), {
             method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(entry.record),
             credentials: "same-origin"
           }).then(function (response) {
+            // No session (it ended, or was never opened on this phone): kept as it is.
+            if (response.status === 401) { signInNeeded = true; return; }
             return response.json().then(function (answer) {
               if (response.ok) {
+                delivered = true;
                 var findings = (answer.record && answer.record.findings || []).concat(answer.season || []);
                 entry.state = "sent";
                 entry.findings = findings.map(function (f) { return { severity: f.severity, message: f.message }; });
@@ -226,7 +260,12 @@
           }, function () { /* no network yet */ });
         });
       }, Promise.resolve());
-    }).then(function () { sending = false; return show(); }, function () { sending = false; });
+    }).then(function () {
+      sending = false;
+      var banner = document.getElementById("saved");
+      var stale = pending && (delivered || (banner && !banner.hidden));
+      return show().then(function () { return stale ? refresh() : null; });
+    }, function () { sending = false; });
   }
 
   show().then(send);
