@@ -67,7 +67,7 @@ extension Pages {
     private static func signIn(_ page: PageContext, account: Account?, login: String, message: String?) throws -> Rendered {
         var words = [
             "title": page.t("web.signIn"), "signIn": page.t("web.signIn"), "signOut": page.t("web.signOut"),
-            "login": page.t("web.login"), "password": page.t("web.password"),
+            "login": page.t("web.login"), "password": page.t("web.password"), "lead": page.t("web.signInLead"),
         ]
         if let account, let farm = page.app.farm {
             let farmName = try farm.store.farms().first { $0.id == account.farm }?.name ?? ""

@@ -217,7 +217,10 @@ final class SignInPageTests: XCTestCase {
         let form = try server.get("/sign-in?lang=kk")
         XCTAssertEqual(form.status, 200)
         // The words of Localizable/kk.json, written here by hand.
-        for words in ["Кіру", "Кіру аты", "Құпиясөз"] { XCTAssertTrue(form.body.contains(words), words) }
+        for words in [
+            "Кіру", "Кіру аты", "Құпиясөз",
+            "Шаруашылықтың алқаптар журналы: шаруашылық берген кіру атымен және құпиясөзбен кіріңіз.",
+        ] { XCTAssertTrue(form.body.contains(words), words) }
         func post(_ body: String, cookie: String? = nil) throws -> WebProcess.Answer {
             var headers = ["Content-Type": "application/x-www-form-urlencoded", "Cookie": "agro_lang=kk"]
             if let cookie { headers["Cookie"] = "agro_lang=kk; " + cookie }
