@@ -297,7 +297,8 @@ final class FarmJournalPagesTests: XCTestCase {
         XCTAssertTrue(
             field.contains(
                 "<p class=\"notice\" id=\"sign-in-to-send\" hidden>Не отправлено: сеанс закончился. Записи хранятся на этом"
-                    + " телефоне, пока вы снова не войдёте. <a href=\"/sign-in?lang=ru&amp;next=\(fieldPage)\">Вход</a></p>"), field)
+                    + " телефоне, пока вы снова не войдёте. <a href=\"/sign-in?lang=ru&amp;next=\(fieldPage)\">Вход</a></p>"),
+            field)
         // The catalog's pages link signing in too, and the sign-in page is public.
         XCTAssertTrue(try server.get("/products?lang=en").body.contains("<a href=\"/sign-in\">Sign in or out</a>"))
         XCTAssertEqual(try server.get("/sign-in?lang=en").status, 200)

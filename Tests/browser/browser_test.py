@@ -1107,6 +1107,8 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         ready = f"!!document.querySelector('#pending li') && document.querySelector('#pending li').textContent.includes({json.dumps(pending_text)})"
         phone_a.loaded(ready, "the kept record on the field's saved page")
         check(not phone_a.evaluate("document.getElementById('saved').hidden"), f"[{code}] offline, the field's page is the saved copy")
+        reach = phone_a.evaluate("fetch('/api/v1/session').then(() => 'online', () => 'offline').then(r => [navigator.onLine, r])")
+        check(reach == [False, "offline"], f"[{code}] and the phone is offline: {reach}")
         phone_a.screenshot(os.path.join(shots, f"farm-offline.{code}.png"))
         status, listed, _ = api(farm, "GET", "/api/v1/journal?field=" + urllib.parse.quote(field_name), office_cookie)
         check(status == 200 and listed == [], f"[{code}] while phone A is offline the farm has no record on the field: {listed}")
