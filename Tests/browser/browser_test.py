@@ -158,8 +158,8 @@ class Tab:
         self.call("Page.reload")
         self.loaded(ready, what)
 
-    def loaded(self, ready, what):
-        self.wait_for(f"!window.agroOld && document.readyState === 'complete' && !!document.body && ({ready})", what)
+    def loaded(self, ready, what, timeout=20):
+        self.wait_for(f"!window.agroOld && document.readyState === 'complete' && !!document.body && ({ready})", what, timeout)
 
     def screenshot(self, path, full=True):
         height = min(int(self.evaluate("document.documentElement.scrollHeight")), 6000) if full else 780
@@ -1105,7 +1105,7 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         phone_a.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
         pending_text = lookup(code, "web.journalPending")
         ready = f"!!document.querySelector('#pending li') && document.querySelector('#pending li').textContent.includes({json.dumps(pending_text)})"
-        phone_a.loaded(ready, "the kept record on the field's saved page")
+        phone_a.loaded(ready, "the kept record on the field's saved page", timeout=45)
         check(not phone_a.evaluate("document.getElementById('saved').hidden"), f"[{code}] offline, the field's page is the saved copy")
         reach = phone_a.evaluate("fetch('/api/v1/session').then(() => 'online', () => 'offline').then(r => [navigator.onLine, r])")
         check(reach == [False, "offline"], f"[{code}] and the phone is offline: {reach}")
@@ -1154,7 +1154,7 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         phone_a.evaluate(FILL_RECORD + f"({json.dumps(written(high, code))}, '37')")
         late_id = phone_a.evaluate("document.getElementById('journal-record').elements.id.value")
         phone_a.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
-        phone_a.loaded(ready, "the second kept record on the field's saved page")
+        phone_a.loaded(ready, "the second kept record on the field's saved page", timeout=45)
         status = api(farm, "DELETE", "/api/v1/session", session_cookie(phone_a, farm))[0]
         check(status == 204, f"[{code}] phone A's session is ended on the server: {status}")
         set_offline(tools, phone_a, False, phone_a.context)
