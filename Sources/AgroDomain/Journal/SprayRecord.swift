@@ -30,6 +30,9 @@ public struct SprayRecord: Sendable, Hashable, Codable {
     public var notes: String?
     /// Why this revision was made; nil for the first writing.
     public var reason: String?
+    /// The revision this one corrects, as the device that wrote it knew the record; two
+    /// revisions correcting the same one were written apart (two phones offline).
+    public var revises: UUID?
     /// When this revision was written.
     public var writtenAt: Date
 
@@ -37,7 +40,8 @@ public struct SprayRecord: Sendable, Hashable, Codable {
     public init(
         id: UUID = UUID(), revision: UUID = UUID(), field: UUID, start: JournalTime, end: JournalTime? = nil,
         bbch: Int? = nil, products: [AppliedProduct], water: Double? = nil, area: Double? = nil, sprayer: String? = nil,
-        weather: SprayWeather = SprayWeather(), notes: String? = nil, reason: String? = nil, writtenAt: Date
+        weather: SprayWeather = SprayWeather(), notes: String? = nil, reason: String? = nil, revises: UUID? = nil,
+        writtenAt: Date
     ) {
         self.id = id
         self.revision = revision
@@ -52,12 +56,13 @@ public struct SprayRecord: Sendable, Hashable, Codable {
         self.weather = weather
         self.notes = notes
         self.reason = reason
+        self.revises = revises
         self.writtenAt = writtenAt
     }
 
     // `sprayer` is the operator of Regulation (EU) 2023/564; `operator` is a Swift keyword.
     enum CodingKeys: String, CodingKey {
-        case id, revision, field, start, end, bbch, products, water, area, weather, notes, reason, writtenAt
+        case id, revision, field, start, end, bbch, products, water, area, weather, notes, reason, revises, writtenAt
         case sprayer = "operator"
     }
 

@@ -41,12 +41,17 @@ public struct Journal<Store: JournalStore>: Sendable {
     /// Checks and stores a field. Returns false when this field (by id) was stored already.
     @discardableResult
     public func add(_ field: Field) throws -> Bool {
+        try Self.validate(field)
+        return try store.addField(field)
+    }
+
+    /// What a field must be before it is stored.
+    static func validate(_ field: Field) throws {
         guard !field.name.trimmingCharacters(in: .whitespaces).isEmpty else { throw JournalError.emptyFieldName }
         guard field.area.isFinite, field.area > 0 else { throw JournalError.areaNotPositive }
         if let sown = field.sown, let harvest = field.harvest, harvest < sown {
             throw JournalError.harvestBeforeSowing(harvest: harvest, sowing: sown)
         }
-        return try store.addField(field)
     }
 
     /// The field with this name (case aside) or id (or the start of its id).
@@ -82,17 +87,61 @@ public struct Journal<Store: JournalStore>: Sendable {
             check.findings = stored.findings
             return check
         }
-        let history = try store.history(record: record.id)
-        if let first = history.first {
-            let hours = Self.freeCorrectionHours
-            let reason = record.reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            if reason.isEmpty, now.timeIntervalSince(first.record.writtenAt) > Double(hours) * 3600 {
-                throw JournalError.reasonRequired(hours: hours)
-            }
-        }
+        try requireReason(record)
         var check = try self.check(record)
         check.stored = try store.append(record, findings: check.findings)
         return check
+    }
+
+    /// A revision of a record first written more than `freeCorrectionHours` ago must say why.
+    private func requireReason(_ record: SprayRecord) throws {
+        guard let first = try store.history(record: record.id).first else { return }
+        let hours = Self.freeCorrectionHours
+        let reason = record.reason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        // Measured from when the revision was written (on a phone offline, maybe long before it
+        // arrives), never later than now.
+        let written = min(record.writtenAt, now)
+        if reason.isEmpty, written.timeIntervalSince(first.record.writtenAt) > Double(hours) * 3600 {
+            throw JournalError.reasonRequired(hours: hours)
+        }
+    }
+
+    /// Refuses, before anything is stored, what `write` and `add` would refuse for these
+    /// changes written in this order (a sync batch): fields that cannot be, records that cannot
+    /// be or whose field is neither stored nor earlier in the batch, the same id with other
+    /// contents, corrections without a reason. Throws the first refusal with its position.
+    public func validate(_ changes: [JournalChange]) throws {
+        var fields = Dictionary(try store.fields().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var names = Dictionary(fields.values.map { ($0.name.lowercased(), $0.id) }, uniquingKeysWith: { a, _ in a })
+        for (index, change) in changes.enumerated() {
+            do {
+                switch change {
+                case let .field(field):
+                    try Self.validate(field)
+                    if let stored = fields[field.id] {
+                        guard stored == field else { throw JournalError.fieldNameTaken(field.name) }
+                        continue
+                    }
+                    if names[field.name.lowercased()] != nil { throw JournalError.fieldNameTaken(field.name) }
+                    fields[field.id] = field
+                    names[field.name.lowercased()] = field.id
+                case let .record(record):
+                    guard let field = fields[record.field] else {
+                        throw JournalError.unknownField(record.field.uuidString.lowercased())
+                    }
+                    if let stored = try store.revision(record.revision) {
+                        guard stored.record.saysTheSame(as: record) else {
+                            throw JournalError.revisionConflict(record.revision)
+                        }
+                        continue
+                    }
+                    try validate(record, on: field)
+                    try requireReason(record)
+                }
+            } catch let error as JournalError {
+                throw FarmError.malformedChange(position: index + 1, reason: error.message)
+            }
+        }
     }
 
     /// The record's revisions, oldest first.
@@ -124,6 +173,11 @@ public struct Journal<Store: JournalStore>: Sendable {
         guard let field = try store.fields().first(where: { $0.id == record.field }) else {
             throw JournalError.unknownField(record.field.uuidString.lowercased())
         }
+        try validate(record, on: field)
+        return field
+    }
+
+    private func validate(_ record: SprayRecord, on field: Field) throws {
         guard !record.products.isEmpty else { throw JournalError.noProduct }
         for (index, product) in record.products.enumerated() where !(product.dose.isFinite && product.dose > 0) {
             throw JournalError.doseNotPositive(product: index + 1)
@@ -151,7 +205,6 @@ public struct Journal<Store: JournalStore>: Sendable {
                 throw JournalError.readingOutOfRange(quantity: quantity, value: reading.value)
             }
         }
-        return field
     }
 
     /// The season of `field` with `record` in place of its earlier revision, checked as one plan.

@@ -23,6 +23,7 @@ struct JournalReviseCommand: ParsableCommand {
         guard let latest = try journal.history(record).last else { throw JournalError.unknownRecord(record) }
         var revised = latest.record
         revised.revision = UUID()
+        revised.revises = latest.record.revision
         revised.writtenAt = environment.now
         revised.reason = reason
         if let name = changes.field { revised.field = try journal.field(name).id }
