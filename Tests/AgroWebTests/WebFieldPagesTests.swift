@@ -229,13 +229,13 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
             culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
         // Each card names its EPPO code, in the page's language.
         XCTAssertTrue(
-            culture.contains("<span class=\"keep\">EPPO code <span translate=\"no\">TRZAW</span></span>"),
+            culture.contains("EPPO code&nbsp;<span translate=\"no\">TRZAW</span>"),
             "the culture's EPPO code")
         XCTAssertTrue(
-            pest.contains("<span class=\"keep\">EPPO code <span translate=\"no\">SEPTTR</span></span>"), "the pest's EPPO code")
+            pest.contains("EPPO code&nbsp;<span translate=\"no\">SEPTTR</span>"), "the pest's EPPO code")
         XCTAssertTrue(
             try page("/culture/spring-barley?lang=ru").contains(
-                "<span class=\"keep\">Код EPPO <span translate=\"no\">HORVS</span></span>"))
+                "Код EPPO&nbsp;<span translate=\"no\">HORVS</span>"))
     }
 
     /// Wheat against septoria (issue 32): wheat's own use (propiconazole, expired), then the six
