@@ -110,11 +110,12 @@ final class PostgresConnections: @unchecked Sendable {
         nextID += 1
         let id = nextID
         condition.unlock()
+        let future = PostgresConnection.connect(on: group.next(), configuration: configuration, id: id, logger: logger)
         do {
-            let future = PostgresConnection.connect(
-                on: group.next(), configuration: configuration, id: id, logger: logger)
             return (try wait(future, timeout: statementTimeout), true)
         } catch {
+            // A connection that comes after its caller gave up is closed, not left open.
+            if error is Timeout { future.whenSuccess { Self.closeQuietly($0) } }
             condition.lock()
             opened -= 1
             condition.signal()
@@ -147,7 +148,9 @@ final class PostgresConnections: @unchecked Sendable {
 
     /// Starts closing a connection without waiting for it.
     private static func closeQuietly(_ connection: PostgresConnection) {
-        let _: EventLoopFuture<Void> = connection.close()
+        let closing: EventLoopFuture<Void> = connection.close()
+        // Held until closed: postgres-nio asserts that a connection is closed when it goes.
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
     /// Waits for `future` on this (blocking) thread, at most `timeout` seconds.

@@ -185,8 +185,13 @@ public final class PostgresCluster: @unchecked Sendable {
         try handle.close()
     }
 
+    /// pg_ctl, through a shell that first closes every descriptor but the three standard ones:
+    /// the server it starts outlives it, and would otherwise keep the descriptor by which
+    /// Foundation's `Process` learns that its child ended, so `waitUntilExit` would never return.
     private func pgctl(_ arguments: [String]) throws {
-        try Self.run([Self.binaries + "/pg_ctl", "-D", data.path] + arguments, asPostgres: true)
+        let closing = #"for fd in /proc/$$/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done; exec "$@""#
+        try Self.run(
+            ["/bin/bash", "-c", closing, "pg_ctl", Self.binaries + "/pg_ctl", "-D", data.path] + arguments, asPostgres: true)
     }
 
     /// Runs a program to its end (as `postgres` when asked and when running as root), its
@@ -215,7 +220,11 @@ public final class PostgresCluster: @unchecked Sendable {
         // runuser's `postgres` cannot enter root's working directory.
         process.currentDirectoryURL = URL(fileURLWithPath: "/")
         try process.run()
+        // A test never waits on a hung program for ever.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         process.waitUntilExit()
+        watchdog.cancel()
         try handle.close()
         let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {

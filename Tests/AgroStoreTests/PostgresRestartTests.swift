@@ -41,6 +41,7 @@ final class PostgresRestartTests: XCTestCase {
         let journal = store.journal(farm: farm.id)
         XCTAssertTrue(try journal.addField(field("Field 1")))
         // Every pooled connection in use once, so that each is open when the server goes.
+        let store = self.store!
         DispatchQueue.concurrentPerform(iterations: 3) { _ in _ = try? store.farms() }
 
         try cluster.stop()
@@ -78,7 +79,8 @@ final class PostgresRestartTests: XCTestCase {
                     do {
                         _ = try journal.append(record, findings: [])
                         state.acknowledged(record)
-                    } catch FarmError.storeUnavailable {
+                    } catch FarmError.storeUnavailable(let reason) {
+                        state.reason(reason)
                         state.unsent(record)
                         usleep(20_000)
                     } catch {
@@ -100,6 +102,8 @@ final class PostgresRestartTests: XCTestCase {
 
         XCTAssertEqual(state.failures, [], "only storeUnavailable while the server is away")
         XCTAssertGreaterThan(state.counts.acknowledged, acknowledgedBefore, "writes succeeded after the restarts")
+        XCTAssertGreaterThan(state.counts.unsent, 0, "the writers met the outage")
+        XCTAssertFalse(state.reasons.contains(""), "each refusal says why")
         // The unsent ones, sent again now: each stored at most once, whether or not its first
         // sending reached the server before the connection went.
         for record in state.unsentRecords { _ = try journal.append(record, findings: []) }
@@ -119,6 +123,9 @@ private final class WriterState: @unchecked Sendable {
     private var acknowledgedList: [SprayRecord] = []
     private var unsentList: [SprayRecord] = []
     private var failureList: [String] = []
+    private var reasonList: [String] = []
+    func reason(_ text: String) { lock.withLock { reasonList.append(text) } }
+    var reasons: [String] { lock.withLock { reasonList } }
 
     var stopped: Bool { lock.withLock { done } }
     func stop() { lock.withLock { done = true } }
