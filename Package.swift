@@ -208,7 +208,7 @@ let package = Package(
                 "AgroCLI", "AgroPresentation", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather",
                 "AgroWeatherClient", "AgroHTML",
                 "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb", "AgroAccounts",
-                "AgroSyncClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AgroSyncClient", "AgroPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -254,7 +254,7 @@ let package = Package(
                 "agro", "agro-full", "AgroDomain", "AgroTestSupport",
                 // The error table's test (ErrorWordingTests) builds the libraries' errors.
                 "AgroCLI", "AgroPresentation", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport",
-                "AgroContent", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AgroContent", "AgroPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroWeatherClient", "AgroDomain", "AgroTestSupport"]),
