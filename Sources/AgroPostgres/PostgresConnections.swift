@@ -116,6 +116,13 @@ final class PostgresConnections: @unchecked Sendable {
         } catch {
             // A connection that comes after its caller gave up is closed, not left open.
             if error is Timeout { future.whenSuccess { Self.closeQuietly($0) } }
+            if let reason = Self.connectionRefusal(error) {
+                condition.lock()
+                opened -= 1
+                condition.signal()
+                condition.unlock()
+                throw FarmError.storeUnavailable("cannot connect to \(location): \(reason)")
+            }
             condition.lock()
             opened -= 1
             condition.signal()
@@ -173,6 +180,14 @@ final class PostgresConnections: @unchecked Sendable {
     /// A statement or connection attempt that took longer than allowed.
     struct Timeout: Error {
         var seconds: TimeInterval
+    }
+
+    /// The system's words for a connection the network refused ("Connection refused"), if so.
+    private static func connectionRefusal(_ error: any Error) -> String? {
+        let underlying = (error as? PSQLError)?.underlying ?? error
+        guard let failure = (underlying as? NIOConnectionError)?.connectionErrors.first else { return nil }
+        if let error = failure.error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(failure.error)"
     }
 
     /// Whether the error means the connection is gone (or never came), rather than a refusal
