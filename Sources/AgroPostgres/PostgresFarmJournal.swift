@@ -62,6 +62,15 @@ public struct PostgresFarmJournal: JournalStore {
         }
     }
 
+    /// The farm's field with this id, by its key.
+    public func field(_ id: UUID) throws -> Field? {
+        try connections.with { session in
+            try session.query("SELECT body FROM field WHERE farm = \(farm) AND id = \(id)").first.map {
+                try JournalJSON.decode(Field.self, $0.decode(String.self))
+            }
+        }
+    }
+
     /// Appends a revision; false when this farm has this revision id already.
     public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
         let body = try JournalJSON.encode(record)
