@@ -45,7 +45,7 @@ public final class PostgresCluster: @unchecked Sendable {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("agro-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let cluster = PostgresCluster(
-            directory: directory, port: try freePort(), password: UUID().uuidString.lowercased())
+            directory: directory, port: try freeLoopbackPort(), password: UUID().uuidString.lowercased())
         do {
             try cluster.initialize(durable: durable)
             try cluster.start()
@@ -231,25 +231,5 @@ public final class PostgresCluster: @unchecked Sendable {
             throw Failure(command: command, status: process.terminationStatus, output: text)
         }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// A TCP port free on 127.0.0.1 at this instant.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Int32 in
-                guard bind(descriptor, raw, length) == 0 else { return -1 }
-                return getsockname(descriptor, raw, &length)
-            }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
