@@ -298,8 +298,9 @@ final class UserStoreTests: XCTestCase {
         let tables = try DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
-        // Searches and settings gone; the journal's tables (migration v3) added.
-        XCTAssertEqual(tables, ["favorite", "field", "grdb_migrations", "sprayRecord"])
+        // Searches and settings gone; the journal's tables (migration v3) and what it has synced
+        // with its farm (v4) added.
+        XCTAssertEqual(tables, ["favorite", "field", "grdb_migrations", "sprayRecord", "syncState", "syncedChange"])
     }
 
     /// Dates are written as GRDB writes them (its DateFormatter is the reference), so GRDB
