@@ -1052,8 +1052,9 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
     the live page in place of the copy; B opens the field and the record, with the findings in
     B's language; A's session ended while a record waits offline: the record stays, the page
     says to sign in (in the page's language) and links the sign-in page, which leads back and
-    the record is sent; the inspector's Save is refused in the page's language, the form keeps
-    what was typed, the API shows nothing stored. The sign-in page and the farm's journal
+    the record is sent; Save on a form left open past the session's end keeps the record and
+    leads through the sign-in page back to the field, where it is sent; the inspector's Save is
+    refused in the page's language, the form keeps what was typed, the API shows nothing stored. The sign-in page and the farm's journal
     pages axe-clean, 24-px targets, no sideways scrolling at 360 px or with the text at 200 %,
     no raw key. Expected words from Localizable, doses from the catalog's sources."""
     accounts = [entry.split(":") for entry in os.environ["AGRO_FARM_ACCOUNTS"].split()]
@@ -1177,6 +1178,25 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         check(sorted(r["id"].lower() for r in listed) == sorted([kept_id.lower(), late_id.lower()]),
               f"[{code}] signed in again, the kept record is sent: {len(listed)} records on the field")
 
+        # The session ends while the form is open, online: Save keeps the record on the phone, the
+        # sign-in page comes next and leads back to the field, where the record is sent.
+        phone_a.open(field_url + "/record", "!!document.getElementById('journal-record')")
+        phone_a.evaluate(FILL_RECORD + f"({json.dumps(written(low, code))}, '39')")
+        open_id = phone_a.evaluate("document.getElementById('journal-record').elements.id.value")
+        status = api(farm, "DELETE", "/api/v1/session", session_cookie(phone_a, farm))[0]
+        phone_a.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
+        phone_a.loaded("location.pathname === '/sign-in' && !!document.getElementById('f-user')", "the sign-in page after Save", timeout=45)
+        state = phone_a.evaluate("""new Promise(r => { const q = indexedDB.open('agro-journal', 1); q.onsuccess = () => r(q.result); })
+          .then(db => new Promise(r => { const g = db.transaction('outbox').objectStore('outbox').get(%s);
+            g.onsuccess = () => { db.close(); r(g.result ? g.result.state : null); }; }))""" % json.dumps(open_id))
+        check(status == 204 and state == "pending", f"[{code}] Save with the session ended keeps the record on the phone ({state}) and asks to sign in")
+        type_sign_in(phone_a, anna, anna_pw, field_path)
+        phone_a.wait_for("document.getElementById('pending').hidden && document.querySelectorAll('#sent > ul > li').length === 3",
+                         "the record kept at Save sent after signing in", timeout=45)
+        status, listed, _ = api(farm, "GET", "/api/v1/journal?field=" + urllib.parse.quote(field_name), office_cookie)
+        check(sorted(r["id"].lower() for r in listed) == sorted([kept_id.lower(), late_id.lower(), open_id.lower()]),
+              f"[{code}] signed in again, the record kept at Save is sent: {len(listed)} records on the field")
+
         # The inspector reads, and may not write: Save refused in the page's language, form kept.
         if index == 0:
             sign_in(office, farm, farm + f"/journal?lang={code}", code, ivan, ivan_pw, lookup)
@@ -1195,7 +1215,7 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         office.screenshot(os.path.join(shots, f"farm-inspector.{code}.png"))
         status, _, _ = api(farm, "GET", f"/api/v1/journal/{refused_id}", office_cookie)
         count = len(api(farm, "GET", "/api/v1/journal?field=" + urllib.parse.quote(field_name), office_cookie)[1])
-        check(status == 404 and count == 2, f"[{code}] nothing of the inspector's is stored: {status}, {count} records on the field")
+        check(status == 404 and count == 3, f"[{code}] nothing of the inspector's is stored: {status}, {count} records on the field")
 
         record_url = farm + "/journal/record/" + kept_id.lower()
         for label, url in (("farm journal", farm + "/journal"), ("farm journal field", field_url),

@@ -124,7 +124,8 @@
       // Saved through the server; a network that fails on the way keeps the record here.
       var data = new URLSearchParams(new FormData(form));
       data.set("action", "save");
-      fetch(form.action, { method: "POST", body: data, credentials: "same-origin" }).then(function (response) {
+      // The attribute: form.action is the buttons named "action".
+      fetch(form.getAttribute("action"), { method: "POST", body: data, credentials: "same-origin" }).then(function (response) {
         if (response.redirected) { location.assign(response.url); return; }
         // The session ended: kept here, and sent once the person has signed in again.
         if (response.status === 401) { keep(); return; }
