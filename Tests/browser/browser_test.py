@@ -635,7 +635,7 @@ def wait_quietly(tab, expression, what, timeout=30):
     raise SystemExit(f"FAIL: timed out waiting for {what}")
 
 
-def favorite_cost(tab, base, lookup):
+def favorite_cost(tab, base, lookup, shots):
     """A favorite keeps its card, the lists, the favorites page and the product's JSON, and says
     what that cost; the comparison pages its card links to (81 for the demo herbicide, all kept
     silently on main) are offered with their count and size and kept only when asked for; the
@@ -665,6 +665,7 @@ def favorite_cost(tab, base, lookup):
         check(ask["pages"] == len(links) and ask["text"].startswith(offer.split("{0}")[0] + str(len(links)))
               and lookup(code, "web.saveCompare") in ask["text"],
               f"[{code}] the {len(links)} comparison pages are offered with their size: {ask['text']!r}")
+        tab.screenshot(os.path.join(shots, f"favorite-offer.{code}.png"), full=False)
         tab.evaluate("document.getElementById('offline-more').click()")
         tab.wait_for("!!document.getElementById('offline-compared')", f"[{code}] the comparison pages kept")
         kept_all = tab.evaluate(KEPT_URLS)
@@ -678,6 +679,7 @@ def favorite_cost(tab, base, lookup):
         check(line.startswith(lookup(code, "web.savedSize").split("{0}")[0]) and total >= by_hand + extra
               and tab.evaluate("!!document.querySelector('#favorites .size')"),
               f"[{code}] the favorites page says what is saved: {line!r}")
+        tab.screenshot(os.path.join(shots, f"favorites-size.{code}.png"), full=False)
         figures[code] = (len(kept), by_hand, len(links), extra, ask["estimate"])
         tab.open(base + card + f"?lang={code}", "!document.getElementById('favorite').hidden")
         tab.evaluate("document.getElementById('favorite').click()")
@@ -1144,7 +1146,7 @@ def main():
         tank_computed(tab, base, *tank)
         search_and_favorites(tab, base, lookup)
         offline_checks(tools, tab, base, lookup, shots)
-        favorite_cost(tab, base, lookup)
+        favorite_cost(tab, base, lookup, shots)
         offline_as_expected(tools, tab, base, lookup, shots)
         # The Swiss register (run.sh imports it when the shared data is there): a long card.
         swiss = os.environ.get("AGRO_SWISS_URL", "").rstrip("/")
