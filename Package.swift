@@ -13,8 +13,9 @@
 //     <- AgroWeather (weather models, cache, spray advisor, text; no network) -> AgroTerminal
 //          <- AgroWeatherClient (the OpenWeatherMap client) -> AgroHTTP
 //     <- AgroNews (RSS/Atom feeds) -> AgroHTML (HTML to terminal text) -> CLibXML2, AgroTerminal
+//   AgroAccounts (bcrypt passwords, session-token digests: the domain's PasswordHasher) <- AgroDomain
 //   AgroHTTP (the one HTTP client: libcurl through CCurlShim; size caps, deadlines)
-//     <- AgroUpdateClient, AgroNews, AgroWeatherClient
+//     <- AgroUpdateClient, AgroNews, AgroWeatherClient, AgroSyncClient (`agro journal sync`)
 //   AgroPresentation (between the use cases and the two fronts: documents, Localizer, the
 //     wording and status of every library error, findings, tank warnings and weather verdicts,
 //     CSV/JSON encoding, the Environment) <- AgroDomain, AgroStore, AgroTerminal, AgroWeather.
@@ -64,6 +65,7 @@ let package = Package(
         .library(name: "AgroServer", targets: ["AgroServer"]),
         .library(name: "AgroHTTP", targets: ["AgroHTTP"]),
         .library(name: "AgroWeb", targets: ["AgroWeb"]),
+        .library(name: "AgroAccounts", targets: ["AgroAccounts"]),
         // For the benchmarks package (Benchmarks/Package.swift) only: loopback servers, test catalogs.
         .library(name: "AgroTestSupport", targets: ["AgroTestSupport"]),
     ],
@@ -80,6 +82,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
+        // bcrypt for the farm journal's passwords (HummingbirdBcrypt only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
@@ -99,6 +103,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict),
+        // Passwords (bcrypt) and session-token digests for the farm journal's accounts.
+        .target(
+            name: "AgroAccounts",
+            dependencies: [
+                "AgroDomain", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
+        // `agro journal sync`: a device's journal against its farm's server, over AgroHTTP.
+        .target(name: "AgroSyncClient", dependencies: ["AgroDomain", "AgroHTTP"], swiftSettings: strict),
         .target(name: "AgroContent", dependencies: ["AgroDomain", "AgroStore"], swiftSettings: strict),
         .target(name: "AgroImport", dependencies: ["AgroDomain", "AgroStore", "CLibXML2"], swiftSettings: strict),
         // zlib for the gzip-compressed catalogs: Foundation on Linux has no compression API.
@@ -177,8 +191,8 @@ let package = Package(
             dependencies: [
                 "AgroCLI", "AgroPresentation", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather",
                 "AgroWeatherClient", "AgroHTML",
-                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb", "AgroAccounts",
+                "AgroSyncClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -213,7 +227,9 @@ let package = Package(
             ]),
         .testTarget(
             name: "AgroStoreTests",
-            dependencies: ["AgroStore", "AgroDomain", "AgroContent", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",
@@ -231,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "AgroWebTests",
             dependencies: [
-                "AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore",
+                "AgroWeb", "AgroPresentation", "agro-full", "AgroDomain", "AgroTestSupport", "AgroStore", "AgroAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]),

@@ -45,6 +45,11 @@ let package = Package(
             name: "agro-journal-bench",
             dependencies: [.product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro")],
             path: "journal/Sources", swiftSettings: strict),
+        // The farm journal: a season synced to an empty device, writes under wrk (journal/README.md).
+        .executableTarget(
+            name: "agro-sync-bench",
+            dependencies: [.product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro")],
+            path: "journal/SyncSources", swiftSettings: strict),
         // Throughput benchmark for the HTML renderer (html/run.sh).
         .executableTarget(
             name: "agro-html-bench", dependencies: [.product(name: "AgroHTML", package: "agro")],

@@ -135,6 +135,19 @@ final class Transfer: @unchecked Sendable {
     private func configure(_ curl: UnsafeMutableRawPointer, headers: UnsafeMutablePointer<curl_slist>?) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         _ = agro_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString)
+        if let body = request.body {
+            _ = agro_curl_set_off_t(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            // libcurl copies the bytes: nothing of `body` needs to outlive this call.
+            if body.isEmpty {
+                _ = agro_curl_set_string(curl, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                body.withUnsafeBytes { bytes in
+                    _ = agro_curl_set_pointer(
+                        curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                }
+            }
+        }
+        if let method = request.method { _ = agro_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, method) }
         _ = agro_curl_set_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = agro_curl_set_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, request.allowsInsecureRedirects ? "http,https" : "https")
         _ = agro_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One GET with the limits every fetch in agro needs: a cap on the body, an overall deadline
+/// One request (a GET unless it carries a body or names its method) with the limits every fetch in agro needs: a cap on the body, an overall deadline
 /// and an idle timeout.
 public struct HTTPRequest: Sendable {
     /// The address fetched (http or https).
@@ -23,6 +23,10 @@ public struct HTTPRequest: Sendable {
     public var allowsInsecureRedirects: Bool
     /// The User-Agent header sent.
     public var userAgent: String
+    /// The method: GET unless a body is sent (POST) or another is named (DELETE).
+    public var method: String?
+    /// A body to send (a POST unless `method` says otherwise), with its `Content-Type` header.
+    public var body: Data?
 
     /// A GET of `url` with its caps; the idle timeout defaults to the deadline.
     public init(

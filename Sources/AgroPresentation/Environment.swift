@@ -140,7 +140,7 @@ package struct Environment: Sendable {
 
     /// Opens the user database (favorites, the field journal); a command sees its use cases,
     /// not the store.
-    package func openUserStore() throws -> some FavoritesUseCase & JournalStore {
+    package func openUserStore() throws -> some FavoritesUseCase & DeviceJournalStore {
         try UserStore(path: paths.userDatabase.path)
     }
 

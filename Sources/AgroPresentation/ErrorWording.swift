@@ -50,6 +50,7 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as CatalogSelectionError: return Self.report(error, strings)
         case let error as UserStoreError: return Self.report(error, strings)
         case let error as JournalError: return Self.report(error, strings)
+        case let error as FarmError: return Self.report(error, strings)
         case let error as CatalogWriterError: return Self.report(error, strings)
         // A tank's numbers and a plan file are bad usage.
         case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings, spelling))
@@ -191,6 +192,32 @@ package struct CatalogErrorWording: ErrorWording {
         case let .reasonRequired(hours): return ErrorReport(.usage, s("error.JournalError.reasonRequired", hours))
         case let .revisionConflict(id):
             return ErrorReport(.usage, s("error.JournalError.revisionConflict", id.uuidString.lowercased()))
+        }
+    }
+
+    static func report(_ error: FarmError, _ s: Localizer) -> ErrorReport {
+        switch error {
+        case let .unknownFarm(name): return ErrorReport(.notFound, s("error.FarmError.unknownFarm", name))
+        case let .farmNameTaken(name): return ErrorReport(.usage, s("error.FarmError.farmNameTaken", name))
+        case let .loginTaken(login): return ErrorReport(.usage, s("error.FarmError.loginTaken", login))
+        case let .unknownAccount(login): return ErrorReport(.notFound, s("error.FarmError.unknownAccount", login))
+        case let .invalidName(name): return ErrorReport(.usage, s("error.FarmError.invalidName", name))
+        case let .passwordTooShort(minimum): return ErrorReport(.usage, s("error.FarmError.passwordTooShort", minimum))
+        case .signInRefused: return ErrorReport(.notSignedIn, s("error.FarmError.signInRefused"))
+        case let .tooManyAttempts(seconds):
+            return ErrorReport(.tooManyAttempts, s("error.FarmError.tooManyAttempts", seconds))
+        case .signInRequired: return ErrorReport(.notSignedIn, s("error.FarmError.signInRequired"))
+        case let .notAllowed(role):
+            return ErrorReport(.notAllowed, s("error.FarmError.notAllowed", s("farm.role.\(role.rawValue)")))
+        case let .batchTooLarge(count, maximum):
+            return ErrorReport(.batchTooLarge, s("error.FarmError.batchTooLarge", count, maximum))
+        case let .malformedChange(position, reason):
+            return ErrorReport(.usage, s("error.FarmError.malformedChange", position, reason))
+        case let .sinceBeyondLast(since, last):
+            return ErrorReport(.usage, s("error.FarmError.sinceBeyondLast", since, last))
+        case .crossSite: return ErrorReport(.notAllowed, s("error.FarmError.crossSite"))
+        case let .storeUnavailable(reason):
+            return ErrorReport(.journalUnavailable, s("error.FarmError.storeUnavailable", reason))
         }
     }
 

@@ -71,4 +71,18 @@ package struct ExitStatus: RawRepresentable, Sendable, Hashable, Codable {
     package static let updateDowngrade = ExitStatus(rawValue: 97)
     /// The server's catalog is not the identity pinned by `update.identity` / `--identity`.
     package static let updateIdentityPinned = ExitStatus(rawValue: 98)
+
+    // The shared journal of a farm (100-104): a script syncing tells a wrong password from a
+    // store that is down.
+
+    /// No valid session, or the login or password is wrong.
+    package static let notSignedIn = ExitStatus(rawValue: 100)
+    /// The account's role may not do this (an inspector writing).
+    package static let notAllowed = ExitStatus(rawValue: 101)
+    /// Too many failed sign-ins for now.
+    package static let tooManyAttempts = ExitStatus(rawValue: 102)
+    /// The journal's shared store does not answer: try again.
+    package static let journalUnavailable = ExitStatus(rawValue: 103)
+    /// A sync batch larger than the server takes.
+    package static let batchTooLarge = ExitStatus(rawValue: 104)
 }

@@ -99,6 +99,36 @@ package struct RecordDocument: Encodable, Sendable {
     package var writtenAt: Date
     package var findings: [PlanFinding]
     package var errors: Int
+    /// The revision this one corrects, as the device that wrote it knew the record.
+    package var revises: UUID?
+    /// The numbers of other revisions correcting the same one: written apart (two phones
+    /// offline), every one kept; the person decides which stands by writing another.
+    package var writtenApartFrom: [Int] = []
+
+    /// A record's revisions as documents, oldest first, each marked with the revisions written
+    /// apart from it (`journal show`, `GET /api/v1/journal/{id}`).
+    package static func history(
+        _ history: [StoredRecord], journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment
+    )
+        throws -> [RecordDocument]
+    {
+        let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
+        var names = JournalNames(catalog: catalog, locale: environment.locale)
+        var correcting: [UUID: [Int]] = [:]
+        for stored in history {
+            if let revises = stored.record.revises { correcting[revises, default: []].append(stored.number) }
+        }
+        return try history.compactMap { stored in
+            try fields[stored.record.field].map { field in
+                var document = try RecordDocument(stored, field: field, names: &names, environment: environment)
+                document.writtenApartFrom =
+                    stored.record.revises.map { correcting[$0, default: []] }?.filter {
+                        $0 != stored.number
+                    } ?? []
+                return document
+            }
+        }
+    }
 
     package init(_ stored: StoredRecord, field: Field, catalog: some Catalog, environment: Environment) throws {
         var names = JournalNames(catalog: catalog, locale: environment.locale)
@@ -134,6 +164,7 @@ package struct RecordDocument: Encodable, Sendable {
         writtenAt = record.writtenAt
         findings = stored.findings.map(environment.worded)
         errors = stored.errors
+        revises = record.revises
     }
 }
 

@@ -42,6 +42,8 @@ package struct Paths: Sendable {
     package var resources: URL? { resourcesPath.map { URL(fileURLWithPath: $0, isDirectory: true) } }
 
     package var userDatabase: URL { URL(fileURLWithPath: Self.join(dataPath, "user.sqlite")) }
+    /// The farms' shared journal of `agro web --journal-db` and `agro farms|users`, by default.
+    package var farmDatabase: URL { URL(fileURLWithPath: Self.join(dataPath, "journal.sqlite")) }
     package var configFile: URL { URL(fileURLWithPath: configFilePath) }
     /// `configFile`'s path.
     package var configFilePath: String { Self.join(configPath, "config.json") }

@@ -38,6 +38,9 @@ package struct ServiceErrorWording: ErrorWording {
         case ("UpdateError", "expired"):
             // The manifest's ISO stamp, written as the language writes time stamps.
             return s(errorCase.key, s.timestamp(errorCase.arguments[0]))
+        case ("SyncClientError", let name) where name.hasPrefix("refused"):
+            // The server's own words come in the language asked for.
+            return s("error.SyncClientError.refused", arguments: errorCase.arguments)
         case ("ContentBuildError", "one"):
             // The problem itself comes from the sources, worded where it is found.
             return errorCase.arguments[0]
@@ -75,6 +78,11 @@ package struct ServiceErrorWording: ErrorWording {
             "toolMissing": .failure, "versionUnknown": .usage, "cannotWrite": .cannotWrite,
         ],
         "ContentBuildError": ["none": .badContent, "one": .badContent, "more": .badContent],
+        "SyncClientError": [
+            "badServer": .usage, "unreachable": .journalUnavailable, "refused.signIn": .notSignedIn,
+            "refused.notAllowed": .notAllowed, "refused.tooLarge": .batchTooLarge, "refused.tooMany": .tooManyAttempts,
+            "refused.unavailable": .journalUnavailable, "refused": .failure, "malformedAnswer": .journalUnavailable,
+        ],
     ]
 
     /// - Parameter spelling: `.query` for the web, whose users never see the server's own

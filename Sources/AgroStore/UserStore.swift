@@ -68,6 +68,7 @@ public final class UserStore: FavoritesUseCase, Sendable {
             try db.drop(table: "setting")
         }
         migrator.registerMigration("v3-journal", migrate: Self.createJournal)
+        migrator.registerMigration("v4-sync", migrate: Self.prepareSync)
         return migrator
     }
 

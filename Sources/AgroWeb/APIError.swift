@@ -37,6 +37,7 @@ struct APIError: Encodable, Sendable {
         // The web's words name its query parameters (`letter=`), never the CLI's flags.
         let report = ErrorReport.of(thrown, strings: strings, wordings: wordings, spelling: .query)
         error = Body(report.message, report.status)
+        if case let .tooManyAttempts(seconds) = thrown as? FarmError { retryAfter = seconds }
         if let failure = thrown as? CatalogError {
             switch failure {
             case let .ambiguous(_, _, candidates): error.candidates = candidates
@@ -84,6 +85,11 @@ extension APIError.Body {
         case ExitStatus.usage.rawValue: (status, code) = (400, "badRequest")
         case ExitStatus.catalogUnavailable.rawValue, ExitStatus.catalogTooNew.rawValue:
             (status, code) = (503, "catalogUnavailable")
+        case ExitStatus.notSignedIn.rawValue: (status, code) = (401, "unauthorized")
+        case ExitStatus.notAllowed.rawValue: (status, code) = (403, "forbidden")
+        case ExitStatus.tooManyAttempts.rawValue: (status, code) = (429, "tooManyRequests")
+        case ExitStatus.journalUnavailable.rawValue: (status, code) = (503, "journalUnavailable")
+        case ExitStatus.batchTooLarge.rawValue: (status, code) = (413, "tooLarge")
         case 80: (status, code) = (503, "weatherUnavailable")
         case 82: (status, code) = (404, "weatherNotFound")
         case 85: (status, code) = (504, "weatherTimeout")

@@ -21,7 +21,7 @@ enum APIRoutes {
             "/api/v1/cultures", "/api/v1/culture/{id}", "/api/v1/pests", "/api/v1/pest/{id}", "/api/v1/scheme/{culture}",
             "/api/v1/search", "/api/v1/regions", "/api/v1/contacts", "/api/v1/contacts/{region}", "/api/v1/news",
             "/api/v1/news/{id}", "/api/v1/weather", "/api/v1/uses", "/api/v1/openapi.json", "/api/v1/plan/check", "/api/v1/tank",
-        ] + journalPaths
+        ] + journalPaths + farmPaths
 
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
         let api = router.group("api/v1")

@@ -21,19 +21,21 @@ extension APIRoutes {
     static let maximumRecordBytes = 64 << 10
 
     static func registerJournal(on api: RouterGroup<BasicRequestContext>, app: WebApp) {
-        guard let store = app.journal else { return }
-        registerJournal(on: api, app: app, store: store)
-    }
-
-    private static func registerJournal<Store: JournalStore>(
-        on api: RouterGroup<BasicRequestContext>, app: WebApp, store: Store
-    ) {
-        @Sendable func journal(_ environment: AgroPresentation.Environment) -> Journal<Store> {
-            Journal(store: store, catalog: app.catalog, locale: environment.locale, now: environment.now)
+        guard app.journal != nil || app.farm != nil else { return }
+        registerSession(on: api, app: app)
+        registerSync(on: api, app: app)
+        /// The journal of the request: the device's, or its session's farm (which must write
+        /// to write).
+        @Sendable func journal(_ request: Request, _ environment: AgroPresentation.Environment, writing: Bool = false)
+            throws -> Journal<AnyJournal>
+        {
+            Journal(
+                store: try app.journalStore(for: request, now: environment.now, writing: writing), catalog: app.catalog,
+                locale: environment.locale, now: environment.now)
         }
         api.get("fields") { request, context in
             await answer(request, context, app, cached: false) { _, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment)
                 return try journal.store.fields().map { field in
                     try FieldDocument(
                         field, catalog: app.catalog, environment: environment, season: try journal.season(of: field))
@@ -42,7 +44,7 @@ extension APIRoutes {
         }
         api.post("fields") { request, _ in
             await write(request, app) { body, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment, writing: true)
                 let field = try FieldInput.decode(body).field(catalog: app.catalog, environment: environment)
                 let added = try journal.add(field)
                 return (added ? .created : .ok, try FieldDocument(field, catalog: app.catalog, environment: environment))
@@ -50,19 +52,20 @@ extension APIRoutes {
         }
         api.get("journal") { request, context in
             await answer(request, context, app, cached: false) { web, environment in
-                try query(web).documents(journal: journal(environment), catalog: app.catalog, environment: environment)
+                try query(web).documents(
+                    journal: try journal(request, environment), catalog: app.catalog, environment: environment)
             }
         }
         api.post("journal") { request, _ in
             await write(request, app) { body, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment, writing: true)
                 let record = try RecordInput.decode(body).record(journal: journal, catalog: app.catalog, environment: environment)
                 return try written(record, journal: journal, app: app, environment: environment)
             }
         }
         api.get("journal/harvest") { request, context in
             await answer(request, context, app, cached: false) { web, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment)
                 let fields = try web.query("field").map { [try journal.field($0)] } ?? journal.store.fields()
                 return try fields.map { field in
                     try FieldDocument(
@@ -80,7 +83,7 @@ extension APIRoutes {
                         throw RequestError.unknownValue(.format, value: format, valid: ["csv", "json"])
                     }
                     let rows = try query(web).export(
-                        journal: journal(environment), catalog: app.catalog, environment: environment)
+                        journal: try journal(request, environment), catalog: app.catalog, environment: environment)
                     return format == "csv" ? (JournalQuery.csv(rows), true) : (try AgroPresentation.Environment.json(rows), false)
                 }
             }
@@ -98,21 +101,15 @@ extension APIRoutes {
         }
         api.get("journal/:id") { request, context in
             await answer(request, context, app, cached: false) { _, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment)
                 let history = try journal.history(try parameter(context, "id"))
-                let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
-                var names = JournalNames(catalog: app.catalog, locale: environment.locale)
-                return try history.compactMap { stored in
-                    try fields[stored.record.field].map {
-                        try RecordDocument(stored, field: $0, names: &names, environment: environment)
-                    }
-                }
+                return try RecordDocument.history(history, journal: journal, catalog: app.catalog, environment: environment)
             }
         }
         api.post("journal/:id") { request, context in
             let id = context.parameters.get("id") ?? ""
             return await write(request, app) { body, environment in
-                let journal = journal(environment)
+                let journal = try journal(request, environment, writing: true)
                 guard let latest = try journal.history(id).last else { throw JournalError.unknownRecord(id) }
                 let record = try RecordInput.decode(body).revision(
                     of: latest.record, journal: journal, catalog: app.catalog, environment: environment)
@@ -134,19 +131,19 @@ extension APIRoutes {
         return (check.stored ? .created : .ok, document)
     }
 
-    /// A request that writes: its body (at most `maximumRecordBytes`), the work in the pool, the
+    /// A request that writes: its body (at most `limit` bytes), the work in the pool, the
     /// answer's status and document, or the error in the request's language.
-    private static func write<T: Encodable>(
-        _ request: Request, _ app: WebApp,
+    static func write<T: Encodable>(
+        _ request: Request, _ app: WebApp, limit: Int = maximumRecordBytes,
         _ body: @escaping @Sendable (Data, AgroPresentation.Environment) throws -> (HTTPResponse.Status, T)
     ) async -> Response {
         let web = WebRequest(request: request, app: app)
         let environment = app.environment(locale: web.locale(cookies: false))
         let data: Data
         do {
-            data = Data(try await request.body.collect(upTo: maximumRecordBytes).readableBytesView)
+            data = Data(try await request.body.collect(upTo: limit).readableBytesView)
         } catch {
-            return failure(RequestError.bodyTooLarge(mebibytes: 1), app: app, environment: environment)
+            return failure(RequestError.bodyTooLarge(mebibytes: max(1, limit >> 20)), app: app, environment: environment)
         }
         let outcome = await BlockingWork.run { () -> Result<(HTTPResponse.Status, String), any Error> in
             Result {

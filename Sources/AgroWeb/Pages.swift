@@ -44,6 +44,7 @@ enum Pages {
             render(request, app) { page in Rendered(template: "favorites", title: page.t("web.favorites"), values: [:]) }
         }
         registerFieldPages(on: router, app: app)
+        registerSignIn(on: router, app: app)
         router.get("static/:name") { request, context in
             guard let name = context.parameters.get("name"), let file = app.staticFiles[name] else {
                 return Response(status: .notFound)

@@ -54,6 +54,8 @@ package final class WebApp: Sendable {
     let bodyBytes: ByteBudget
     /// The field journal, when `agro web --journal` serves it (`JournalRoutes`).
     package let journal: (any JournalStore)?
+    /// The farms' shared journal with accounts, when `agro web --journal-db` serves it.
+    package let farm: FarmAccess?
 
     package init(
         catalog: any SwappableCatalog, environment: AgroPresentation.Environment, resources: URL,
@@ -61,10 +63,11 @@ package final class WebApp: Sendable {
         feeds: @escaping @Sendable () throws -> [FeedItem] = { [] },
         cacheBytes: Int = 64 << 20,
         wordings: [any ErrorWording] = [CatalogErrorWording()], limits: WebLimits = WebLimits(),
-        journal: (any JournalStore)? = nil
+        journal: (any JournalStore)? = nil, farm: FarmAccess? = nil
     ) async throws {
         self.wordings = wordings
         self.journal = journal
+        self.farm = farm
         cache = ResponseCache(limit: cacheBytes)
         fragments = PageFragments(limit: limits.fragmentBytes)
         self.limits = limits

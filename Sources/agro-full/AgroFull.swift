@@ -21,6 +21,7 @@ struct AgroFull: AsyncParsableCommand {
         subcommands: CatalogCommands.all + [
             WeatherCommand.self, NewsCommand.self, RenderHTMLCommand.self, CatalogCommand.self,
             DbCommand.self, KeysCommand.self, ServeCommand.self, WebCommand.self, FieldCommand.self, JournalCommand.self,
+            FarmsCommand.self, UsersCommand.self,
         ])
 
     @OptionGroup var global: GlobalOptions

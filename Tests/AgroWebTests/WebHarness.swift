@@ -53,6 +53,8 @@ final class WebProcess {
     /// Starts `agro-full ARGUMENTS web --host 127.0.0.1 --port 0 WEB-ARGUMENTS` and waits for
     /// its "Listening on" line.
     func start(_ arguments: [String] = [], web: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+        // A restart reads its own "Listening on" line, not the last run's.
+        output = Data()
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments + ["web", "--host", "127.0.0.1", "--port", "0"] + web

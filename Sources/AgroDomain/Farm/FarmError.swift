@@ -29,6 +29,8 @@ public enum FarmError: UserFacingError, Equatable {
     case malformedChange(position: Int, reason: String)
     /// A `since` beyond the farm's latest change.
     case sinceBeyondLast(since: Int64, last: Int64)
+    /// A change sent from another site's page (its `Origin` is not this server).
+    case crossSite
     /// The shared store does not answer (restarting, unreachable): try again.
     case storeUnavailable(String)
 
@@ -49,6 +51,7 @@ public enum FarmError: UserFacingError, Equatable {
         case let .batchTooLarge(count, maximum): return "\(count) changes in one batch: at most \(maximum)"
         case let .malformedChange(position, reason): return "change \(position) cannot be read: \(reason)"
         case let .sinceBeyondLast(since, last): return "since=\(since) is beyond the farm's last change (\(last))"
+        case .crossSite: return "a change sent from another site's page is refused"
         case let .storeUnavailable(reason): return "the journal's store does not answer (\(reason)); try again"
         }
     }

@@ -100,3 +100,26 @@ public struct SyncReceipt: Sendable, Hashable, Codable {
         self.errors = errors
     }
 }
+
+/// A batch of changes written offline, as a device sends it: `{"changes": [...]}`.
+public struct SyncBatch: Sendable, Hashable, Codable {
+    /// The changes, in the order they were written.
+    public var changes: [JournalChange]
+
+    /// Creates a batch.
+    public init(changes: [JournalChange]) { self.changes = changes }
+}
+
+/// What the farm's server answers a batch: each change's number, and the farm's latest.
+public struct SyncAnswer: Sendable, Hashable, Codable {
+    /// One receipt per change, in the batch's order.
+    public var receipts: [SyncReceipt]
+    /// The farm's latest number after the batch.
+    public var last: Int64
+
+    /// Creates an answer.
+    public init(receipts: [SyncReceipt], last: Int64) {
+        self.receipts = receipts
+        self.last = last
+    }
+}

@@ -13,7 +13,7 @@ struct JournalCommand: ParsableCommand {
             """,
         subcommands: [
             JournalAddCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalReviseCommand.self,
-            JournalHarvestCommand.self, JournalExportCommand.self,
+            JournalHarvestCommand.self, JournalExportCommand.self, JournalSyncCommand.self, JournalMigrateCommand.self,
         ],
         defaultSubcommand: JournalListCommand.self)
 }

@@ -17,13 +17,7 @@ struct JournalShowCommand: ParsableCommand {
         let catalog = try environment.openCatalogUntilExit()
         let journal = try environment.openJournal(catalog: catalog)
         let history = try journal.history(record)
-        let fields = Dictionary(uniqueKeysWithValues: try journal.store.fields().map { ($0.id, $0) })
-        var names = JournalNames(catalog: catalog, locale: environment.locale)
-        let documents = try history.compactMap { stored in
-            try fields[stored.record.field].map {
-                try RecordDocument(stored, field: $0, names: &names, environment: environment)
-            }
-        }
+        let documents = try RecordDocument.history(history, journal: journal, catalog: catalog, environment: environment)
         if environment.format == .json { return try environment.printJSON(documents) }
         let s = environment.strings
         let width = environment.output.size.columns
@@ -33,6 +27,10 @@ struct JournalShowCommand: ParsableCommand {
             var title = s("journal.revision", stored.number, s.date(Environment.isoDate(record.writtenAt)))
             if let reason = record.reason, !reason.isEmpty { title += " — " + s("journal.reason", reason) }
             lines += [environment.bold(title)]
+            if !document.writtenApartFrom.isEmpty {
+                lines.append(
+                    "  ⚠ " + s("journal.writtenApart", document.writtenApartFrom.map(String.init).joined(separator: ", ")))
+            }
             var facts = [
                 s("journal.show.field", document.field.name),
                 s(

@@ -1,3 +1,4 @@
+import AgroAccounts
 import AgroCLI
 import AgroDomain
 import AgroPresentation
@@ -40,8 +41,13 @@ struct WebCommand: AsyncParsableCommand {
             "Megabytes of JSON answers kept in memory per catalog (0: none).", valueName: "MB"))
     var cacheMB = 64
     @OptionGroup var limits: WebLimitOptions
-    @Flag(help: "Serve the field journal from the user database (on a loopback address only, until accounts exist).")
+    @Flag(help: "Serve this device's field journal from the user database, without accounts (loopback addresses only).")
     var journal = false
+    @Flag(
+        name: .customLong("farm-journal"),
+        help: "Serve the farms' shared journal with accounts and sync (from --journal-db, default journal.sqlite).")
+    var farmJournal = false
+    @OptionGroup var farmStore: FarmStoreOptions
 
     func validate() throws {
         let command = "agro web"
@@ -56,6 +62,9 @@ struct WebCommand: AsyncParsableCommand {
         if journal, !["127.0.0.1", "::1", "localhost"].contains(host) {
             throw UsageError(
                 .invalidValue(option: "--host", value: host, valid: ["127.0.0.1", "::1", "localhost"]), command: command)
+        }
+        if journal, farmJournal || farmStore.journalDB != nil {
+            throw UsageError(.invalidValue(option: "--journal", value: "--farm-journal", valid: []), command: command)
         }
         if !(0...65536).contains(cacheMB) {
             throw UsageError(
@@ -95,7 +104,9 @@ struct WebCommand: AsyncParsableCommand {
             },
             sprayRules: settings?.spray ?? SprayRules(),
             feeds: { try feeds.cachedItems().items }, cacheBytes: cacheMB << 20,
-            wordings: AgroFull.wordings, limits: limits.values, journal: journal ? try environment.openUserStore() : nil)
+            wordings: AgroFull.wordings, limits: limits.values, journal: journal ? try environment.openUserStore() : nil,
+            farm: farmJournal || farmStore.journalDB != nil
+                ? FarmAccess(store: try farmStore.open(environment), hasher: FarmStoreOptions.hasher) : nil)
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

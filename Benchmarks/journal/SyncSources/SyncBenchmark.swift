@@ -1,0 +1,312 @@
+import AgroDomain
+import AgroStore
+import Foundation
+
+/// The farm journal's figures (journal/README.md, "Sync"):
+///
+/// - a season of 10,000 records (200 fields of 50) synced to an empty device by
+///   `agro journal sync`, as a whole process against `agro web --farm-journal` on loopback
+///   (target: at most 2 s), with the bytes of the bodies exchanged;
+/// - records written through `POST /api/v1/sync` under wrk, each a new spray on one of the 200
+///   fields, checked by the journal's engine and stored (target: at least 500 a second, p99 at
+///   most 50 ms).
+///
+///     agro-sync-bench --agro-full PATH [--records 10000] [--journal-db URL] [--instances 1]
+///         [--connections 16] [--seconds 10]
+///
+/// With `--journal-db postgresql://...` and `--instances 3`, three `agro web` share the store
+/// behind nginx on loopback (nginx-light), as docs/farm-journal.md describes.
+@main
+struct SyncBenchmark {
+    static func main() throws {
+        let arguments = CommandLine.arguments
+        func value(_ name: String) -> String? { arguments.firstIndex(of: name).map { arguments[$0 + 1] } }
+        guard let agro = value("--agro-full") else {
+            FileHandle.standardError.write(Data("usage: agro-sync-bench --agro-full PATH [...]\n".utf8))
+            exit(64)
+        }
+        let records = Int(value("--records") ?? "10000") ?? 10_000
+        let instances = Int(value("--instances") ?? "1") ?? 1
+        let connections = value("--connections") ?? "16"
+        let seconds = value("--seconds") ?? "10"
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("agro-sync-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let server = Home(root: home.appendingPathComponent("server"), agro: agro)
+        let journalDB = value("--journal-db") ?? server.root.appendingPathComponent("data/agro/journal.sqlite").path
+        let password = "bench-password-1"
+
+        // The farm, its agronomist and a season: 200 fields of 50 records, appended as stored.
+        try server.run(["farms", "add", "Bench", "--journal-db", journalDB])
+        try server.run(
+            ["users", "add", "bench", "--farm", "Bench", "--role", "agronomist", "--journal-db", journalDB],
+            environment: ["AGRO_PASSWORD": password])
+        let store: any FarmStore = try openStore(journalDB)
+        let farm = try store.farms().first { $0.name == "Bench" }!
+        let journal = store.journal(farm: farm.id)
+        let now = Date()
+        let start = PlanDate("2026-03-01")!.day
+        let fields = (0..<200).map { Field(name: "Field \($0)", area: 40, culture: "winter-wheat", writtenAt: now) }
+        for field in fields { _ = try journal.addField(field) }
+        for index in 0..<records {
+            let field = fields[index % fields.count]
+            let record = SprayRecord(
+                field: field.id, start: JournalTime(date: PlanDate(day: start + index / fields.count * 3)), bbch: 30,
+                products: [AppliedProduct(product: "tebuconazole-250-ec", dose: 0.75, unit: "l/ha")], water: 200,
+                writtenAt: now)
+            _ = try journal.append(record, findings: [])
+        }
+
+        let ports = try (0..<instances).map { _ in try server.startWeb(journalDB: journalDB) }
+        defer { server.stopAll() }
+        var address = "http://127.0.0.1:\(ports[0])"
+        if instances > 1 { address = "http://127.0.0.1:\(try Nginx.start(in: home, upstreams: ports))" }
+
+        // An empty device fetches the season: three runs, each a fresh device.
+        var times: [Double] = []
+        var bytes = 0
+        for run in 0..<3 {
+            let device = Home(root: home.appendingPathComponent("device-\(run)"), agro: agro)
+            let began = DispatchTime.now().uptimeNanoseconds
+            let output = try device.run(
+                ["journal", "sync", "--server", address, "--user", "bench", "--format", "json"],
+                environment: ["AGRO_PASSWORD": password])
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9)
+            let outcome = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any]
+            bytes = outcome?["bytes"] as? Int ?? 0
+            let received = outcome?["received"] as? Int ?? 0
+            guard received == records + fields.count else {
+                FileHandle.standardError.write(Data("received \(received), expected \(records + fields.count)\n".utf8))
+                exit(1)
+            }
+        }
+        times.sort()
+        print(
+            String(
+                format:
+                    "sync %d records and %d fields to an empty device, whole process, 3 runs: median %.3f s (target 2 s: %.2fx), %.1f MB of bodies",
+                records, fields.count, times[1], times[1] / 2, Double(bytes) / 1e6))
+
+        // Writes under wrk: each request one new record on one of the 200 fields.
+        let script = home.appendingPathComponent("post.lua")
+        let cookie = try signIn(address, password: password)
+        try Wrk.script(cookie: cookie, fields: fields.map { $0.id.uuidString }).write(
+            to: script, atomically: true, encoding: .utf8)
+        let report = try Wrk.run(
+            ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, address + "/api/v1/sync"])
+        let store2 = try openStore(journalDB)
+        let stored = try store2.lastSequence(farm: farm.id)
+        print(
+            String(
+                format:
+                    "write records through %d instance(s) (%@), wrk -c%@ %@ s: %.0f writes/s (target 500: %.2fx), p99 %.1f ms (target 50 ms: %.2fx), %d non-2xx, farm at change %lld",
+                instances, journalDB.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", connections, seconds,
+                report.rate, report.rate / 500, report.p99, report.p99 / 50, report.errors, stored))
+    }
+
+    static func openStore(_ location: String) throws -> any FarmStore {
+        try SQLiteFarmStore(path: location)
+    }
+
+    /// A session cookie for the bench account.
+    static func signIn(_ address: String, password: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = [
+            "-s", "-D", "-", "-o", "/dev/null", "-H", "Content-Type: application/json", "-d",
+            #"{"user": "bench", "password": "\#(password)"}"#, address + "/api/v1/session",
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let head = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("set-cookie:") }),
+            let pair = line.dropFirst("set-cookie:".count).split(separator: ";").first
+        else { throw BenchError("no session: " + head) }
+        return pair.trimmingCharacters(in: .whitespaces)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A user-data folder and the `agro web` processes started from it.
+final class Home: @unchecked Sendable {
+    let root: URL
+    let agro: String
+    private var servers: [Process] = []
+
+    init(root: URL, agro: String) {
+        self.root = root
+        self.agro = agro
+        try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    var environment: [String: String] {
+        [
+            "HOME": root.path, "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path, "PATH": "/usr/bin:/bin", "LANG": "C",
+        ]
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: agro)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        let out = Pipe(), err = Pipe()
+        (process.standardOutput, process.standardError) = (out, err)
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchError("agro \(arguments.joined(separator: " ")): " + String(decoding: errors, as: UTF8.self))
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Starts `agro web --farm-journal` on a free loopback port; its port.
+    func startWeb(journalDB: String) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: agro)
+        process.arguments = ["web", "--host", "127.0.0.1", "--port", "0", "--farm-journal", "--journal-db", journalDB]
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        // The access log goes to a file: a pipe nobody reads would stall the server.
+        let log = root.appendingPathComponent("web-\(servers.count).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        servers.append(process)
+        var text = ""
+        while !text.contains("Listening on") {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { throw BenchError("agro web stopped: " + (try String(contentsOf: log, encoding: .utf8))) }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(text[range].split(separator: ":")[1])
+        else { throw BenchError("no port in " + text) }
+        return port
+    }
+
+    func stopAll() {
+        for server in servers where server.isRunning {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        Nginx.stop()
+    }
+}
+
+/// nginx in front of several instances, on loopback (Debian's nginx-light).
+enum Nginx {
+    nonisolated(unsafe) static var pidFile: String?
+
+    static func start(in home: URL, upstreams: [Int]) throws -> Int {
+        let port = 18_000 + Int.random(in: 0..<2_000)
+        let directory = home.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = """
+            daemon on; pid \(directory.path)/nginx.pid; error_log \(directory.path)/error.log;
+            worker_processes 2;
+            events { worker_connections 1024; }
+            http {
+                access_log off;
+                client_body_temp_path \(directory.path)/body; proxy_temp_path \(directory.path)/proxy;
+                fastcgi_temp_path \(directory.path)/f; uwsgi_temp_path \(directory.path)/u; scgi_temp_path \(directory.path)/s;
+                upstream agro { \(upstreams.map { "server 127.0.0.1:\($0);" }.joined(separator: " ")) keepalive 32; }
+                server {
+                    listen 127.0.0.1:\(port);
+                    client_max_body_size 16m;
+                    location / {
+                        proxy_pass http://agro; proxy_http_version 1.1; proxy_set_header Connection "";
+                        proxy_set_header Host $host; proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                        proxy_set_header X-Forwarded-Proto $scheme;
+                    }
+                }
+            }
+            """
+        let file = directory.appendingPathComponent("nginx.conf")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-c", file.path, "-p", directory.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("nginx did not start") }
+        pidFile = directory.appendingPathComponent("nginx.pid").path
+        Thread.sleep(forTimeInterval: 0.5)
+        return port
+    }
+
+    static func stop() {
+        guard let pidFile, let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
+        kill(pid, SIGQUIT)
+    }
+}
+
+/// wrk with a script that posts one new record per request.
+enum Wrk {
+    static func script(cookie: String, fields: [String]) -> String {
+        """
+        local fields = {\(fields.map { "\"\($0)\"" }.joined(separator: ","))}
+        local counter = 0
+        local thread_seed = 0
+        function init(args) thread_seed = math.random(1, 1000000000) end
+        local function uuid()
+          return string.format("%08x-%04x-4%03x-8%03x-%012x", math.random(0, 0xffffffff), math.random(0, 0xffff),
+            math.random(0, 0xfff), math.random(0, 0xfff), math.random(0, 0xffffffffffff))
+        end
+        request = function()
+          counter = counter + 1
+          local id = uuid()
+          local field = fields[(counter + thread_seed) % #fields + 1]
+          local body = '{"changes": [{"kind": "record", "record": {"id": "' .. id .. '", "revision": "' .. id ..
+            '", "field": "' .. field .. '", "start": "2026-07-01", "bbch": 61, "products": [{"product": ' ..
+            '"prothioconazole-tebuconazole-250-ec", "dose": 0.8, "unit": "l/ha", "pests": []}], "weather": {}, "writtenAt": 0}}]}'
+          return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Cookie"] = "\(cookie)"}, body)
+        end
+        """
+    }
+
+    struct Report {
+        var rate: Double
+        var p99: Double
+        var errors: Int
+    }
+
+    static func run(_ arguments: [String]) throws -> Report {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/wrk")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func number(after label: String) -> Double? {
+            guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
+            else { return nil }
+            let field = line.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces)
+            let token = field.split(separator: " ").first.map(String.init) ?? ""
+            if token.hasSuffix("ms") { return Double(token.dropLast(2)) }
+            if token.hasSuffix("us") { return Double(token.dropLast(2)).map { $0 / 1000 } }
+            if token.hasSuffix("s") { return Double(token.dropLast(1)).map { $0 * 1000 } }
+            return Double(token)
+        }
+        let errors = text.split(separator: "\n").first { $0.contains("Non-2xx") }.flatMap {
+            Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        print(text)
+        return Report(rate: number(after: "Requests/sec:") ?? 0, p99: number(after: "99%") ?? 0, errors: errors ?? 0)
+    }
+}

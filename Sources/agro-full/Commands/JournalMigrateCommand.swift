@@ -1,0 +1,24 @@
+import AgroCLI
+import AgroPresentation
+import ArgumentParser
+
+struct JournalMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Bring the journal's databases (this device's and the farms' shared one) to the current schema.")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var store: FarmStoreOptions
+
+    func run() throws {
+        let environment = try Environment(global)
+        try environment.refuseCSV("journal migrate")
+        // Opening a store applies the migrations it lacks, in one transaction each.
+        _ = try environment.openUserStore()
+        let farms = try store.open(environment)
+        let s = environment.strings
+        environment.print(s("journal.migrated", environment.paths.userDatabase.path))
+        environment.print(s("journal.migrated", store.journalDB ?? environment.paths.farmDatabase.path))
+        _ = farms
+    }
+}
