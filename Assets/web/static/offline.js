@@ -191,7 +191,7 @@
         var span = document.createElement("span");
         span.className = "detail size";
         span.setAttribute("data-bytes", String(own));
-        span.textContent = " " + size(own, sizeLine);
+        span.textContent = " · " + size(own, sizeLine);
         link.parentNode.appendChild(span);
       });
     });
