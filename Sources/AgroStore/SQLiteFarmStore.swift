@@ -4,7 +4,7 @@ import GRDB
 
 /// Farms, their people, sessions and shared journal in one SQLite file: what one `agro web`
 /// needs, with nothing to install (`agro web --journal-db PATH`; several instances share a
-/// PostgreSQL store instead). Each farm's journal is a `JournalTables` scope whose every stored
+/// PostgreSQL store instead). Each farm's journal is a `SQLiteJournal` scope whose every stored
 /// change takes the farm's next number.
 ///
 /// ```swift
@@ -84,7 +84,7 @@ public final class SQLiteFarmStore: FarmStore {
                 t.uniqueKey(["farm", "sequence"])
             }
             try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
-            try JournalTables.forbidChanges(db)
+            try SQLiteJournal.forbidChanges(db)
         }
         return migrator
     }
@@ -94,7 +94,7 @@ public final class SQLiteFarmStore: FarmStore {
         try pool.read { db in try Self.migrator.appliedIdentifiers(db) }.sorted()
     }
 
-    private var tables: JournalTables { JournalTables(writer: pool, path: path, farm: "", numbered: false) }
+    private var tables: SQLiteJournal { SQLiteJournal(writer: pool, path: path, farm: "", numbered: false) }
 
     private static func key(_ text: String) -> String { text.trimmingCharacters(in: .whitespaces).lowercased() }
 
@@ -219,8 +219,8 @@ public final class SQLiteFarmStore: FarmStore {
     }
 
     /// One farm's journal, its writes numbered.
-    public func journal(farm: UUID) -> SQLiteFarmJournal {
-        SQLiteFarmJournal(tables: JournalTables(writer: pool, path: path, farm: farm.uuidString, numbered: true))
+    public func journal(farm: UUID) -> SQLiteJournal {
+        SQLiteJournal(writer: pool, path: path, farm: farm.uuidString, numbered: true)
     }
 
     /// The farm's changes after `since`, in order.
@@ -238,11 +238,11 @@ public final class SQLiteFarmStore: FarmStore {
                 let body: String = row["body"]
                 let change: JournalChange =
                     row["isRecord"] == 1
-                    ? .record(try JournalTables.decode(SprayRecord.self, body))
-                    : .field(try JournalTables.decode(Field.self, body))
+                    ? .record(try SQLiteJournal.decode(SprayRecord.self, body))
+                    : .field(try SQLiteJournal.decode(Field.self, body))
                 return NumberedChange(
                     sequence: row["sequence"], change: change,
-                    findings: try JournalTables.decode([StoredFinding].self, row["findings"]))
+                    findings: try SQLiteJournal.decode([StoredFinding].self, row["findings"]))
             }
         }
     }
@@ -270,28 +270,4 @@ public final class SQLiteFarmStore: FarmStore {
             return numbers
         }
     }
-}
-
-/// One farm's journal in the farm database.
-public struct SQLiteFarmJournal: JournalStore {
-    let tables: JournalTables
-
-    /// Stores a field, numbered; false when stored already.
-    public func addField(_ field: Field) throws -> Bool { try tables.addField(field) }
-    /// The farm's fields, by name.
-    public func fields() throws -> [Field] { try tables.fields() }
-    /// Appends a revision, numbered; false when stored already.
-    public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
-        try tables.append(record, findings: findings)
-    }
-    /// The latest revision of every record of the farm, or of one field.
-    public func records(field: UUID?) throws -> [StoredRecord] { try tables.records(field: field) }
-    /// The latest revisions on one field.
-    public func sprays(field: UUID) throws -> [SprayRecord] { try tables.sprays(field: field) }
-    /// The farm's record ids starting with `prefix`.
-    public func recordIDs(prefix: String) throws -> [UUID] { try tables.recordIDs(prefix: prefix) }
-    /// Every revision of a record of the farm.
-    public func history(record: UUID) throws -> [StoredRecord] { try tables.history(record: record) }
-    /// The farm's revision with this id.
-    public func revision(_ id: UUID) throws -> StoredRecord? { try tables.revision(id) }
 }

@@ -2,7 +2,7 @@ import AgroDomain
 import Foundation
 import GRDB
 
-/// The field journal of one device in the user database (`JournalTables`, scope ''), and what
+/// The field journal of one device in the user database (`SQLiteJournal`, scope ''), and what
 /// it has sent to and received from its farm's server (`agro journal sync`).
 extension UserStore: JournalStore {
     static func createJournal(_ db: Database) throws {
@@ -27,10 +27,10 @@ extension UserStore: JournalStore {
             t.uniqueKey(["record", "number"])
         }
         try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
-        try JournalTables.forbidChanges(db)
+        try SQLiteJournal.forbidChanges(db)
     }
 
-    /// The columns the farm database has, so that one `JournalTables` reads both; and what was
+    /// The columns the farm database has, so that one `SQLiteJournal` reads both; and what was
     /// sent to the farm's server, by id, with the number the server gave it.
     static func prepareSync(_ db: Database) throws {
         for table in ["field", "sprayRecord"] {
@@ -49,7 +49,7 @@ extension UserStore: JournalStore {
         }
     }
 
-    var journalTables: JournalTables { JournalTables(writer: queue, path: path, farm: "", numbered: false) }
+    var journalTables: SQLiteJournal { SQLiteJournal(writer: queue, path: path, farm: "", numbered: false) }
 
     /// Stores a field; false when one with this id is stored already.
     public func addField(_ field: Field) throws -> Bool { try journalTables.addField(field) }
@@ -87,14 +87,14 @@ extension UserStore: DeviceJournalStore {
                 sql: """
                     SELECT body FROM field WHERE id NOT IN (SELECT id FROM syncedChange) ORDER BY writtenAt, rowid
                     """
-            ).map { JournalChange.field(try JournalTables.decode(Field.self, $0)) }
+            ).map { JournalChange.field(try SQLiteJournal.decode(Field.self, $0)) }
             let records = try String.fetchAll(
                 db,
                 sql: """
                     SELECT body FROM sprayRecord WHERE revision NOT IN (SELECT id FROM syncedChange)
                     ORDER BY writtenAt, rowid
                     """
-            ).map { JournalChange.record(try JournalTables.decode(SprayRecord.self, $0)) }
+            ).map { JournalChange.record(try SQLiteJournal.decode(SprayRecord.self, $0)) }
             return fields + records
         }
     }
@@ -110,23 +110,29 @@ extension UserStore: DeviceJournalStore {
         }
     }
 
-    /// Keeps the farm's changes not here yet, each noted as synced; how many were new.
+    /// Keeps the farm's changes not here yet, each noted as synced; how many were new. A page
+    /// is one transaction, synced to disk once: a season of 10,000 records is ten syncs, not
+    /// ten thousand.
     @discardableResult
     public func receive(_ changes: [NumberedChange]) throws -> Int {
-        let tables = journalTables
-        var new = 0
-        for numbered in changes {
-            switch numbered.change {
-            case let .field(field): new += try tables.addField(field) ? 1 : 0
-            case let .record(record):
-                new +=
-                    try tables.append(
-                        record, body: try JournalTables.json(record), findings: try JournalTables.json(numbered.findings),
-                        errors: numbered.findings.filter { $0.severity == .error }.count) ? 1 : 0
+        let journal = journalTables
+        return try journal.durableWrite { db in
+            var new = 0
+            for numbered in changes {
+                switch numbered.change {
+                case let .field(field): new += try journal.addField(field, in: db) ? 1 : 0
+                case let .record(record):
+                    let stored = try journal.append(
+                        record, body: try SQLiteJournal.json(record), findings: try SQLiteJournal.json(numbered.findings),
+                        errors: numbered.findings.filter { $0.severity == .error }.count, in: db)
+                    new += stored ? 1 : 0
+                }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncedChange(id, sequence) VALUES (?, ?)",
+                    arguments: [numbered.change.id.uuidString, numbered.sequence])
             }
+            return new
         }
-        try markSent(Dictionary(changes.map { ($0.change.id, $0.sequence) }, uniquingKeysWith: { a, _ in a }))
-        return new
     }
 
     /// The farm's latest number this device has from `server`.

@@ -233,8 +233,10 @@ final class WebAPITests: BundledCatalogWebTestCase {
             "{id}": try firstID("/api/v1/products?perPage=1"), "{culture}": "winter%20wheat",
             "{region}": try firstID("/api/v1/regions?perPage=1"),
         ]
-        // The journal's paths answer with `--journal` only: JournalAPITests asks them.
-        for (path, value) in paths where !path.contains("weather") && !APIRoutes.journalPaths.contains(path) {
+        // The journal's paths answer with `--journal` or `--farm-journal` only: JournalAPITests and
+        // FarmJournalAPITests ask them.
+        let journal = Set(APIRoutes.journalPaths + APIRoutes.farmPaths)
+        for (path, value) in paths where !path.contains("weather") && !journal.contains(path) {
             guard let operation = (value as? [String: Any])?["get"] as? [String: Any] else {
                 // The plan check takes its plan as a POST body: WebFieldPagesTests posts plans.
                 XCTAssertNotNil((value as? [String: Any])?["post"], path)

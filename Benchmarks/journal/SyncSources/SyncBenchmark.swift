@@ -174,7 +174,11 @@ final class Home: @unchecked Sendable {
     func startWeb(journalDB: String) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: agro)
-        process.arguments = ["web", "--host", "127.0.0.1", "--port", "0", "--farm-journal", "--journal-db", journalDB]
+        // wrk is one client address standing for many phones: the per-client cap is lifted.
+        process.arguments = [
+            "web", "--host", "127.0.0.1", "--port", "0", "--farm-journal", "--journal-db", journalDB,
+            "--requests-per-client", "1024", "--connections-per-client", "1024",
+        ]
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out

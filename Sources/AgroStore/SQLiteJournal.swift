@@ -2,11 +2,11 @@ import AgroDomain
 import Foundation
 import GRDB
 
-/// The journal's rows, as the user database (one device, `farm` '') and the farm database (one
-/// scope per farm) keep them: fields and spray-record revisions, appended and never changed.
+/// A journal in SQLite: the user database's (one device, `farm` '') or one farm's in the farm
+/// database (`SQLiteFarmStore.journal(farm:)`). The rows: fields and spray-record revisions, appended and never changed.
 /// Each row keeps the value as JSON (`body`) beside the columns it is found by. In the farm
 /// database every row also carries its farm's number (`sequence`), given as it is stored.
-struct JournalTables: JournalStore {
+public struct SQLiteJournal: JournalStore {
     let writer: any DatabaseWriter
     /// Where the file is, for the error a failed write gives.
     let path: String
@@ -69,72 +69,82 @@ struct JournalTables: JournalStore {
         return try Int64.fetchOne(db, sql: "SELECT lastSequence FROM farm WHERE id = ?", arguments: [farm])
     }
 
-    func addField(_ field: Field) throws -> Bool {
-        let body = try Self.json(field)
-        return try durableWrite { db in
-            if try String.fetchOne(db, sql: "SELECT id FROM field WHERE id = ?", arguments: [field.id.uuidString]) != nil {
-                return false
-            }
-            let key = field.name.trimmingCharacters(in: .whitespaces).lowercased()
-            if try String.fetchOne(db, sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?", arguments: [farm, key])
-                != nil
-            {
-                throw JournalError.fieldNameTaken(field.name)
-            }
-            try db.execute(
-                sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [
-                    field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt),
-                    try nextSequence(db),
-                ])
-            return true
-        }
+    /// Stores a field; false when one with this id is stored already.
+    public func addField(_ field: Field) throws -> Bool {
+        try durableWrite { db in try addField(field, in: db) }
     }
 
-    func fields() throws -> [Field] {
+    /// Stores a field in the transaction of `db`.
+    func addField(_ field: Field, in db: Database) throws -> Bool {
+        let body = try Self.json(field)
+        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE id = ?", arguments: [field.id.uuidString]) != nil {
+            return false
+        }
+        let key = field.name.trimmingCharacters(in: .whitespaces).lowercased()
+        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?", arguments: [farm, key])
+            != nil
+        {
+            throw JournalError.fieldNameTaken(field.name)
+        }
+        try db.execute(
+            sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt),
+                try nextSequence(db),
+            ])
+        return true
+    }
+
+    /// The journal's fields, by name.
+    public func fields() throws -> [Field] {
         try writer.read { db in
             try String.fetchAll(db, sql: "SELECT body FROM field WHERE farm = ? ORDER BY nameKey", arguments: [farm])
                 .map { try Self.decode(Field.self, $0) }
         }
     }
 
-    func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
+    /// Appends a revision with its findings; false when this revision id is stored already.
+    public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
         let body = try Self.json(record), findingsText = try Self.json(findings.map(StoredFinding.init))
         return try append(record, body: body, findings: findingsText, errors: findings.filter { $0.severity == .error }.count)
     }
 
-    /// Appends a revision as JSON already made (a device keeps what the farm's server sent).
+    /// Appends a revision as JSON already made, in the transaction of `db`.
     func append(_ record: SprayRecord, body: String, findings: String, errors: Int) throws -> Bool {
-        try durableWrite { db in
-            if try String.fetchOne(
-                db, sql: "SELECT revision FROM sprayRecord WHERE revision = ?", arguments: [record.revision.uuidString])
-                != nil
-            {
-                return false
-            }
-            // A field of another farm is not there for this one.
-            guard
-                try String.fetchOne(
-                    db, sql: "SELECT id FROM field WHERE id = ? AND farm = ?", arguments: [record.field.uuidString, farm])
-                    != nil
-            else { throw JournalError.unknownField(record.field.uuidString.lowercased()) }
-            let number =
-                try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?",
-                    arguments: [record.id.uuidString]) ?? 1
-            try db.execute(
-                sql: """
-                    INSERT INTO sprayRecord(revision, farm, record, field, number, start, body, findings, errors, writtenAt,
-                        sequence)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    record.revision.uuidString, farm, record.id.uuidString, record.field.uuidString, number,
-                    record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt),
-                    try nextSequence(db),
-                ])
-            return true
+        try durableWrite { db in try append(record, body: body, findings: findings, errors: errors, in: db) }
+    }
+
+    /// Appends a revision as JSON already made (a device keeps what the farm's server sent), in
+    /// the transaction of `db`.
+    func append(_ record: SprayRecord, body: String, findings: String, errors: Int, in db: Database) throws -> Bool {
+        if try String.fetchOne(
+            db, sql: "SELECT revision FROM sprayRecord WHERE revision = ?", arguments: [record.revision.uuidString])
+            != nil
+        {
+            return false
         }
+        // A field of another farm is not there for this one.
+        guard
+            try String.fetchOne(
+                db, sql: "SELECT id FROM field WHERE id = ? AND farm = ?", arguments: [record.field.uuidString, farm])
+                != nil
+        else { throw JournalError.unknownField(record.field.uuidString.lowercased()) }
+        let number =
+            try Int.fetchOne(
+                db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?",
+                arguments: [record.id.uuidString]) ?? 1
+        try db.execute(
+            sql: """
+                INSERT INTO sprayRecord(revision, farm, record, field, number, start, body, findings, errors, writtenAt,
+                    sequence)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                record.revision.uuidString, farm, record.id.uuidString, record.field.uuidString, number,
+                record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt),
+                try nextSequence(db),
+            ])
+        return true
     }
 
     private func stored(_ rows: [Row]) throws -> [StoredRecord] {
@@ -145,7 +155,8 @@ struct JournalTables: JournalStore {
         }
     }
 
-    func records(field: UUID?) throws -> [StoredRecord] {
+    /// The latest revision of every record, on one field or all, in spraying order.
+    public func records(field: UUID?) throws -> [StoredRecord] {
         try writer.read { db in
             // The latest revision of each record: the one no later revision of it follows.
             let latest = """
@@ -164,7 +175,8 @@ struct JournalTables: JournalStore {
         }
     }
 
-    func sprays(field: UUID) throws -> [SprayRecord] {
+    /// The latest revisions on one field, without findings.
+    public func sprays(field: UUID) throws -> [SprayRecord] {
         try writer.read { db in
             try String.fetchAll(
                 db,
@@ -178,7 +190,8 @@ struct JournalTables: JournalStore {
         }
     }
 
-    func recordIDs(prefix: String) throws -> [UUID] {
+    /// The record ids starting with `prefix`.
+    public func recordIDs(prefix: String) throws -> [UUID] {
         let prefix = prefix.uppercased()
         return try writer.read { db in
             try String.fetchAll(
@@ -191,7 +204,8 @@ struct JournalTables: JournalStore {
         }.compactMap(UUID.init(uuidString:))
     }
 
-    func history(record: UUID) throws -> [StoredRecord] {
+    /// Every revision of a record, oldest first.
+    public func history(record: UUID) throws -> [StoredRecord] {
         try writer.read { db in
             try stored(
                 Row.fetchAll(
@@ -200,7 +214,8 @@ struct JournalTables: JournalStore {
         }
     }
 
-    func revision(_ id: UUID) throws -> StoredRecord? {
+    /// The stored revision with this id.
+    public func revision(_ id: UUID) throws -> StoredRecord? {
         try writer.read { db in
             try stored(
                 Row.fetchAll(
