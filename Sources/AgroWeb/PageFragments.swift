@@ -249,16 +249,17 @@ struct PageLayout: Fragment {
     ///   - strings: the interface strings (`t`); `locale`: the page's language (`lang`);
     ///   - catalogTitle: the catalog's title in that language;
     ///   - languages: the switch's links as its section reads them (`code`, `name`, `selected`),
-    ///     less their `href`, which each page gives (`html`).
+    ///     less their `href`, which each page gives (`html`);
+    ///   - journal: whether the menu links the field journal (`agro web --journal`).
     init(
         templates: MustacheLibrary, strings: [String: String], locale: String, catalogTitle: String,
-        languages: [[String: Any]]
+        languages: [[String: Any]], journal: Bool = false
     ) {
         // The section's text, as Mustache hands it to a lambda (written once, while rendering).
         final class Section { var text: String? }
         let section = Section()
         let values: [String: Any] = [
-            "t": strings, "lang": locale, "catalogTitle": catalogTitle,
+            "t": strings, "lang": locale, "catalogTitle": catalogTitle, "journal": journal,
             "title": "\u{0}t", "body": RawHTML(text: "\u{0}b"),
             "languages": MustacheLambda { text in
                 section.text = text

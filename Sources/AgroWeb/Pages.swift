@@ -44,6 +44,7 @@ enum Pages {
             render(request, app) { page in Rendered(template: "favorites", title: page.t("web.favorites"), values: [:]) }
         }
         registerFieldPages(on: router, app: app)
+        registerJournalPages(on: router, app: app)
         registerSignIn(on: router, app: app)
         router.get("static/:name") { request, context in
             guard let name = context.parameters.get("name"), let file = app.staticFiles[name] else {
@@ -86,6 +87,8 @@ enum Pages {
         var retryAfter: Int?
         /// The body already written (the template's markup made directly): no rendering.
         var body: String? = nil
+        /// Where a stored form sends the browser (303 See Other): no page.
+        var location: String? = nil
 
         init(template: String, title: String, values: [String: Any], status: HTTPResponse.Status = .ok) {
             self.template = template
@@ -133,6 +136,9 @@ enum Pages {
 
     /// The page inside the layout: navigation, language switch, strings.
     static func respond(_ page: PageContext, _ rendered: Rendered) -> Response {
+        if let location = rendered.location {
+            return Response(status: rendered.status, headers: [.location: location, .contentLength: "0"])
+        }
         let strings = Self.strings(page)
         let body =
             rendered.body
@@ -169,7 +175,7 @@ enum Pages {
             }
             return PageLayout(
                 templates: page.app.templates, strings: strings, locale: page.locale, catalogTitle: title,
-                languages: languages)
+                languages: languages, journal: page.app.journal != nil || page.app.farm != nil)
         }
         return (try? page.app.fragments.value(.layout(locale: page.locale), in: page.catalog) { _ in make() }) ?? make()
     }
@@ -202,6 +208,11 @@ enum Pages {
         "navUses", "navPlan", "navTank",
         // Offline and accessibility: the skip link, the saved-copy banner, the offline page, the announced count.
         "skip", "savedCopy", "offlineTitle", "offlineText", "resultsCount", "decide",
+        // The field journal's pages (`agro web --journal`).
+        "journal", "journalFields", "journalAddField", "journalFieldName", "journalPlace", "journalNoFields",
+        "journalWrite", "journalRecordsTitle", "journalPendingTitle", "journalWhen", "journalPests", "journalWater",
+        "journalOperator", "journalWeather", "journalNotes", "journalSave", "journalFindings", "journalRevisions",
+        "journalHarvest", "journalSource", "journalOpen", "journalSentTitle", "journalNoRecords",
         // A long card's jump list; what saving for offline costs; the search over saved pages.
         "jumpToCrop", "forAllUses", "keptOffline", "offerCompare", "saveCompare", "comparedKept", "offlineSearch",
         "savedSize", "usualPests", "forAllUsesCard",

@@ -21,6 +21,11 @@ only, plus axe-core fetched from PyPI) as an agronomist with a 360-px phone woul
    network off (Network.emulateNetworkConditions on the page and the worker) shows the card and
    the date it was saved; a favorite's card and the pages it links to open offline even when
    the pages seen lately are gone; a page never seen gives the offline page.
+5. the field journal (agro web --journal, its user database in the run's temporary folders) in
+   kk, ru and en: a field added, a record with a dose above the label written online and its
+   dose finding shown in the page's language; the network off, a record written on the form is
+   kept in the browser, listed as not sent and not checked, and stays after a reload; the
+   network back, it is sent once and its findings shown; the journal's pages axe-clean.
 
 usage: browser_test.py BASE_URL SCREENSHOTS_DIR
 """
@@ -1064,6 +1069,125 @@ def search_and_favorites(tab, base, lookup):
     tab.call("Emulation.setScriptExecutionDisabled", value=False)
 
 
+# --- the field journal on the phone, offline first -------------------------------------------
+
+def label_dose_range():
+    """Tebuconazole 250 g/L EC's registered dose on winter wheat, from the catalog's sources
+    (Database/content): the product's names and the use's [from, to] with its unit."""
+    content = os.path.join(ROOT, "Database", "content")
+    uses = json.load(open(os.path.join(content, "uses.json"), encoding="utf-8"))
+    use = next(u for u in uses if u["product"] == "tebuconazole-250-ec" and "winter-wheat" in u["cultures"])
+    products = json.load(open(os.path.join(content, "products.json"), encoding="utf-8"))
+    products = products if isinstance(products, list) else products["products"]
+    product = next(p for p in products if p["id"] == "tebuconazole-250-ec")
+    return product["name"], use["dose"], use["unit"]
+
+
+def written(value, code):
+    """A number as the page's language writes it: a decimal comma in Russian and Kazakh."""
+    text = f"{value:g}"
+    return text.replace(".", ",") if code in ("ru", "kk") else text
+
+
+FILL_RECORD = r"""((dose, bbch) => { const f = document.getElementById('journal-record');
+  f.product1.value = 'tebuconazole-250-ec'; f.dose1.value = dose; f.unit1.value = 'l/ha';
+  f.pests1.value = 'zymoseptoria-tritici'; f.bbch.value = bbch; f.water.value = '200'; f.operator.value = 'A. Serikbayev';
+  f.wind.value = '2,5'; f.windSource.value = 'forecast'; return true; })"""
+
+
+def journal_offline(tools, tab, base, lookup, shots, axe, raw_keys):
+    """In kk, ru and en at 360 px: a field added on its page; a record written online with a
+    dose above the label, its dose finding shown in the page's language as the record is saved
+    (the expectation from the catalog's sources); the network off, a record written on the
+    same form is kept in the browser and listed as not sent and not checked, and stays after a
+    reload; the network back, it is sent (once, by the id the browser made) and its findings
+    are shown on the field's page in that language; each journal page axe-clean, 24-px targets,
+    no sideways scrolling at 360 px or with the text at 200 %, no raw key."""
+    names, (low, high), unit = label_dose_range()
+    dose = high * 1.5
+    problems = []
+    for code in LANGUAGES:
+        rule = lookup(code, "finding.rule.dose")
+        tab.open(base + f"/journal?lang={code}", "!!document.querySelector('form.journal-field')")
+        field_name = f"Field {code} {int(time.time())}"
+        tab.evaluate("""((name, area) => { const f = document.querySelector('form.journal-field');
+          f.name.value = name; f.area.value = area; f.culture.value = 'winter-wheat';
+          window.agroOld = true; f.querySelector('button[type=submit]').click(); })""" + f"({json.dumps(field_name)}, {json.dumps(written(12.5, code))})")
+        tab.loaded("!!document.getElementById('field')", "the new field's page")
+        field_url = tab.evaluate("location.href").split("?")[0]
+        check(tab.evaluate("document.querySelector('main h1').textContent") == field_name, f"[{code}] the field {field_name} is added")
+
+        # Online: written and saved; the server's findings on the record's page at once.
+        tab.open(field_url + "/record", "!!document.getElementById('journal-record')")
+        start = tab.evaluate("document.getElementById('f-start').value")
+        check(start.startswith(time.strftime("%Y-%m-%d")), f"[{code}] the form's time defaults to now: {start}")
+        check(tab.evaluate("document.getElementById('f-area').value") == written(12.5, code), f"[{code}] the area defaults to the field's")
+        tab.evaluate(FILL_RECORD + f"({json.dumps(written(dose, code))}, '32')")
+        tab.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
+        tab.loaded("location.pathname.startsWith('/journal/record/') && !!document.getElementById('record')", "the saved record")
+        findings = tab.evaluate("Array.from(document.querySelectorAll('#findings li.finding.error')).map(li => li.textContent.replace(/\\s+/g, ' ').trim())")
+        wanted = [f for f in findings if f"[{rule}]" in f and names[code] in f and written(dose, code) in f and written(low, code) in f]
+        check(len(wanted) == 1, f"[{code}] online, the dose above the label ({written(dose, code)} {unit}, registered from"
+              f" {written(low, code)} to {written(high, code)}) is found in the page's language: {findings}")
+        record_url = tab.evaluate("location.href").split("?")[0]
+        tab.open(field_url, "!!document.getElementById('records')")
+        check(tab.evaluate("document.querySelectorAll('#records li.has-errors').length") == 1, f"[{code}] the field's list marks the record")
+        tab.open(field_url + "/record", "!!document.getElementById('journal-record')")
+        for url in (field_url, field_url + "/record"):
+            tab.wait_for(f"caches.open('agro-pages').then(c => c.match({json.dumps(url)})).then(r => !!r)", f"{url} kept as seen")
+
+        # Offline: the record is kept in the browser, listed as not sent and not checked.
+        set_offline(tools, tab, True)
+        tab.open(field_url + "/record", "!!document.getElementById('journal-record')")
+        tab.evaluate(FILL_RECORD + f"({json.dumps(written(dose, code))}, '37')")
+        kept_id = tab.evaluate("document.getElementById('journal-record').elements.id.value")
+        tab.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
+        pending_text = lookup(code, "web.journalPending")
+        ready = f"!!document.querySelector('#pending li') && document.querySelector('#pending li').textContent.includes({json.dumps(pending_text)})"
+        tab.loaded(ready, "the kept record on the field's page")
+        check(not tab.evaluate("document.getElementById('pending').hidden"), f"[{code}] offline, the record is listed: {pending_text}")
+        tab.reload(ready, "the field's page reloaded offline")
+        check(tab.evaluate("document.querySelectorAll('#pending li').length") == 1, f"[{code}] after a reload offline it is still there")
+        tab.screenshot(os.path.join(shots, f"journal-offline.{code}.png"))
+
+        # Back online: sent, checked by the server, its findings shown on the field's page.
+        set_offline(tools, tab, False)
+        sent_text = lookup(code, "web.journalSent")
+        tab.wait_for(f"!!document.querySelector('#sent li') && document.querySelector('#sent li').textContent.includes({json.dumps(sent_text)})"
+                     " && document.getElementById('pending').hidden", "the kept record sent", timeout=45)
+        shown = tab.evaluate("Array.from(document.querySelectorAll('#sent li.finding.error')).map(li => li.textContent.trim())")
+        check(any(names[code] in f and written(dose, code) in f and written(low, code) in f for f in shown),
+              f"[{code}] online again, the record is sent and its dose finding shown in the page's language: {shown}")
+        tab.screenshot(os.path.join(shots, f"journal-sent.{code}.png"))
+        stored = tab.evaluate(f"fetch('/api/v1/journal?field=' + encodeURIComponent({json.dumps(field_name)})).then(r => r.json()).then(l => l.map(r => r.id))")
+        check(sorted(i.lower() for i in stored) == sorted([record_url.rsplit("/", 1)[1].lower(), kept_id.lower()]),
+              f"[{code}] both records stored, by the ids made on the server and in the browser: {stored}")
+        # Sent again (an answer lost on the way): the same id, stored once.
+        again = tab.evaluate("""new Promise(r => { const q = indexedDB.open('agro-journal', 1); q.onsuccess = () => r(q.result); })
+          .then(db => new Promise(r => { const g = db.transaction('outbox').objectStore('outbox').get(%s);
+            g.onsuccess = () => { db.close(); r(g.result); }; }))
+          .then(e => fetch('/api/v1/journal', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(e.record)}))
+          .then(r => r.json().then(j => [r.status, j.stored]))""" % json.dumps(kept_id))
+        count = tab.evaluate(f"fetch('/api/v1/journal?field=' + encodeURIComponent({json.dumps(field_name)})).then(r => r.json()).then(l => l.length)")
+        check(again == [200, False] and count == 2, f"[{code}] the kept record sent again is stored once: {again}, {count} records")
+        for label, url in (("journal", base + "/journal"), ("journal field", field_url), ("journal record form", field_url + "/record"),
+                           ("journal record", record_url)):
+            inspect(tab, with_lang(url, code), code, label, axe, raw_keys, lookup, shots, problems)
+    # Without JavaScript: the form posts to the server, which shows the findings before saving.
+    tab.call("Emulation.setScriptExecutionDisabled", value=True)
+    tab.open(field_url + "/record?lang=kk", "!!document.getElementById('journal-record')")
+    tab.evaluate(FILL_RECORD + f"({json.dumps(written(dose, 'kk'))}, '32')")
+    tab.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=check]').click()")
+    tab.loaded("!!document.getElementById('checked')", "the findings before saving, without JavaScript")
+    before = tab.evaluate("Array.from(document.querySelectorAll('#checked li.finding.error')).map(li => li.textContent.trim())")
+    check(any(f"[{lookup('kk', 'finding.rule.dose')}]" in f and names["kk"] in f for f in before)
+          and tab.evaluate("document.getElementById('f-dose1').value") == written(dose, "kk"),
+          f"[kk] without JavaScript, Check shows the dose finding before saving and keeps the form: {before}")
+    tab.call("Emulation.setScriptExecutionDisabled", value=False)
+    check(problems == [], "the journal's pages in 3 languages at 360 px: axe 0 serious or critical, targets 24 px, no sideways"
+          " scrolling at 360 px or with the text at 200 %, no raw key" + ("" if not problems else ":\n  " + "\n  ".join(problems[:40])))
+
+
 def main():
     base, shots = sys.argv[1].rstrip("/"), sys.argv[2]
     started = time.time()
@@ -1146,6 +1270,7 @@ def main():
         tank_computed(tab, base, *tank)
         search_and_favorites(tab, base, lookup)
         offline_checks(tools, tab, base, lookup, shots)
+        journal_offline(tools, tab, base, lookup, shots, axe, raw_keys)
         favorite_cost(tab, base, lookup, shots)
         offline_as_expected(tools, tab, base, lookup, shots)
         # The Swiss register (run.sh imports it when the shared data is there): a long card.

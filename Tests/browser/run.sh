@@ -2,9 +2,10 @@
 # The browser test of `agro web`: headless Chromium (Debian's `chromium`, installed here when
 # missing) crawls the site, opens every kind of page in en/ru/kk at 360 px with axe-core
 # (fetched from PyPI by the test), searches as one types, keeps a favorite and reloads pages
-# with the network off, saves for offline what a favorite needs, searches the saved pages, opens
-# the Swiss register's longest card (imported here from the shared data) and measures first
-# visits on a slow link (Tests/browser/browser_test.py). Screenshots go to
+# with the network off, writes field-journal records offline (`--journal`, the user database
+# in this run's temporary folders), saves for offline what a favorite needs, searches the saved
+# pages, opens the Swiss register's longest card (imported here from the shared data) and
+# measures first visits on a slow link (Tests/browser/browser_test.py). Screenshots go to
 # ${AGRO_SCREENSHOTS:-/tmp/agro-web-browser} (never into the repository). The weather pages
 # read recorded OpenWeatherMap answers from the shared fixtures through a loopback stand-in
 # (Tests/browser/owm_server.py); without the fixtures they are left out, and with CI=true that fails.
@@ -40,7 +41,7 @@ else
 fi
 
 env "${weather[@]}" XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
-  "$bin/agro-full" --catalog Database/catalog.sqlite web --host 127.0.0.1 --port 0 >"$out" 2>"$home/web.log" &
+  "$bin/agro-full" --catalog Database/catalog.sqlite web --host 127.0.0.1 --port 0 --journal >"$out" 2>"$home/web.log" &
 server=$!
 pids+=($server)
 for _ in $(seq 1 300); do

@@ -94,9 +94,11 @@
   // A saved copy on screen (the worker showed its banner): the live page once the network is back.
   var banner = document.getElementById("saved");
   if (banner && !banner.hidden) {
-    var probing = false;
+    var probing = false, typed = false;
+    // Not over what the person is typing (a journal record written offline, a search).
+    document.addEventListener("input", function () { typed = true; });
     var probe = function () {
-      if (probing) { return; }
+      if (probing || typed) { return; }
       probing = true;
       fetch("/healthz", { cache: "no-store" }).then(function (response) {
         if (response.ok) { location.reload(); }

@@ -18,7 +18,8 @@ var KEPT = "agro-favorites";
 var LANGUAGES = ["en", "ru", "kk"];
 var SHELL_FILES = [
   "/static/app.css", "/static/app.js", "/static/offline.js", "/static/manifest.webmanifest",
-  "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/static/icon-maskable-512.png"
+  "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png", "/static/icon-maskable-512.png",
+  "/static/journal.js"  // the field journal's offline records (journal.js keeps and sends them)
 ].concat(LANGUAGES.map(function (code) { return "/offline/" + code; }));
 var PAGE_LIMIT = 150;     // pages kept as last seen (favorites' pages are apart, not counted)
 var BUDGET = 5 * 1024 * 1024;  // bytes as sent of every page saved, favorites' included
