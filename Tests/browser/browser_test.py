@@ -736,7 +736,11 @@ def offline_as_expected(tools, tab, base, lookup, shots):
         set_offline(tools, tab, False)
         wait_quietly(tab, "document.readyState === 'complete' && !!document.getElementById('saved') && document.getElementById('saved').hidden",
                      f"[{code}] the live page in place of the saved copy")
-        check(True, f"[{code}] the network back, the live page replaced the saved copy without a reload by the person")
+        live = tab.evaluate("[new URL(location.href).searchParams.get('q'), document.querySelectorAll('#results li').length,"
+                            " document.getElementById('results').getAttribute('data-offline')]")
+        check(live[0] == word and live[1] > 0 and live[2] is None,
+              f"[{code}] the network back, the live page replaced the saved copy without a reload by the person,"
+              f" with the server's results for what was typed: {live}")
     forget_saved(tab)
 
 

@@ -95,13 +95,21 @@
   var banner = document.getElementById("saved");
   if (banner && !banner.hidden) {
     var probing = false, typed = false;
-    // Not over what the person is typing (a journal record written offline, a search).
-    document.addEventListener("input", function () { typed = true; });
+    // Never over what the person is typing in a form (a journal record written offline); a
+    // search typed meanwhile is asked of the live page.
+    document.addEventListener("input", function (event) { typed = typed || event.target.id !== "q"; });
     var probe = function () {
       if (probing || typed) { return; }
       probing = true;
       fetch("/healthz", { cache: "no-store" }).then(function (response) {
-        if (response.ok) { location.reload(); }
+        if (!response.ok) { return; }
+        var box = document.getElementById("q"), live = new URL(location.href);
+        if (box && box.value.trim()) {
+          live.searchParams.set("q", box.value.trim());
+          location.replace(live.href);
+        } else {
+          location.reload();
+        }
       }).catch(function () { /* still offline */ }).then(function () { probing = false; });
     };
     window.addEventListener("online", probe);
