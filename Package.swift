@@ -25,6 +25,8 @@
 //     `DescribedError`) which it words and gives a status from its own table.
 //   AgroCLI (the catalog-query commands, their options, the exit) <- AgroPresentation
 //   AgroWeb (routes and templates of `agro web`) <- AgroPresentation, Hummingbird; not AgroCLI.
+//   AgroPostgres (the farm journal's store on PostgreSQL, through postgres-nio) <- AgroDomain;
+//     only agro-full may link it: the quick `agro` never starts NIO or a PostgreSQL client.
 //   Neither front imports AgroStore (scripts/test checks): they read through AgroDomain's
 //   use-case protocols (`Catalog`, `SwappableCatalog`); the commands get theirs from
 //   AgroPresentation's Environment, and `agro web`'s start-up (agro-full) opens the store.
@@ -65,6 +67,7 @@ let package = Package(
         .library(name: "AgroServer", targets: ["AgroServer"]),
         .library(name: "AgroHTTP", targets: ["AgroHTTP"]),
         .library(name: "AgroWeb", targets: ["AgroWeb"]),
+        .library(name: "AgroPostgres", targets: ["AgroPostgres"]),
         .library(name: "AgroAccounts", targets: ["AgroAccounts"]),
         // For the benchmarks package (Benchmarks/Package.swift) only: loopback servers, test catalogs.
         .library(name: "AgroTestSupport", targets: ["AgroTestSupport"]),
@@ -80,6 +83,10 @@ let package = Package(
         // The version Hummingbird resolves; `agro web` names its HTTP fields and statuses.
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // The farm journal's shared store (AgroPostgres): several `agro web` behind nginx.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // The version postgres-nio resolves; the store builds its TLS context (`sslmode=require`).
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         // `swift package generate-documentation --target AgroDomain` (and AgroStore); no target uses it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
         // bcrypt for the farm journal's passwords (HummingbirdBcrypt only).
@@ -137,6 +144,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
+        // The farm journal on PostgreSQL (`FarmStore`), for several instances sharing one journal.
+        .target(
+            name: "AgroPostgres",
+            dependencies: [
+                "AgroDomain", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
         // A child process the update tests kill with SIGKILL at chosen instants.
         .executableTarget(
             name: "AgroUpdateTestHelper",
@@ -192,7 +208,7 @@ let package = Package(
                 "AgroCLI", "AgroPresentation", "AgroDomain", "AgroStore", "AgroContent", "AgroImport", "AgroWeather",
                 "AgroWeatherClient", "AgroHTML",
                 "AgroTerminal", "AgroNews", "AgroUpdate", "AgroUpdateClient", "AgroServer", "AgroWeb", "AgroAccounts",
-                "AgroSyncClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AgroSyncClient", "AgroPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
@@ -228,7 +244,8 @@ let package = Package(
         .testTarget(
             name: "AgroStoreTests",
             dependencies: [
-                "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", .product(name: "GRDB", package: "GRDB.swift"),
+                "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", "AgroPostgres", "AgroTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
@@ -237,7 +254,7 @@ let package = Package(
                 "agro", "agro-full", "AgroDomain", "AgroTestSupport",
                 // The error table's test (ErrorWordingTests) builds the libraries' errors.
                 "AgroCLI", "AgroPresentation", "AgroStore", "AgroUpdate", "AgroWeather", "AgroNews", "AgroImport",
-                "AgroContent", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "AgroContent", "AgroPostgres", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "AgroWeatherTests", dependencies: ["AgroWeather", "AgroWeatherClient", "AgroDomain", "AgroTestSupport"]),

@@ -43,7 +43,11 @@ let package = Package(
         // The field journal: a record written with its checks, a season exported (journal/README.md).
         .executableTarget(
             name: "agro-journal-bench",
-            dependencies: [.product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro")],
+            dependencies: [
+                .product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro"),
+                // The same writes on the PostgreSQL store, on a server of its own (--postgres).
+                .product(name: "AgroPostgres", package: "agro"), .product(name: "AgroTestSupport", package: "agro"),
+            ],
             path: "journal/Sources", swiftSettings: strict),
         // The farm journal: a season synced to an empty device, writes under wrk (journal/README.md).
         .executableTarget(

@@ -33,6 +33,17 @@ struct SourceEntry {
         return value
     }
 
+    /// An EPPO code, written as EPPO writes it ("TRZAW"): a source holds the code itself, so a
+    /// code in small letters or with blanks is reported rather than mended.
+    func eppoCode(_ key: String) -> String? {
+        guard let value = string(key) else { return nil }
+        guard EPPOCode.normalized(value) == value else {
+            report("field \"\(key)\" must be an EPPO code: 5 or 6 capital letters or digits, as \"TRZAW\"")
+            return nil
+        }
+        return value
+    }
+
     func number(_ key: String) -> Double? {
         guard has(key) else { return nil }
         guard let value = fields[key] as? NSNumber, !Self.isBoolean(value) else {

@@ -46,13 +46,14 @@ final class SourceReader {
                 return CatalogRecord.GrowthStage(bbch: bbch, name: stage.text("name", required: true))
             }
             return CatalogRecord.Culture(
-                id: id, name: e.text("name", required: true), latinName: e.string("latin"),
+                id: id, name: e.text("name", required: true), latinName: e.string("latin"), eppoCode: e.eppoCode("eppo"),
                 description: e.text("description"), parentIDs: e.strings("parents"), stages: stages)
         }
         content.pests = entries("pests.json") { e, id in
             CatalogRecord.Pest(
                 id: id, kind: e.choice("kind", PestKind.self, required: true) ?? .other, latinName: e.string("latin"),
-                name: e.text("name", required: true), description: e.text("description"), images: e.strings("images"))
+                eppoCode: e.eppoCode("eppo"), name: e.text("name", required: true), description: e.text("description"),
+                images: e.strings("images"))
         }
         content.products = entries("products.json") { e, id in self.product(e, id: id) }
         content.uses = entries("uses.json") { e, id in self.use(e, id: id) }

@@ -352,15 +352,18 @@ package struct JournalQuery: Sendable {
     package func export(journal: Journal<some JournalStore>, catalog: some Catalog, environment: Environment) throws
         -> [ExportRow]
     {
-        var cropNames: [EntityID: String] = [:]
+        // The crop's own EPPO code, not a group's: an auditor reads the code as the crop itself
+        // (a culture without one leaves the column empty).
+        var crops: [EntityID: (name: String, eppo: String?)] = [:]
         var names = JournalNames(catalog: catalog, locale: environment.locale)
         return try records(journal: journal).flatMap { stored, field in
-            if cropNames[field.culture] == nil {
-                cropNames[field.culture] =
-                    try catalog.culture(id: field.culture, locale: environment.locale)?.name ?? field.culture
+            if crops[field.culture] == nil {
+                let culture = try catalog.culture(id: field.culture, locale: environment.locale)
+                crops[field.culture] = (culture?.name ?? field.culture, culture?.eppoCode)
             }
             let document = try RecordDocument(stored, field: field, names: &names, environment: environment)
-            return ExportRow.rows(document, field: field, cropName: cropNames[field.culture] ?? field.culture, cropEPPO: nil)
+            let crop = crops[field.culture]
+            return ExportRow.rows(document, field: field, cropName: crop?.name ?? field.culture, cropEPPO: crop?.eppo)
         }
     }
 

@@ -68,6 +68,7 @@ package struct ServiceErrorWording: ErrorWording {
             "io": .cannotWrite, "busy": .cannotWrite,
             "notGreaterThanPublished": .usage, "publishIdentityMismatch": .usage,
         ],
+        "PostgresStoreError": ["invalidURL": .usage, "schemaTooNew": .journalUnavailable],
         "FeedError": [
             "invalidURL": .usage, "unreachable": .ioError, "httpStatus": .ioError, "notAFeed": .badContent,
             "malformed": .badContent, "notFetched": .ioError, "config": .ioError, "cache": .cannotWrite,

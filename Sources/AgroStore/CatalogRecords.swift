@@ -143,6 +143,8 @@ public enum CatalogRecord {
         public var name: LocalizedText
         /// Scientific name.
         public var latinName: String?
+        /// Code in the EPPO Global Database ("TRZAW").
+        public var eppoCode: String?
         /// Description by locale.
         public var description: LocalizedText
         /// The groups directly above it; the writer rejects cycles.
@@ -151,12 +153,13 @@ public enum CatalogRecord {
         public var stages: [GrowthStage]
         /// A culture record.
         public init(
-            id: EntityID, name: LocalizedText, latinName: String? = nil, description: LocalizedText = [:],
-            parentIDs: [EntityID] = [], stages: [GrowthStage] = []
+            id: EntityID, name: LocalizedText, latinName: String? = nil, eppoCode: String? = nil,
+            description: LocalizedText = [:], parentIDs: [EntityID] = [], stages: [GrowthStage] = []
         ) {
             self.id = id
             self.name = name
             self.latinName = latinName
+            self.eppoCode = eppoCode
             self.description = description
             self.parentIDs = parentIDs
             self.stages = stages
@@ -171,6 +174,8 @@ public enum CatalogRecord {
         public var kind: PestKind
         /// Scientific name.
         public var latinName: String?
+        /// Code in the EPPO Global Database ("SEPTTR").
+        public var eppoCode: String?
         /// Name by locale.
         public var name: LocalizedText
         /// Description by locale.
@@ -179,12 +184,13 @@ public enum CatalogRecord {
         public var images: [String]
         /// A pest record.
         public init(
-            id: EntityID, kind: PestKind, latinName: String? = nil, name: LocalizedText,
+            id: EntityID, kind: PestKind, latinName: String? = nil, eppoCode: String? = nil, name: LocalizedText,
             description: LocalizedText = [:], images: [String] = []
         ) {
             self.id = id
             self.kind = kind
             self.latinName = latinName
+            self.eppoCode = eppoCode
             self.name = name
             self.description = description
             self.images = images

@@ -9,7 +9,7 @@ import Foundation
 /// filled when a catalog is finished, never by hand.
 public enum CatalogSchema {
     /// Version of this layout. A program reads catalogs whose schema version is at most this.
-    public static let version = 2
+    public static let version = 3
 
     /// The statements that create an empty catalog, in order.
     public static let statements: [String] = [
@@ -56,10 +56,13 @@ public enum CatalogSchema {
         ) WITHOUT ROWID
         """,
         i18n("substance", fields: "name TEXT, name_key TEXT, description TEXT"),
+        // eppo_code (cultures and pests): the code in the EPPO Global Database ("TRZAW"). Since
+        // schema 3; a reader of an older file reads none.
         """
         CREATE TABLE cultures (
           id TEXT PRIMARY KEY NOT NULL,
-          latin_name TEXT
+          latin_name TEXT,
+          eppo_code TEXT
         ) WITHOUT ROWID
         """,
         i18n("culture", fields: "name TEXT, name_key TEXT, description TEXT"),
@@ -94,7 +97,8 @@ public enum CatalogSchema {
         CREATE TABLE pests (
           id TEXT PRIMARY KEY NOT NULL,
           kind TEXT NOT NULL,
-          latin_name TEXT
+          latin_name TEXT,
+          eppo_code TEXT
         ) WITHOUT ROWID
         """,
         i18n("pest", fields: "name TEXT, name_key TEXT, description TEXT"),

@@ -155,9 +155,10 @@ public final class CatalogWriter {
     /// Adds a culture with its growth stages and its links to the groups above it.
     public func add(_ culture: CatalogRecord.Culture) throws {
         try write { db in
-            try db.insert(with: cache, "INSERT INTO cultures(id, latin_name) VALUES (?, ?)") {
+            try db.insert(with: cache, "INSERT INTO cultures(id, latin_name, eppo_code) VALUES (?, ?, ?)") {
                 $0.add(culture.id)
                 $0.add(culture.latinName)
+                $0.add(culture.eppoCode)
             }
             self.useReferences.wrote(.culture, culture.id)
             try self.insertI18n(
@@ -185,10 +186,11 @@ public final class CatalogWriter {
     /// Adds a pest.
     public func add(_ pest: CatalogRecord.Pest) throws {
         try write { db in
-            try db.insert(with: cache, "INSERT INTO pests(id, kind, latin_name) VALUES (?, ?, ?)") {
+            try db.insert(with: cache, "INSERT INTO pests(id, kind, latin_name, eppo_code) VALUES (?, ?, ?, ?)") {
                 $0.add(pest.id)
                 $0.add(pest.kind.rawValue)
                 $0.add(pest.latinName)
+                $0.add(pest.eppoCode)
             }
             self.useReferences.wrote(.pest, pest.id)
             try self.insertI18n(db, I18n.pest, key: pest.id, [pest.description, pest.name], nameKey: pest.name)

@@ -30,7 +30,7 @@ extension SQLiteCatalog: CulturesUseCase {
             guard
                 let row = try db.row(
                     """
-                    SELECT c.id, c.latin_name, \(texts.name("culture", owner: "c.id")) AS name,
+                    SELECT c.id, c.latin_name, \(eppoCode("c")), \(texts.name("culture", owner: "c.id")) AS name,
                       \(texts.field("culture", "description", owner: "c.id")) AS description
                     FROM cultures c WHERE c.id = \(id)
                     """)
@@ -57,7 +57,7 @@ extension SQLiteCatalog: CulturesUseCase {
                 """
             ).map { GrowthStage(bbch: BBCHRange(from: $0["bbch_from"], to: $0["bbch_to"]), name: $0["name"] ?? "") }
             return Culture(
-                id: id, name: row["name"] ?? id, latinName: row.text("latin_name"),
+                id: id, name: row["name"] ?? id, latinName: row.text("latin_name"), eppoCode: row.text("eppo_code"),
                 description: row.text("description"), parents: parents, children: children, growthStages: stages)
         }
     }
@@ -86,7 +86,7 @@ extension SQLiteCatalog: PestsUseCase {
         let whereClause: SQL = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let ordered: SQL = """
             SELECT * FROM (
-              SELECT p.id, p.kind, p.latin_name,
+              SELECT p.id, p.kind, p.latin_name, \(eppoCode("p")),
                 \(texts.name("pest", owner: "p.id")) AS name,
                 \(texts.field("pest", "name_key", owner: "p.id")) AS name_key
               FROM pests p
@@ -96,7 +96,7 @@ extension SQLiteCatalog: PestsUseCase {
                 rows.map { row in
                     Pest(
                         id: row["id"], name: row["name"] ?? row["id"], kind: PestKind(rawValue: row["kind"]) ?? .other,
-                        latinName: row.text("latin_name"))
+                        latinName: row.text("latin_name"), eppoCode: row.text("eppo_code"))
                 }
             }
         }
@@ -109,7 +109,7 @@ extension SQLiteCatalog: PestsUseCase {
             guard
                 let row = try db.row(
                     """
-                    SELECT p.id, p.kind, p.latin_name, \(texts.name("pest", owner: "p.id")) AS name,
+                    SELECT p.id, p.kind, p.latin_name, \(eppoCode("p")), \(texts.name("pest", owner: "p.id")) AS name,
                       \(texts.field("pest", "description", owner: "p.id")) AS description
                     FROM pests p WHERE p.id = \(id)
                     """)
@@ -118,7 +118,7 @@ extension SQLiteCatalog: PestsUseCase {
                 "SELECT url FROM pest_images WHERE pest_id = \(id) ORDER BY position", as: String.self)
             return Pest(
                 id: id, name: row["name"] ?? id, kind: PestKind(rawValue: row["kind"]) ?? .other,
-                latinName: row.text("latin_name"), description: row.text("description"),
+                latinName: row.text("latin_name"), eppoCode: row.text("eppo_code"), description: row.text("description"),
                 images: images.map { Link(kind: .image, url: $0) })
         }
     }

@@ -227,6 +227,12 @@ public final class SQLiteCatalog: Sendable {
         LocalizedSQL(chain: info.locales.chain(for: locale))
     }
 
+    /// The EPPO code column of the `cultures` or `pests` row named `alias`, as `eppo_code`: NULL
+    /// in a catalog older than schema 3, which has no such column (files are opened as they are).
+    func eppoCode(_ alias: String) -> SQL {
+        info.schemaVersion >= 3 ? SQL(sql: "\(alias).eppo_code") : "NULL AS eppo_code"
+    }
+
     /// Runs a read, turning database failures into a user-facing error; within the
     /// `CatalogDeadline` of the work, if one is set.
     func read<T>(_ body: (Database) throws -> T) throws -> T {

@@ -187,11 +187,13 @@ public final class SQLiteFarmStore: FarmStore {
         }
     }
 
-    /// Stores a session (and forgets the expired ones).
+    /// Stores a session, and forgets those that expired two months before it does: measured
+    /// from the session's own time, not this machine's clock, which the caller's `now` may not be.
     public func addSession(_ session: Session) throws {
         try tables.durableWrite { db in
             try db.execute(
-                sql: "DELETE FROM session WHERE expires < ?", arguments: [UserStore.storageText(Date())])
+                sql: "DELETE FROM session WHERE expires < ?",
+                arguments: [UserStore.storageText(session.expires.addingTimeInterval(-60 * 86_400))])
             try db.execute(
                 sql: "INSERT INTO session(digest, loginKey, expires) VALUES (?, ?, ?)",
                 arguments: [session.tokenDigest, Self.key(session.login), UserStore.storageText(session.expires)])

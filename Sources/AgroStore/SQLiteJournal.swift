@@ -65,8 +65,8 @@ public struct SQLiteJournal: JournalStore {
     /// The farm's next number, taken in the write's transaction; nil in a user database.
     private func nextSequence(_ db: Database) throws -> Int64? {
         guard numbered else { return nil }
-        try db.execute(sql: "UPDATE farm SET lastSequence = lastSequence + 1 WHERE id = ?", arguments: [farm])
-        return try Int64.fetchOne(db, sql: "SELECT lastSequence FROM farm WHERE id = ?", arguments: [farm])
+        try db.cachedStatement(sql: "UPDATE farm SET lastSequence = lastSequence + 1 WHERE id = ?").execute(arguments: [farm])
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT lastSequence FROM farm WHERE id = ?"), arguments: [farm])
     }
 
     /// Stores a field; false when one with this id is stored already.
@@ -77,22 +77,37 @@ public struct SQLiteJournal: JournalStore {
     /// Stores a field in the transaction of `db`.
     func addField(_ field: Field, in db: Database) throws -> Bool {
         let body = try Self.json(field)
-        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE id = ?", arguments: [field.id.uuidString]) != nil {
+        if try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM field WHERE id = ?"), arguments: [field.id.uuidString])
+            != nil
+        {
             return false
         }
         let key = field.name.trimmingCharacters(in: .whitespaces).lowercased()
-        if try String.fetchOne(db, sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?", arguments: [farm, key])
+        if try String.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM field WHERE farm = ? AND nameKey = ?"), arguments: [farm, key])
             != nil
         {
             throw JournalError.fieldNameTaken(field.name)
         }
-        try db.execute(
-            sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        // Cached statements: a device keeps a page of a thousand changes in one go.
+        let sequence = try nextSequence(db)
+        try db.cachedStatement(
+            sql: "INSERT INTO field(id, farm, name, nameKey, body, writtenAt, sequence) VALUES (?, ?, ?, ?, ?, ?, ?)"
+        ).execute(
             arguments: [
-                field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt),
-                try nextSequence(db),
+                field.id.uuidString, farm, field.name, key, body, UserStore.storageText(field.writtenAt), sequence,
             ])
         return true
+    }
+
+    /// The field with this id, by its key.
+    public func field(_ id: UUID) throws -> Field? {
+        try writer.read { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT body FROM field WHERE id = ? AND farm = ?"),
+                arguments: [id.uuidString, farm]
+            ).map { try Self.decode(Field.self, $0) }
+        }
     }
 
     /// The journal's fields, by name.
@@ -118,7 +133,8 @@ public struct SQLiteJournal: JournalStore {
     /// the transaction of `db`.
     func append(_ record: SprayRecord, body: String, findings: String, errors: Int, in db: Database) throws -> Bool {
         if try String.fetchOne(
-            db, sql: "SELECT revision FROM sprayRecord WHERE revision = ?", arguments: [record.revision.uuidString])
+            db.cachedStatement(sql: "SELECT revision FROM sprayRecord WHERE revision = ?"),
+            arguments: [record.revision.uuidString])
             != nil
         {
             return false
@@ -126,23 +142,25 @@ public struct SQLiteJournal: JournalStore {
         // A field of another farm is not there for this one.
         guard
             try String.fetchOne(
-                db, sql: "SELECT id FROM field WHERE id = ? AND farm = ?", arguments: [record.field.uuidString, farm])
+                db.cachedStatement(sql: "SELECT id FROM field WHERE id = ? AND farm = ?"),
+                arguments: [record.field.uuidString, farm])
                 != nil
         else { throw JournalError.unknownField(record.field.uuidString.lowercased()) }
         let number =
             try Int.fetchOne(
-                db, sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?",
+                db.cachedStatement(sql: "SELECT COALESCE(MAX(number), 0) + 1 FROM sprayRecord WHERE record = ?"),
                 arguments: [record.id.uuidString]) ?? 1
-        try db.execute(
+        let sequence = try nextSequence(db)
+        try db.cachedStatement(
             sql: """
                 INSERT INTO sprayRecord(revision, farm, record, field, number, start, body, findings, errors, writtenAt,
                     sequence)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 record.revision.uuidString, farm, record.id.uuidString, record.field.uuidString, number,
-                record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt),
-                try nextSequence(db),
+                record.start.description, body, findings, errors, UserStore.storageText(record.writtenAt), sequence,
             ])
         return true
     }

@@ -21,8 +21,10 @@ struct SearchIndexBuilder {
             (.substance, "SELECT substance_id, name_key FROM substance_i18n WHERE name_key IS NOT NULL", true),
             (.culture, "SELECT culture_id, name_key FROM culture_i18n WHERE name_key IS NOT NULL", true),
             (.culture, "SELECT id, latin_name FROM cultures WHERE latin_name IS NOT NULL", false),
+            (.culture, "SELECT id, eppo_code FROM cultures WHERE eppo_code IS NOT NULL", false),
             (.pest, "SELECT pest_id, name_key FROM pest_i18n WHERE name_key IS NOT NULL", true),
             (.pest, "SELECT id, latin_name FROM pests WHERE latin_name IS NOT NULL", false),
+            (.pest, "SELECT id, eppo_code FROM pests WHERE eppo_code IS NOT NULL", false),
             (.company, "SELECT company_id, name_key FROM company_i18n WHERE name_key IS NOT NULL", true),
             (.region, "SELECT region_id, name_key FROM region_i18n WHERE name_key IS NOT NULL", true),
             (.news, "SELECT news_id, title FROM news_i18n", false),
@@ -44,54 +46,67 @@ struct SearchIndexBuilder {
 
     /// The queries whose rows make up the search index, in the order a fresh build writes them:
     /// each yields id, locale, title, then the columns that make up the body, in a stable order.
-    static let textSources: [(kind: EntityKind, sql: String)] = [
-        (
-            .product,
-            """
-            SELECT p.id, i.locale, i.name,
-              p.registration_number, p.formulation, p.category,
-              (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
-                 JOIN substance_i18n si ON si.substance_id = pi.substance_id AND si.locale = i.locale
-                 WHERE pi.product_id = p.id),
-              (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
-            FROM products p JOIN product_i18n i ON i.product_id = p.id
-            ORDER BY p.id, i.locale
-            """
-        ),
-        (
-            .substance,
-            """
-            SELECT s.id, i.locale, i.name,
-              s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
-            FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
-            ORDER BY s.id, i.locale
-            """
-        ),
-        (
-            .culture,
-            """
-            SELECT c.id, i.locale, i.name, c.latin_name, i.description
-            FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
-            ORDER BY c.id, i.locale
-            """
-        ),
-        (
-            .pest,
-            """
-            SELECT p.id, i.locale, i.name, p.latin_name, i.description
-            FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
-            ORDER BY p.id, i.locale
-            """
-        ),
-        (
-            .news,
-            """
-            SELECT n.id, i.locale, i.title, i.summary, i.body_html
-            FROM news n JOIN news_i18n i ON i.news_id = n.id
-            ORDER BY n.id, i.locale
-            """
-        ),
-    ]
+    /// `eppo`: whether cultures and pests have EPPO codes (schema 3); a delta may bring an older
+    /// catalog's tables up to date, whose index is then what that catalog's build wrote.
+    static func textSources(eppo: Bool) -> [(kind: EntityKind, sql: String)] {
+        let code = { (alias: String) in eppo ? "\(alias).eppo_code" : "NULL" }
+        return [
+            (
+                .product,
+                """
+                SELECT p.id, i.locale, i.name,
+                  p.registration_number, p.formulation, p.category,
+                  (SELECT group_concat(si.name, ' ') FROM product_ingredients pi
+                     JOIN substance_i18n si ON si.substance_id = pi.substance_id AND si.locale = i.locale
+                     WHERE pi.product_id = p.id),
+                  (SELECT ci.name FROM company_i18n ci WHERE ci.company_id = p.company_id AND ci.locale = i.locale)
+                FROM products p JOIN product_i18n i ON i.product_id = p.id
+                ORDER BY p.id, i.locale
+                """
+            ),
+            (
+                .substance,
+                """
+                SELECT s.id, i.locale, i.name,
+                  s.iupac_name, s.cas_number, s.moa_scheme, s.moa_group, i.description
+                FROM substances s JOIN substance_i18n i ON i.substance_id = s.id
+                ORDER BY s.id, i.locale
+                """
+            ),
+            (
+                .culture,
+                """
+                SELECT c.id, i.locale, i.name, c.latin_name, \(code("c")), i.description
+                FROM cultures c JOIN culture_i18n i ON i.culture_id = c.id
+                ORDER BY c.id, i.locale
+                """
+            ),
+            (
+                .pest,
+                """
+                SELECT p.id, i.locale, i.name, p.latin_name, \(code("p")), i.description
+                FROM pests p JOIN pest_i18n i ON i.pest_id = p.id
+                ORDER BY p.id, i.locale
+                """
+            ),
+            (
+                .news,
+                """
+                SELECT n.id, i.locale, i.title, i.summary, i.body_html
+                FROM news n JOIN news_i18n i ON i.news_id = n.id
+                ORDER BY n.id, i.locale
+                """
+            ),
+        ]
+    }
+
+    /// The search index's sources for the catalog open on `db`, with or without EPPO codes as
+    /// its tables have them.
+    static func textSources(_ db: Database) throws -> [(kind: EntityKind, sql: String)] {
+        let eppo = try Bool.fetchOne(
+            db, sql: "SELECT count(*) > 0 FROM pragma_table_info('cultures') WHERE name = 'eppo_code'")
+        return textSources(eppo: eppo ?? false)
+    }
 
     /// Which entity and locale a row of the search index is for.
     struct TextKey: Hashable, Sendable {
@@ -112,7 +127,7 @@ struct SearchIndexBuilder {
     /// (the row at offset n gets rowid n + 1).
     func textRows(_ db: Database) throws -> [TextRow] {
         var rows: [TextRow] = []
-        for source in Self.textSources {
+        for source in try Self.textSources(db) {
             let cursor = try Row.fetchCursor(db, sql: source.sql)
             while let row = try cursor.next() {
                 let body = (3..<row.count).compactMap { row[$0] as String? }.joined(separator: " ")
@@ -311,7 +326,7 @@ extension CatalogStore {
             defer { try? queue.close() }
             return try queue.read { db in
                 var region = DatabaseRegion()
-                for source in SearchIndexBuilder.textSources {
+                for source in try SearchIndexBuilder.textSources(db) {
                     region.formUnion(try db.makeStatement(sql: source.sql).databaseRegion)
                 }
                 let touched = changedTables.contains { table in

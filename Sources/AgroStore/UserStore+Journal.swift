@@ -57,6 +57,9 @@ extension UserStore: JournalStore {
     /// Every field, by name.
     public func fields() throws -> [Field] { try journalTables.fields() }
 
+    /// The field with this id.
+    public func field(_ id: UUID) throws -> Field? { try journalTables.field(id) }
+
     /// Appends a revision; false when this revision id is stored already.
     public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
         try journalTables.append(record, findings: findings)
@@ -127,8 +130,7 @@ extension UserStore: DeviceJournalStore {
                         errors: numbered.findings.filter { $0.severity == .error }.count, in: db)
                     new += stored ? 1 : 0
                 }
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO syncedChange(id, sequence) VALUES (?, ?)",
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncedChange(id, sequence) VALUES (?, ?)").execute(
                     arguments: [numbered.change.id.uuidString, numbered.sequence])
             }
             return new

@@ -80,11 +80,14 @@ extension APIRoutes {
                 catalog: app.catalog, locale: environment.locale, now: environment.now)
         }
         api.get("sync") { request, context in
-            await answer(request, context, app, cached: false) { web, environment in
+            await answerJSON(request, context, app, cached: false) { web, environment in
                 let sync = try sync(request, environment)
                 let since = try web.integer("since", minimum: 0, maximum: Int.max) ?? 0
                 let limit = try web.integer("limit", minimum: 1, maximum: JournalSync<AnyFarm>.maximumPage)
-                return try sync.changes(since: Int64(since), limit: limit ?? JournalSync<AnyFarm>.maximumPage)
+                let page = try sync.changes(since: Int64(since), limit: limit ?? JournalSync<AnyFarm>.maximumPage)
+                // Compact: a page is read by programs, and pretty-printing a thousand records cost a
+                // third of its time (Benchmarks/journal/README.md, "Sync").
+                return AgroPresentation.Environment.json(data: try JSONEncoder().encode(page))
             }
         }
         api.post("sync") { request, _ in

@@ -299,6 +299,7 @@ extension Pages {
         let withSchemes = Set(try page.catalog.culturesWithSchemes(locale: page.locale).map(\.id))
         var values: [String: Any] = [
             "name": culture.name, "latin": culture.latinName ?? "", "description": culture.description ?? "",
+            "eppo": culture.eppoCode ?? "", "eppoLabel": page.t("field.eppo"),
             "hasParents": !culture.parents.isEmpty, "hasChildren": !culture.children.isEmpty,
             "hasStages": !culture.growthStages.isEmpty,
             "parents": culture.parents.map { ["name": $0.name, "href": href(.culture, $0.id)] },

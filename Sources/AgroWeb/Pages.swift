@@ -448,6 +448,7 @@ enum Pages {
         }
         let values: [String: Any] = [
             "id": pest.id, "name": pest.name, "latin": pest.latinName ?? "", "kind": page.environment.name(of: pest.kind),
+            "eppo": pest.eppoCode ?? "", "eppoLabel": page.t("field.eppo"),
             "description": pest.description ?? "", "hasImages": !pest.images.isEmpty,
             "images": pest.images.compactMap { link -> [String: String]? in
                 guard let url = HTMLSanitizer.safeURL(link.url, base: nil, allowMail: false) else { return nil }

@@ -339,6 +339,29 @@ final class CatalogCommandsTests: XCTestCase {
         XCTAssertEqual(nothing.status, 0)
     }
 
+    /// EPPO codes: the search finds a culture by its code in any case; the cards show it, and
+    /// their JSON carries it as `eppoCode`.
+    func testEPPOCodesOnCardsAndInSearch() throws {
+        for text in ["TRZAW", "trzaw"] {
+            let search = try cli.json(["search", text, "--lang", "en"])
+            let items = search["items"] as? [[String: Any]] ?? []
+            XCTAssertEqual(items.map { "\($0["kind"] ?? ""):\($0["id"] ?? "")" }, ["culture:winter-wheat"], text)
+        }
+        let culture = try cli.json(["culture", "winter-wheat", "--lang", "en"])
+        XCTAssertEqual((culture["culture"] as? [String: Any])?["eppoCode"] as? String, "TRZAW")
+        let pest = try cli.json(["pest", "puccinia-striiformis", "--lang", "en"])
+        XCTAssertEqual((pest["pest"] as? [String: Any])?["eppoCode"] as? String, "PUCCST")
+        let group = try cli.json(["culture", "cereals", "--lang", "en"])
+        XCTAssertNil((group["culture"] as? [String: Any])?["eppoCode"], "a group without a code has no key")
+
+        let card = try cli.run(["culture", "TRZAS", "--lang", "ru"])
+        XCTAssertEqual(card.status, 0, card.stderr)
+        XCTAssertTrue(card.stdout.contains("Пшеница яровая"), card.stdout)
+        XCTAssertNotNil(card.stdout.range(of: #"Код EPPO +TRZAS"#, options: .regularExpression), card.stdout)
+        let pestCard = try cli.run(["pest", "zymoseptoria-tritici", "--lang", "kk"]).stdout
+        XCTAssertNotNil(pestCard.range(of: #"EPPO коды +SEPTTR"#, options: .regularExpression), pestCard)
+    }
+
     func testRegionsAndContacts() throws {
         let regions = try cli.json(["regions", "--all"])
         XCTAssertEqual(regions["total"] as? Int, try Self.entries("regions.json").count)

@@ -3,6 +3,7 @@ import AgroContent
 import AgroDomain
 import AgroImport
 import AgroNews
+import AgroPostgres
 import AgroPresentation
 import AgroStore
 import AgroUpdate
@@ -104,6 +105,8 @@ final class ErrorWordingTests: XCTestCase {
             (FeedError.notFetched(url: "https://h/f"), 74),
             (FeedError.config(path: "/f.json", reason: "not JSON"), 74),
             (FeedError.cache(path: "/cache", reason: "read-only"), 73),
+            (PostgresStoreError.invalidURL("postgres://h"), 64),
+            (PostgresStoreError.schemaTooNew(found: 3, known: 1), 103),
             (SRPPPImportError.cannotOpen(path: "/r.xml", reason: "missing"), 74),
             (SRPPPImportError.notThisRegister(path: "/r.xml", reason: "root is html"), 65),
             (SRPPPImportError.malformedXML(path: "/r.xml", line: 12, message: "tag mismatch"), 65),

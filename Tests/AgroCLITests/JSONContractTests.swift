@@ -41,11 +41,12 @@ final class JSONContractTests: XCTestCase {
     static let dose = Shape(allowed: ["from", "to", "unit"], required: [])
     static let bbch = Shape(allowed: ["from", "to"], required: ["from", "to"])
     static let pest = Shape(
-        allowed: ["id", "name", "kind", "latinName", "description", "images"], required: ["id", "name", "kind", "images"])
+        allowed: ["id", "name", "kind", "latinName", "eppoCode", "description", "images"],
+        required: ["id", "name", "kind", "images"])
     static let substance = Shape(
         allowed: ["id", "name", "iupacName", "casNumber", "modeOfAction", "description"], required: ["id", "name"])
     static let culture = Shape(
-        allowed: ["id", "name", "latinName", "description", "parents", "children", "growthStages"],
+        allowed: ["id", "name", "latinName", "eppoCode", "description", "parents", "children", "growthStages"],
         required: ["id", "name", "parents", "children", "growthStages"])
     static let cultureRow = Shape(allowed: ["id", "name", "parentIds", "depth"], required: ["id", "name", "parentIds", "depth"])
     static let scheme = Shape(

@@ -64,6 +64,8 @@ final class JournalCommandTests: XCTestCase {
         XCTAssertEqual(try column("quantity"), ["30", "60", "35", "40"], "dose x 50 ha, in litres")
         XCTAssertEqual(try column("quantityUnit"), ["l", "l", "l", "l"])
         XCTAssertEqual(try column("bbch"), ["32", "37", "49", "59"])
+        // Winter wheat's own code in the EPPO Global Database.
+        XCTAssertEqual(try column("cropEPPO"), ["TRZAW", "TRZAW", "TRZAW", "TRZAW"])
         XCTAssertEqual(try column("latitude"), ["51.17", "51.17", "51.17", "51.17"])
         XCTAssertEqual(try column("errors"), ["0", "0", "1", "1"])
         XCTAssertEqual(try column("rules"), ["", "", "resistance", "pre_harvest_interval"])
@@ -71,6 +73,7 @@ final class JournalCommandTests: XCTestCase {
         let json = try runner.run(["journal", "export", "--from", "2026-05-01", "--to", "2026-05-31", "--format", "json"])
         let exported = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         XCTAssertEqual(exported.map { $0["bbch"] as? Int }, [37, 49])
+        XCTAssertEqual(exported.map { $0["cropEPPO"] as? String }, ["TRZAW", "TRZAW"])
     }
 
     func testARevisionKeepsTheFirstAndTheSameIdIsStoredOnce() throws {

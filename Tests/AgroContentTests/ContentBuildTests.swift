@@ -110,6 +110,23 @@ final class ContentBuildTests: XCTestCase {
         XCTAssertEqual(try catalog.newsItem(id: "n1", locale: "ru")?.bodyHTML, "<p>Body</p>")
     }
 
+    func testEPPOCodesAreKeptAsEPPOWritesThem() throws {
+        var sources = Sources()
+        sources.edit("cultures.json", 1) { $0["eppo"] = "1TRZG" }
+        sources.edit("pests.json", 0) { $0["eppo"] = "PUCCRT" }
+        let catalog = try SQLiteCatalog(path: build(sources))
+        XCTAssertEqual(try catalog.culture(id: "wheat", locale: "en")?.eppoCode, "1TRZG")
+        XCTAssertNil(try catalog.culture(id: "cereals", locale: "en")?.eppoCode)
+        XCTAssertEqual(try catalog.pest(id: "rust", locale: "ru")?.eppoCode, "PUCCRT")
+        XCTAssertEqual(try catalog.resolve("puccrt", kind: .pest, locale: "en").id, "rust")
+
+        for bad in ["1trzg", "TRZ", "TRIZAWX", "TRZ W", "12345", "ТРЗАВ"] {
+            sources = Sources()
+            sources.edit("cultures.json", 1) { $0["eppo"] = bad }
+            assertProblem(sources, file: "cultures.json", entry: "wheat", "field \"eppo\" must be an EPPO code")
+        }
+    }
+
     func testUnknownReference() {
         var sources = Sources()
         sources.edit("uses.json", 0) { $0["pests"] = ["rust", "no-such-pest"] }

@@ -21,9 +21,11 @@ final class SearchIndexCarryTests: XCTestCase {
     }
 
     /// test.agro at `version`, built from scratch: 12 products and 30 pests in English and
-    /// Russian; `pestNames` replaces the English name of the pests it lists, `extraPest` adds one.
+    /// Russian; `pestNames` replaces the English name of the pests it lists, `extraPest` adds one,
+    /// `eppoCodes` gives pests an EPPO code.
     private func build(
-        version: Int, pestNames: [String: String] = [:], extraPest: String? = nil, at path: String
+        version: Int, pestNames: [String: String] = [:], extraPest: String? = nil, eppoCodes: [String: String] = [:],
+        at path: String
     ) throws {
         let writer = try CatalogWriter(
             path: path,
@@ -35,7 +37,7 @@ final class SearchIndexCarryTests: XCTestCase {
         for id in pests {
             try writer.add(
                 CatalogRecord.Pest(
-                    id: id, kind: .disease, latinName: "Fungus \(id)",
+                    id: id, kind: .disease, latinName: "Fungus \(id)", eppoCode: eppoCodes[id],
                     name: ["en": pestNames[id] ?? "Leaf blight \(id)", "ru": "Пятнистость \(id)"],
                     description: ["en": "Spots on the leaves"]))
         }
@@ -98,6 +100,26 @@ final class SearchIndexCarryTests: XCTestCase {
                 ("Newname", "en"), ("Oldname", "en"), ("blotch", "en"), ("leaf blight", "en"), ("Fungus", "en"),
                 ("Пятнистость", "ru"), ("Product 1", "en"), ("Препарат", "ru"),
             ])
+    }
+
+    /// A new EPPO code is a change of the pest's row, which the search index reads: the delta
+    /// rewrites that pest's rows (one per locale), and the code is found as in a fresh build.
+    func testAChangedEPPOCodeIsFoundByTheNewCodeOnly() throws {
+        let v2 = fixture.root + "/v2.sqlite", v3 = fixture.root + "/v3.sqlite"
+        try build(version: 2, eppoCodes: ["pest-17": "PUCCRT"], at: v2)
+        try build(version: 3, eppoCodes: ["pest-17": "PUCCST", "pest-20": "SEPTTR"], at: v3)
+        let changeset = try XCTUnwrap(try DeltaFile.changeset(from: v2, to: v3))
+        XCTAssertEqual(try DeltaFile.tables(changedBy: [changeset]), ["catalog_metadata", "pests", "name_index"])
+        let (work, refresh) = try applyDelta(from: v2, to: v3)
+        XCTAssertEqual([refresh.rows, refresh.changed], [84, 4], "pest-17 and pest-20, in English and Russian")
+        XCTAssertEqual(try ContentHash.of(catalog: work), try ContentHash.of(catalog: v3))
+        let catalog = try SQLiteCatalog(path: work)
+        defer { try? catalog.close() }
+        XCTAssertEqual(try catalog.pest(id: "pest-17", locale: "en")?.eppoCode, "PUCCST")
+        XCTAssertEqual(try catalog.search("puccst", kinds: nil, page: .all, locale: "ru").items.map(\.id), ["pest-17"])
+        XCTAssertEqual(try catalog.search("PUCCRT", kinds: nil, page: .all, locale: "en").items, [])
+        XCTAssertEqual(try catalog.resolve("septtr", kind: .pest, locale: "en").id, "pest-20")
+        try assertSameAnswers(work, v3, searches: [("PUCCST", "en"), ("SEPTTR", "ru"), ("Fungus", "en")])
     }
 
     func testChangesetNamesTheTablesItChanges() throws {

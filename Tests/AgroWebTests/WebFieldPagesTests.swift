@@ -227,6 +227,15 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let culture = try page("/culture/winter-wheat")
         XCTAssertTrue(
             culture.contains("href=\"/uses?culture=winter-wheat&amp;pest=zymoseptoria-tritici\""), "the culture card's pests")
+        // Each card names its EPPO code, in the page's language.
+        XCTAssertTrue(
+            culture.contains("EPPO code&nbsp;<span translate=\"no\">TRZAW</span>"),
+            "the culture's EPPO code")
+        XCTAssertTrue(
+            pest.contains("EPPO code&nbsp;<span translate=\"no\">SEPTTR</span>"), "the pest's EPPO code")
+        XCTAssertTrue(
+            try page("/culture/spring-barley?lang=ru").contains(
+                "Код EPPO&nbsp;<span translate=\"no\">HORVS</span>"))
     }
 
     /// Wheat against septoria (issue 32): wheat's own use (propiconazole, expired), then the six

@@ -30,7 +30,8 @@ struct SyncBenchmark {
         let connections = value("--connections") ?? "16"
         let seconds = value("--seconds") ?? "10"
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("agro-sync-bench-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: home) }
+        // `--keep`: the folders stay, to look into (the server's log, the stores).
+        defer { if !arguments.contains("--keep") { try? FileManager.default.removeItem(at: home) } }
         let server = Home(root: home.appendingPathComponent("server"), agro: agro)
         let journalDB = value("--journal-db") ?? server.root.appendingPathComponent("data/agro/journal.sqlite").path
         let password = "bench-password-1"
@@ -56,6 +57,7 @@ struct SyncBenchmark {
             _ = try journal.append(record, findings: [])
         }
 
+        print("folders: " + home.path)
         let ports = try (0..<instances).map { _ in try server.startWeb(journalDB: journalDB) }
         defer { server.stopAll() }
         var address = "http://127.0.0.1:\(ports[0])"

@@ -32,6 +32,7 @@ struct CultureCommand: ParsableCommand {
             let s = environment.strings
             var facts = [(s("field.id"), culture.id)]
             if let latin = culture.latinName { facts.append((s("field.latin"), latin)) }
+            if let code = culture.eppoCode { facts.append((s("field.eppo"), code)) }
             if !culture.parents.isEmpty { facts.append((s("field.groups"), culture.parents.map(\.name).joined(separator: ", "))) }
             if !culture.children.isEmpty {
                 facts.append((s("field.members"), culture.children.map(\.name).joined(separator: ", ")))

@@ -32,6 +32,7 @@ struct PestCommand: ParsableCommand {
             let s = environment.strings
             var facts = [(s("field.id"), pest.id), (s("field.kind"), environment.name(of: pest.kind))]
             if let latin = pest.latinName { facts.append((s("field.latin"), latin)) }
+            if let code = pest.eppoCode { facts.append((s("field.eppo"), code)) }
             var lines = [environment.bold(pest.name), ""] + Card.facts(facts)
             if let description = pest.description {
                 lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")

@@ -62,6 +62,8 @@ public struct AnyJournal: JournalStore {
     /// Forwards to the store.
     public func fields() throws -> [Field] { try base.fields() }
     /// Forwards to the store.
+    public func field(_ id: UUID) throws -> Field? { try base.field(id) }
+    /// Forwards to the store.
     public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
         try base.append(record, findings: findings)
     }

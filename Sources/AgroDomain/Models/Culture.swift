@@ -9,6 +9,8 @@ public struct Culture: Sendable, Hashable, Codable, Identifiable {
     public var name: String
     /// Latin (botanical) name, when known.
     public var latinName: String?
+    /// Its code in the EPPO Global Database ("TRZAW"), when the catalog gives one.
+    public var eppoCode: String?
     /// A description, in the requested locale.
     public var description: String?
     /// Direct parents (groups this culture belongs to).
@@ -20,17 +22,18 @@ public struct Culture: Sendable, Hashable, Codable, Identifiable {
 
     // The output contract (docs/json-keys.md): renaming a property leaves these alone.
     enum CodingKeys: String, CodingKey {
-        case id, name, latinName, description, parents, children, growthStages
+        case id, name, latinName, eppoCode, description, parents, children, growthStages
     }
 
     /// A culture with its place in the culture graph.
     public init(
-        id: EntityID, name: String, latinName: String? = nil, description: String? = nil,
+        id: EntityID, name: String, latinName: String? = nil, eppoCode: String? = nil, description: String? = nil,
         parents: [EntityRef] = [], children: [EntityRef] = [], growthStages: [GrowthStage] = []
     ) {
         self.id = id
         self.name = name
         self.latinName = latinName
+        self.eppoCode = eppoCode
         self.description = description
         self.parents = parents
         self.children = children

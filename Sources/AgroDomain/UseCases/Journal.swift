@@ -170,7 +170,7 @@ public struct Journal<Store: JournalStore>: Sendable {
 
     /// Numbers the checks cannot use, and dates that cannot be, refused before anything else.
     private func validate(_ record: SprayRecord) throws -> Field {
-        guard let field = try store.fields().first(where: { $0.id == record.field }) else {
+        guard let field = try store.field(record.field) else {
             throw JournalError.unknownField(record.field.uuidString.lowercased())
         }
         try validate(record, on: field)

@@ -8,6 +8,8 @@ public protocol JournalStore: Sendable {
     func addField(_ field: Field) throws -> Bool
     /// Every field, by name.
     func fields() throws -> [Field]
+    /// The field with this id, if stored (every write of a record reads its field).
+    func field(_ id: UUID) throws -> Field?
     /// Appends a revision with the findings it was checked with. Returns false when this
     /// revision id is stored already (nothing is written).
     func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool
@@ -22,6 +24,11 @@ public protocol JournalStore: Sendable {
     func history(record: UUID) throws -> [StoredRecord]
     /// The stored revision with this id, if any.
     func revision(_ id: UUID) throws -> StoredRecord?
+}
+
+extension JournalStore {
+    /// The field with this id, from `fields()`: a store that can look one up by its key says so.
+    public func field(_ id: UUID) throws -> Field? { try fields().first { $0.id == id } }
 }
 
 /// A revision as the journal stores it: the record, its number among the record's revisions,
