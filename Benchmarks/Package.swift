@@ -52,7 +52,10 @@ let package = Package(
         // The farm journal: a season synced to an empty device, writes under wrk (journal/README.md).
         .executableTarget(
             name: "agro-sync-bench",
-            dependencies: [.product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro")],
+            dependencies: [
+                .product(name: "AgroDomain", package: "agro"), .product(name: "AgroStore", package: "agro"),
+                .product(name: "AgroPostgres", package: "agro"), .product(name: "AgroTestSupport", package: "agro"),
+            ],
             path: "journal/SyncSources", swiftSettings: strict),
         // Throughput benchmark for the HTML renderer (html/run.sh).
         .executableTarget(

@@ -124,6 +124,28 @@ extension Pages {
         /// The id of the `kind` named `text`, or nil with the field's problem added: the
         /// entries it fits (or the nearest names) offered as links, `link` making each one's
         /// href from its id.
+        /// Pests typed in one field, separated by ";" as the plan CSV separates them, each
+        /// resolved alone; a name that fits several is offered as links that replace it alone
+        /// (`link` makes the href from the field's new text).
+        func pests(
+            _ text: String?, field: String, place: String, into problems: inout FieldProblems,
+            link: (String) -> String
+        ) throws -> [EntityID] {
+            let texts = (text ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            var pests: [EntityID] = []
+            for (position, pest) in texts.enumerated() {
+                let id = try resolve(pest, .pest, field: field, label: page.t("web.pest"), place: place, into: &problems) {
+                    id in
+                    var chosen = texts
+                    chosen[position] = id
+                    return link(chosen.joined(separator: "; "))
+                }
+                if let id { pests.append(id) }
+            }
+            return pests
+        }
+
         func resolve(
             _ text: String, _ kind: EntityKind, field: String, label: String, place: String = "",
             into problems: inout FieldProblems, link: (EntityID) -> String

@@ -658,21 +658,9 @@ extension Pages {
                 }
             }
             let when = date("date\(index)", label: page.t("web.date"), place: place)
-            // Pests separated by ";" as the plan CSV separates them, each resolved alone.
-            let pestTexts = (value("pests\(index)") ?? "").split(separator: ";").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty }
-            var pests: [EntityID] = []
-            for (position, pest) in pestTexts.enumerated() {
-                let id = try words.resolve(
-                    pest, .pest, field: "f-pests\(index)", label: page.t("web.pest"), place: place, into: &problems
-                ) { id in
-                    var chosen = pestTexts
-                    chosen[position] = id
-                    return link("pests\(index)", chosen.joined(separator: "; "))
-                }
-                if let id { pests.append(id) }
-            }
+            let pests = try words.pests(
+                value("pests\(index)"), field: "f-pests\(index)", place: place, into: &problems
+            ) { link("pests\(index)", $0) }
             guard let product, let dose else { continue }
             let first = lines.count == 1
             lines.append(

@@ -479,20 +479,9 @@ extension Pages {
             ) { link("product\(index)", $0) }
             let dose = words.positive(
                 value("dose\(index)"), field: "f-dose\(index)", label: page.t("web.dose"), place: place, into: &problems)
-            let pestTexts = (value("pests\(index)") ?? "").split(separator: ";").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty }
-            var pests: [EntityID] = []
-            for (position, pest) in pestTexts.enumerated() {
-                let id = try words.resolve(
-                    pest, .pest, field: "f-pests\(index)", label: page.t("web.pest"), place: place, into: &problems
-                ) { id in
-                    var chosen = pestTexts
-                    chosen[position] = id
-                    return link("pests\(index)", chosen.joined(separator: "; "))
-                }
-                if let id { pests.append(id) }
-            }
+            let pests = try words.pests(
+                value("pests\(index)"), field: "f-pests\(index)", place: place, into: &problems
+            ) { link("pests\(index)", $0) }
             let unit = value("unit\(index)").flatMap { TankForm.units.contains($0) ? $0 : nil } ?? "l/ha"
             if let product, let dose { products.append(AppliedProduct(product: product, dose: dose, unit: unit, pests: pests)) }
         }

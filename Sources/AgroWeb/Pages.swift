@@ -214,6 +214,9 @@ enum Pages {
         "journalWrite", "journalRecordsTitle", "journalPendingTitle", "journalWhen", "journalPests", "journalWater",
         "journalOperator", "journalWeather", "journalNotes", "journalSave", "journalFindings", "journalRevisions",
         "journalHarvest", "journalSource", "journalOpen", "journalSentTitle", "journalNoRecords",
+        // A long card's jump list; what saving for offline costs; the search over saved pages.
+        "jumpToCrop", "forAllUses", "keptOffline", "offerCompare", "saveCompare", "comparedKept", "offlineSearch",
+        "savedSize", "usualPests", "forAllUsesCard",
         // Signing in and out of the farms' journal (`--farm-journal`).
         "navAccount",
     ]
@@ -226,6 +229,8 @@ enum Pages {
             var table: [String: String] = [:]
             for key in keys { table[key] = page.t("web." + key) }
             table["dateNumeric"] = page.t("date.numeric")  // the dates the page's script writes
+            table["kilobytes"] = page.t("size.kb")  // the sizes saved for offline use
+            table["megabytes"] = page.t("size.mb")
             return table
         }
         return (try? page.app.fragments.value(.interfaceStrings(locale: page.locale), in: page.catalog) { _ in table() })
@@ -372,25 +377,8 @@ enum Pages {
         if let day = product.soldOutDeadline { facts.append(["label": page.t("field.soldOut"), "value": date(day, page)]) }
         if let day = product.exhaustionDeadline { facts.append(["label": page.t("field.exhaustion"), "value": date(day, page)]) }
         // Uses grouped by their cultures, the cultures linked once in the group's heading.
-        var groups: [(String, [[String: String]], [[String: Any]])] = []
-        for use in document.uses {
-            let key = use.cultures.map(\.name).joined(separator: ", ")
-            var entry = useEntry(use, page)
-            // The uses page for each of its pests on each of its cultures: what else is registered
-            // there. A favorite's card keeps these pages for offline use (offline.js).
-            let compare = use.cultures.flatMap { culture in
-                use.pests.map {
-                    ["name": $0.pest.name, "href": "/uses?culture=\(percent(culture.id))&pest=\(percent($0.pest.id))"]
-                }
-            }
-            entry["compare"] = compare
-            entry["hasCompare"] = !compare.isEmpty
-            if let index = groups.firstIndex(where: { $0.0 == key }) {
-                groups[index].2.append(entry)
-            } else {
-                groups.append((key, use.cultures.map { ["name": $0.name, "href": href(.culture, $0.id)] }, [entry]))
-            }
-        }
+        let (groups, shared) = cardGroups(document.uses, page)
+        let crops = Set(document.uses.flatMap { $0.cultures.map(\.id) }).count
         // Alternatives cost a query of their own (tens of milliseconds on a national register):
         // the card links to itself with them rather than computing them for every reader.
         let showAlternatives = page.web.flag("alternatives")
@@ -411,8 +399,14 @@ enum Pages {
             "statements": (product.hazard.hazardStatements + product.hazard.precautionaryStatements).map {
                 "\($0.code) \($0.text)"
             },
-            "useGroups": groups.sorted { $0.0 < $1.0 }.map { ["cultures": $0.1, "uses": $0.2] },
+            "useGroups": groups, "jump": groups.count > 1, "cardShared": shared,
             "usesTitle": page.t("section.uses", document.uses.count),
+            // The first screen says how long the card is: so many uses on so many crops.
+            "usesSummary": document.uses.isEmpty
+                ? ""
+                : page.t(
+                    "web.cardUsesSummary", page.environment.strings.plural("web.cardUses", document.uses.count),
+                    page.environment.strings.plural("web.cardCrops", crops)),
             "alternativesTitle": page.t("alternatives.title", product.name), "showAlternatives": showAlternatives,
             "alternativesHref": "/product/\(percent(id))?alternatives=1#alternatives",
             "alternatives": alternatives.prefix(30).map { other -> [String: String] in

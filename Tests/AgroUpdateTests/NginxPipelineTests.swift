@@ -46,33 +46,13 @@ final class NginxPipelineTests: XCTestCase {
         return binary
     }
 
-    /// A TCP port free on 127.0.0.1 at this instant.
-    private func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EIO) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw -> Int32 in
-                guard bind(descriptor, raw, length) == 0 else { return -1 }
-                return getsockname(descriptor, raw, &length)
-            }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Starts nginx in the foreground (one process, no workers) with its own configuration,
     /// logs and temporary directories under the fixture; returns its URL once it accepts.
     private func startNginx(serving directory: String) throws -> (url: URL, accessLog: String) {
         let binary = try nginxBinary()
         let prefix = fixture.root + "/nginx"
         try FileManager.default.createDirectory(atPath: prefix + "/temp", withIntermediateDirectories: true)
-        let port = try freePort()
+        let port = try freeLoopbackPort()
         let accessLog = prefix + "/access.log"
         // The server block of docs/updates-and-security.md, with the paths and port of this test.
         let configuration = """

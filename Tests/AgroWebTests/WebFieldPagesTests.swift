@@ -374,8 +374,8 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         let groups = Set(uses.map { (($0["cultures"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } })
         XCTAssertGreaterThan(groups.count, 1)
         let html = try page("/product/mcpa-750-sl")
-        let headings = html.components(separatedBy: "<section class=\"uses\"><h3>").dropFirst()
-            .compactMap { $0.components(separatedBy: "</h3>").first }
+        let headings = html.components(separatedBy: "<section class=\"uses\"").dropFirst()
+            .compactMap { $0.components(separatedBy: "<h3>").dropFirst().first?.components(separatedBy: "</h3>").first }
         XCTAssertEqual(headings.count, groups.count)
         for cultures in groups {
             XCTAssertTrue(
@@ -383,6 +383,29 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
                 "\(cultures) heads a group")
         }
         XCTAssertFalse(Self.text(html).contains("Cultures:"), "no culture line under each use")
+    }
+
+    /// A card with many uses says at its top how many uses on how many crops (counted here from
+    /// the API's document: its uses, their distinct cultures), and lists its crop groups as
+    /// links to them above the uses, one per group.
+    func testProductCardCountsItsUsesAndCropsAndJumpsToEachGroup() throws {
+        let uses = try XCTUnwrap(try json("/api/v1/product/lambda-cyhalothrin-50-ec")["uses"] as? [[String: Any]])
+        let crops = Set(uses.flatMap { (($0["cultures"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } })
+        XCTAssertGreaterThan(crops.count, 1)
+        let html = try page("/product/lambda-cyhalothrin-50-ec")
+        XCTAssertTrue(
+            html.contains("<a href=\"#uses\">\(uses.count) registered uses on \(crops.count) crops</a>"),
+            "the summary at the top")
+        let sections = html.components(separatedBy: "<section class=\"uses\" id=\"").dropFirst()
+            .compactMap { $0.components(separatedBy: "\"").first }
+        let jumps = html.components(separatedBy: "<nav class=\"jump\"").dropFirst().first?
+            .components(separatedBy: "</nav>").first?.components(separatedBy: "<a href=\"#").dropFirst()
+            .compactMap { $0.components(separatedBy: "\"").first }
+        XCTAssertGreaterThan(sections.count, 1)
+        XCTAssertEqual(jumps, sections, "one link per crop group, in their order")
+        let summary = try XCTUnwrap(html.range(of: "href=\"#uses\""))
+        let firstGroup = try XCTUnwrap(html.range(of: "<section class=\"uses\""))
+        XCTAssertLessThan(summary.lowerBound, firstGroup.lowerBound)
     }
 
     /// The home page asks the app's question with pickers: a form to the uses page with every

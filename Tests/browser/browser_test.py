@@ -578,6 +578,9 @@ def offline_checks(tools, tab, base, lookup, shots):
     favorite = tab.evaluate("document.querySelector('#product h1').textContent")
     links = tab.evaluate("Array.from(document.querySelectorAll('#product a[href^=\"/uses\"]')).map(a => a.getAttribute('href'))")
     tab.evaluate("document.getElementById('favorite').click()")
+    # The comparison pages are kept when asked for (offered with their size).
+    tab.wait_for("!!document.getElementById('offline-more')", "the offer of the comparison pages")
+    tab.evaluate("document.getElementById('offline-more').click()")
     wanted = ["/product/" + urllib.parse.quote(first[1]), "/favorites"] + links
     tab.wait_for(f"""caches.open('agro-favorites').then(c => c.keys()).then(k => k.map(r => new URL(r.url)).map(u => u.pathname + u.search))
       .then(kept => {json.dumps(wanted)}.every(u => kept.includes(u)))""", f"the favorite's pages kept: {wanted}")
@@ -601,6 +604,225 @@ def offline_checks(tools, tab, base, lookup, shots):
     tab.evaluate("document.getElementById('favorite').click()")
     tab.wait_for(f"""caches.open('agro-favorites').then(c => c.match({json.dumps(wanted[0])})).then(r => !r)""", "the unfavorited card let go")
     check(True, "a product no longer favorite is no longer kept")
+
+
+# --- saving for offline costs what the person chooses; offline as a person expects (issue 32) ---
+
+HERBICIDE = "2-4-d-ehe-850-ec"  # the demo herbicide whose favorite kept 81 pages on main
+FAVORITE = "tebuconazole-250-ec"
+KEPT_URLS = """caches.open('agro-favorites').then(c => c.keys())
+  .then(k => k.map(r => new URL(r.url)).map(u => u.pathname + u.search))"""
+
+
+def plural(lookup, code, key, count):
+    """The form of a counted string CLDR gives `count` (en and kk: one, other; ru: one, few, many)."""
+    if code == "ru":
+        form = ("one" if count % 10 == 1 and count % 100 != 11 else
+                "few" if 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14 else "many")
+    else:
+        form = "one" if count == 1 else "other"
+    return lookup(code, f"{key}.{form}").replace("{0}", str(count))
+
+
+def sent_bytes(base, path, code):
+    """A page's bytes as the phone's worker gets it: gzip, the language's cookie."""
+    _, headers, body = fetch(base + path, {"Accept-Encoding": "gzip", "Cookie": f"agro_lang={code}"})
+    return int(headers.get("Content-Length") or len(body))
+
+
+def forget_saved(tab):
+    tab.evaluate("""Promise.all(['agro-favorites', 'agro-pages'].map(n => caches.delete(n)))
+      .then(() => { localStorage.removeItem('agro.kept'); localStorage.setItem('agro.favorites', '[]'); return true; })""")
+
+
+def wait_quietly(tab, expression, what, timeout=30):
+    """As Tab.wait_for, across a navigation the page makes itself (its context goes meanwhile)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            if tab.evaluate(expression):
+                return True
+        except SystemExit:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"FAIL: timed out waiting for {what}")
+
+
+def favorite_cost(tab, base, lookup, shots):
+    """A favorite keeps its card, the lists, the favorites page and the product's JSON, and says
+    what that cost; the comparison pages its card links to (81 for the demo herbicide, all kept
+    silently on main) are offered with their count and size and kept only when asked for; the
+    favorites page says what is saved. Sizes are checked against the pages fetched here as the
+    phone fetched them."""
+    figures = {}
+    card = "/product/" + HERBICIDE
+    for code in LANGUAGES:
+        forget_saved(tab)
+        tab.open(base + card + f"?lang={code}", "!!document.getElementById('product') && !document.getElementById('favorite').hidden")
+        links = tab.evaluate("""Array.from(new Set(Array.from(document.querySelectorAll('#product a[href^="/uses"]'))
+          .map(a => a.getAttribute('href'))))""")
+        tab.evaluate("document.getElementById('favorite').click()")
+        tab.wait_for("!!document.getElementById('offline-ask')", f"[{code}] the offer of the comparison pages")
+        kept = tab.evaluate(KEPT_URLS)
+        needed = {card, "/favorites", "/products", "/regions", "/news", f"/api/v1/product/{HERBICIDE}?lang={code}"}
+        check(set(kept) == needed, f"[{code}] a favorite keeps its card, the lists, the favorites page and its JSON only: {sorted(kept)}")
+        by_hand = sum(sent_bytes(base, url, code) for url in kept)
+        shown = int(tab.evaluate("document.getElementById('offline-kept').getAttribute('data-bytes')"))
+        text = tab.evaluate("document.getElementById('offline-kept').textContent")
+        size = lookup(code, "size.kb").replace("{0}", str(max(1, round(shown / 1024))))
+        check(abs(shown - by_hand) <= by_hand * 0.02 and text == lookup(code, "web.keptOffline").replace("{0}", size),
+              f"[{code}] the card says what it kept: {text!r} ({shown} B; {by_hand} B fetched here)")
+        ask = tab.evaluate("""(() => { const a = document.getElementById('offline-ask');
+          return {pages: Number(a.getAttribute('data-pages')), estimate: Number(a.getAttribute('data-estimate')), text: a.textContent}; })()""")
+        offer = lookup(code, "web.offerCompare")
+        check(ask["pages"] == len(links) and ask["text"].startswith(offer.split("{0}")[0] + str(len(links)))
+              and lookup(code, "web.saveCompare") in ask["text"],
+              f"[{code}] the {len(links)} comparison pages are offered with their size: {ask['text']!r}")
+        tab.screenshot(os.path.join(shots, f"favorite-offer.{code}.png"), full=False)
+        tab.evaluate("document.getElementById('offline-more').click()")
+        tab.wait_for("!!document.getElementById('offline-compared')", f"[{code}] the comparison pages kept")
+        kept_all = tab.evaluate(KEPT_URLS)
+        check(set(links) <= set(kept_all), f"[{code}] asked for, the comparison pages are kept")
+        extra = sum(sent_bytes(base, url, code) for url in links)
+        told = int(tab.evaluate("document.getElementById('offline-compared').getAttribute('data-bytes')"))
+        check(abs(told - extra) <= extra * 0.02, f"[{code}] and the card says their size: {told} B ({extra} B fetched here)")
+        tab.open(base + f"/favorites?lang={code}", "!!document.getElementById('saved-size') && !document.getElementById('saved-size').hidden")
+        line = tab.evaluate("document.getElementById('saved-size').textContent")
+        total = int(tab.evaluate("document.getElementById('saved-size').getAttribute('data-bytes')"))
+        check(line.startswith(lookup(code, "web.savedSize").split("{0}")[0]) and total >= by_hand + extra
+              and tab.evaluate("!!document.querySelector('#favorites .size')"),
+              f"[{code}] the favorites page says what is saved: {line!r}")
+        tab.screenshot(os.path.join(shots, f"favorites-size.{code}.png"), full=False)
+        figures[code] = (len(kept), by_hand, len(links), extra, ask["estimate"])
+        tab.open(base + card + f"?lang={code}", "!document.getElementById('favorite').hidden")
+        tab.evaluate("document.getElementById('favorite').click()")
+        tab.wait_for(f"{KEPT_URLS}.then(k => k.length === 0)", f"[{code}] the unfavorited herbicide let go")
+    for code, (pages, kept, count, extra, estimate) in figures.items():
+        print(f"favorite {HERBICIDE} [{code}]: {pages} pages, {kept} B kept; offered {count} comparison pages,"
+              f" estimated {estimate} B, {extra} B when asked")
+
+
+def offline_as_expected(tools, tab, base, lookup, shots):
+    """Offline in each language: the lists saved with a favorite, never opened; the saved-copy date
+    as the page's language writes it (never the browser's "2026 M11 28"); the favorite in the
+    language chosen last, after it was kept in another; search as you type over the saved
+    pages, saying so; and, the network back, the live page in place of the saved copy without a
+    reload by the person."""
+    card = "/product/" + FAVORITE
+    for code, before in (("kk", "en"), ("ru", "kk"), ("en", "ru")):
+        forget_saved(tab)
+        tab.open(base + card + f"?lang={before}", "!!document.getElementById('product') && !document.getElementById('favorite').hidden")
+        tab.evaluate("document.getElementById('favorite').click()")
+        tab.wait_for("!!document.getElementById('offline-kept')", f"[{before}] the favorite kept")
+        tab.open(base + f"/?lang={code}", "!!document.getElementById('q')")
+        wait_quietly(tab, f"""caches.open('agro-favorites').then(c => c.match({json.dumps(card)})).then(r => r ? r.text() : '')
+          .then(t => t.includes('<html lang="{code}"'))""", f"[{code}] the favorite fetched again in the language chosen")
+        set_offline(tools, tab, True)
+        for path in ("/regions", "/products", "/news"):
+            tab.open(base + path)
+            shown = tab.evaluate("[document.querySelector('main h1').textContent, document.getElementById('saved').hidden, document.documentElement.lang]")
+            check(shown[0] != lookup(code, "web.offlineTitle") and not shown[1] and shown[2] == code,
+                  f"[{code}] offline, the list {path} saved with the favorite opens, never opened before: {shown}")
+        stamp = tab.evaluate("document.getElementById('saved-at').textContent").strip()
+        pattern = re.escape(lookup(code, "date.numeric")).replace(r"\{0\}", r"\d{4}").replace(r"\{1\}", r"\d{2}").replace(r"\{2\}", r"\d{2}")
+        check(re.fullmatch(pattern + r" \d{2}:\d{2}", stamp) is not None, f"[{code}] the saved copy's date as the language writes it: {stamp!r}")
+        tab.open(base + card, "!!document.getElementById('product')")
+        check(tab.evaluate("document.documentElement.lang") == code and not tab.evaluate("document.getElementById('saved').hidden"),
+              f"[{code}] offline, the favorite opens in the language chosen last, not in {before}")
+        word = tab.evaluate("document.querySelector('#product h1').textContent").split()[0].lower()
+        tab.open(base + f"/?lang={code}", "!!document.getElementById('q')")
+        tab.evaluate("document.getElementById('q').focus()")
+        tab.call("Input.insertText", text=word)
+        tab.wait_for(f"document.getElementById('results').getAttribute('data-query') === {json.dumps(word)}"
+                     " && document.getElementById('results').getAttribute('data-offline') === 'true'", f"[{code}] offline results as one types")
+        note = tab.evaluate("[document.getElementById('offline-search').hidden, document.getElementById('offline-search').textContent]")
+        hits = tab.evaluate("Array.from(document.querySelectorAll('#results a')).map(a => a.getAttribute('href'))")
+        check(not note[0] and note[1].startswith(lookup(code, "web.offlineSearch").split("{0}")[0]) and card in hits,
+              f"[{code}] offline, search as you type says so and finds the saved card: {note[1]!r} {hits[:4]}")
+        tab.screenshot(os.path.join(shots, f"offline-search.{code}.png"), full=False)
+        check(not tab.evaluate("document.getElementById('saved').hidden"), f"[{code}] a saved copy is on screen")
+        set_offline(tools, tab, False)
+        wait_quietly(tab, "document.readyState === 'complete' && !!document.getElementById('saved') && document.getElementById('saved').hidden",
+                     f"[{code}] the live page in place of the saved copy")
+        live = tab.evaluate("[new URL(location.href).searchParams.get('q'), document.querySelectorAll('#results li').length,"
+                            " document.getElementById('results').getAttribute('data-offline')]")
+        check(live[0] == word and live[1] > 0 and live[2] is None,
+              f"[{code}] the network back, the live page replaced the saved copy without a reload by the person,"
+              f" with the server's results for what was typed: {live}")
+    forget_saved(tab)
+
+
+def long_card(tab, swiss, catalog, lookup, shots):
+    """The product of the Swiss register with the most uses (85): the first screen says how many
+    uses on how many crops (counted here in the catalog file), a jump list leads to each crop's
+    group, every use is there, and no condition or pest line repeats under each use."""
+    import sqlite3
+    db = sqlite3.connect(f"file:{catalog}?mode=ro", uri=True)
+    product, count = db.execute("SELECT product_id, COUNT(*) FROM uses GROUP BY product_id ORDER BY 2 DESC, 1 LIMIT 1").fetchone()
+    crops = db.execute("SELECT COUNT(DISTINCT uc.culture_id) FROM use_cultures uc JOIN uses u ON u.id = uc.use_id"
+                       " WHERE u.product_id = ?", (product,)).fetchone()[0]
+    db.close()
+    for code in LANGUAGES:
+        tab.open(swiss + f"/product/{urllib.parse.quote(product)}?lang={code}", "!!document.getElementById('product')")
+        summary = lookup(code, "web.cardUsesSummary").replace("{0}", plural(lookup, code, "web.cardUses", count)) \
+            .replace("{1}", plural(lookup, code, "web.cardCrops", crops))
+        first = tab.evaluate(f"""Array.from(document.querySelectorAll('#product *')).some(e => e.textContent.trim() === {json.dumps(summary)}
+          && e.getBoundingClientRect().bottom <= 780)""")
+        check(first, f"[{code}] the first screen of {product} says {summary!r}")
+        card = tab.evaluate(r"""(() => {
+          const sections = Array.from(document.querySelectorAll('#product section.uses'));
+          const jumps = Array.from(document.querySelectorAll('#product nav a[href^="#"]')).map(a => a.getAttribute('href').slice(1));
+          const nav = document.querySelector('#product nav');
+          // A group whose every use repeats a condition, rather than saying it once at its head.
+          const repeated = sections.filter(s => { const uses = Array.from(s.querySelectorAll('ul.uses > li')).map(li =>
+            new Set(Array.from(li.querySelectorAll('p')).map(p => p.textContent.trim()).filter(x => x.startsWith('!'))));
+            return uses.length > 1 && Array.from(uses[0]).some(x => uses.every(u => u.has(x))); }).length;
+          const conditions = {}, pests = {};
+          for (const p of document.querySelectorAll('#product p')) {
+            const t = p.textContent.trim();
+            if (t.startsWith('!')) conditions[t] = (conditions[t] || 0) + 1;
+            if (p.classList.contains('targets')) pests[t] = (pests[t] || 0) + 1; }
+          return {sections: sections.map(s => s.id), jumps, uses: sections.reduce((n, s) => n + s.querySelectorAll('ul.uses > li').length, 0),
+            navFirst: !!nav && sections.length > 0 && nav.getBoundingClientRect().top < sections[0].getBoundingClientRect().top,
+            repeated, condition: Math.max(0, ...Object.values(conditions)), pest: Math.max(0, ...Object.values(pests)),
+            height: document.documentElement.scrollHeight}; })()""")
+        check(card["uses"] == count, f"[{code}] all {count} uses are on the card ({card['uses']})")
+        check(card["navFirst"] and card["jumps"] == card["sections"] and len(card["jumps"]) > 1,
+              f"[{code}] a jump list above the uses leads to each of the {len(card['sections'])} crop groups")
+        check(card["repeated"] == 0 and card["condition"] < count and card["pest"] == 1,
+              f"[{code}] no condition repeated under every use of a group or of the card (at most {card['condition']} of {count}),"
+              f" each pest line once; the card is {card['height']} px tall")
+        tab.screenshot(os.path.join(shots, f"long-card.{code}.png"), full=False)
+    return product
+
+
+def slow_link(tools, pages):
+    """First visits on a throttled link (400 ms round trip, 50 KB/s), each in a fresh browser
+    context (no cache, no worker): time to the first contentful paint and bytes transferred."""
+    figures = []
+    for label, url in pages:
+        context = tools.call("Target.createBrowserContext")["browserContextId"]
+        target = tools.call("Target.createTarget", url="about:blank", browserContextId=context)["targetId"]
+        try:
+            tab = Tab(tools, target)
+            tab.call("Page.enable")
+            tab.call("Network.enable")
+            tab.call("Emulation.setDeviceMetricsOverride", width=WIDTH, height=780, deviceScaleFactor=1, mobile=True)
+            tab.call("Network.emulateNetworkConditions", offline=False, latency=400,
+                     downloadThroughput=50 * 1024, uploadThroughput=50 * 1024)
+            tab.open(url, "performance.getEntriesByName('first-contentful-paint').length > 0", what=f"{label} on the slow link")
+            tab.wait_for("performance.getEntriesByType('navigation')[0].loadEventEnd > 0", f"{label} loaded")
+            seen = tab.evaluate("""(() => { const nav = performance.getEntriesByType('navigation')[0];
+              const entries = [nav].concat(performance.getEntriesByType('resource'));
+              return {paint: performance.getEntriesByName('first-contentful-paint')[0].startTime,
+                bytes: entries.reduce((s, e) => s + (e.transferSize || 0), 0), files: entries.length}; })()""")
+        finally:
+            tools.call("Target.closeTarget", targetId=target)
+            tools.call("Target.disposeBrowserContext", browserContextId=context)
+        check(seen["paint"] > 0 and seen["bytes"] > 0, f"slow link, first visit, {label}: first paint {seen['paint'] / 1000:.2f} s,"
+              f" {seen['bytes'] / 1024:.1f} KB in {seen['files']} files")
+        figures.append((label, seen))
+    return figures
 
 
 # --- decisions: the uses page against `agro uses`, a plan checked, a tank computed -----------
@@ -1317,6 +1539,25 @@ def main():
             farm_journal(tools, os.environ["AGRO_FARM_URL"].rstrip("/"), lookup, shots, axe, raw_keys)
         elif os.environ.get("CI") == "true":
             raise SystemExit("FAIL: AGRO_FARM_URL is not set: the farm's journal was not tested")
+        favorite_cost(tab, base, lookup, shots)
+        offline_as_expected(tools, tab, base, lookup, shots)
+        # The Swiss register (run.sh imports it when the shared data is there): a long card.
+        swiss = os.environ.get("AGRO_SWISS_URL", "").rstrip("/")
+        slow = [("home", "/?lang={}"), ("uses page", "/uses?culture=winter-wheat&pest=zymoseptoria-tritici&lang={}")]
+        slow = [(label, base + path) for label, path in slow]
+        if swiss:
+            product = long_card(tab, swiss, os.environ["AGRO_SWISS_CATALOG"], lookup, shots)
+            problems = []
+            for code in LANGUAGES:
+                inspect(tab, f"{swiss}/product/{urllib.parse.quote(product)}?lang={code}", code, "Swiss card", axe, raw_keys,
+                        lookup, shots, problems)
+            check(problems == [], "the Swiss card in 3 languages at 360 px: no overflow, axe, tap targets, text at 200 %"
+                  + ("" if not problems else ":\n  " + "\n  ".join(problems[:20])))
+            slow.append(("Swiss product card", f"{swiss}/product/{urllib.parse.quote(product)}?lang={{}}"))
+        elif os.environ.get("CI") == "true":
+            raise SystemExit("FAIL: the Swiss register was not imported (AGRO_SWISS_URL unset)")
+        for code in LANGUAGES:
+            slow_link(tools, [(f"{label} [{code}]", url.format(code)) for label, url in slow])
     finally:
         process.terminate()
         try:

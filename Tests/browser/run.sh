@@ -2,9 +2,11 @@
 # The browser test of `agro web`: headless Chromium (Debian's `chromium`, installed here when
 # missing) crawls the site, opens every kind of page in en/ru/kk at 360 px with axe-core
 # (fetched from PyPI by the test), searches as one types, keeps a favorite and reloads pages
-# with the network off, and writes field-journal records offline (`--journal`, the user database
+# with the network off, writes field-journal records offline (`--journal`, the user database
 # in this run's temporary folders), then as two phones and an inspector of one farm on a second
-# `agro web --farm-journal` in folders of its own (Tests/browser/browser_test.py). Screenshots go to
+# `agro web --farm-journal` in folders of its own, saves for offline what a favorite needs,
+# searches the saved pages, opens the Swiss register's longest card (imported here from the
+# shared data) and measures first visits on a slow link (Tests/browser/browser_test.py). Screenshots go to
 # ${AGRO_SCREENSHOTS:-/tmp/agro-web-browser} (never into the repository). The weather pages
 # read recorded OpenWeatherMap answers from the shared fixtures through a loopback stand-in
 # (Tests/browser/owm_server.py); without the fixtures they are left out, and with CI=true that fails.
@@ -73,6 +75,23 @@ done
 farm_url="$(grep -o 'http://[^ ]*' "$home/farm.out" | head -n 1)"
 [ -n "$farm_url" ] || { echo "agro web --farm-journal did not start" >&2; exit 1; }
 
-env "${weather[@]}" AGRO_CLI="$bin/agro" AGRO_CATALOG="$PWD/Database/catalog.sqlite" \
+# The Swiss register, imported from the shared data when it is there, for a card of 85 uses.
+register="${AGRO_SHARED:-../shared}/data/srppp/PublicationData_2026_02_03.xml.xz"
+swiss=()
+if [ -f "$register" ]; then
+  "$bin/agro-full" catalog import srppp "$register" --out "$home/ch.sqlite" >"$home/import.log" 2>&1 \
+    || { cat "$home/import.log" >&2; exit 1; }
+  XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_CACHE_HOME="$home/cache" \
+    "$bin/agro-full" --catalog "$home/ch.sqlite" web --host 127.0.0.1 --port 0 >"$home/ch.out" 2>"$home/ch.log" &
+  pids+=($!)
+  for _ in $(seq 1 300); do grep -q "Listening on" "$home/ch.out" 2>/dev/null && break; sleep 0.1; done
+  swiss=(AGRO_SWISS_URL="$(grep -o 'http://[^ ]*' "$home/ch.out" | head -n 1)" AGRO_SWISS_CATALOG="$home/ch.sqlite")
+elif [ "${CI:-}" = true ]; then
+  echo "browser test: the Swiss register is missing ($register)" >&2
+  exit 1
+else
+  echo "browser test: no Swiss register at $register; the long card is left out" >&2
+fi
+env "${weather[@]}" "${swiss[@]}" AGRO_CLI="$bin/agro" AGRO_CATALOG="$PWD/Database/catalog.sqlite" \
   AGRO_FARM_URL="$farm_url" AGRO_FARM_NAME=Kamenka AGRO_FARM_ACCOUNTS="$accounts" \
   python3 Tests/browser/browser_test.py "$url" "${AGRO_SCREENSHOTS:-/tmp/agro-web-browser}"

@@ -45,9 +45,16 @@
         // The server's own results page, so that a hit reads as without script: its kind and
         // category in the page's language, the expired mark, a news item's date.
         fetch("/?lang=" + encodeURIComponent(lang) + "&q=" + encodeURIComponent(text))
-          .then(function (response) { return response.ok ? response.text() : ""; })
+          .then(function (response) {
+            // No network: the worker answered with its offline page or a saved copy.
+            if (response.headers.get("X-Agro-Offline") || response.headers.get("X-Agro-Saved")) { throw new Error("offline"); }
+            return response.ok ? response.text() : "";
+          })
           .then(function (html) {
             if (ticket !== latest) { return; }
+            var offline = document.getElementById("offline-search");
+            if (offline) { offline.hidden = true; }
+            results.removeAttribute("data-offline");
             var found = new DOMParser().parseFromString(html, "text/html").getElementById("results");
             var hits = found ? Array.prototype.slice.call(found.children) : [];
             var total = found ? Number(found.getAttribute("data-total")) || hits.length : 0;
@@ -63,7 +70,10 @@
             var empty = document.querySelector(".empty");
             if (empty) { empty.hidden = hits.length > 0; }
           })
-          .catch(function () { /* the form still works */ });
+          .catch(function () {
+            // offline.js searches the pages saved on this phone instead (the form still works).
+            if (ticket === latest) { input.dispatchEvent(new CustomEvent("agro:offline-search", { detail: text })); }
+          });
       }, 150);
     });
   }

@@ -4,8 +4,11 @@
 // - Pages go to the network first; each page answered is stored with the time it was saved,
 //   and served from there when the network fails, with the page's "saved copy" banner shown
 //   and dated. A page never seen offline gets the offline page.
-// - Favorites: offline.js asks this worker to keep a favorite's card, the uses pages the card
-//   links to, the favorites page and the product's JSON; those are kept until unfavorited.
+// - Favorites: offline.js asks this worker to keep a favorite's card, the lists, the favorites
+//   page and the product's JSON, and the comparison pages the card links to only when the person
+//   asks (offered with their size); those are kept until unfavorited. Each copy records its
+//   bytes as sent (X-Agro-Bytes); everything saved stays within BUDGET, the pages seen longest
+//   ago dropped first, then the comparison pages kept longest ago; a favorite's own pages never.
 // The server replaces __VERSION__ with a digest of the shell when it serves this file.
 "use strict";
 var VERSION = "__VERSION__";
@@ -19,7 +22,10 @@ var SHELL_FILES = [
   "/static/journal.js"  // the field journal's offline records (journal.js keeps and sends them)
 ].concat(LANGUAGES.map(function (code) { return "/offline/" + code; }));
 var PAGE_LIMIT = 150;     // pages kept as last seen (favorites' pages are apart, not counted)
+var BUDGET = 5 * 1024 * 1024;  // bytes as sent of every page saved, favorites' included
 var SAVED = "X-Agro-Saved";
+var BYTES = "X-Agro-Bytes";
+var EXTRA = "X-Agro-Extra";  // a comparison page kept because the person asked for it
 var lastLanguage = null;  // of the last page answered, for the offline page
 
 self.addEventListener("install", function (event) {
@@ -53,7 +59,8 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-// offline.js: {keep: [urls], drop: [urls]} when a product becomes a favorite or stops being one.
+// offline.js: {keep: [urls], drop: [urls], extra: true when the person asked for more} when a
+// product becomes a favorite or stops being one; the answer says the bytes kept.
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   var urls = function (list) {
@@ -61,17 +68,22 @@ self.addEventListener("message", function (event) {
       return typeof text === "string" && text.charAt(0) === "/" && text.charAt(1) !== "/";
     });
   };
+  var bytes = 0;
   var work = caches.open(KEPT).then(function (cache) {
     return Promise.all(urls(data.drop).map(function (url) { return cache.delete(url); })
       .concat(urls(data.keep).map(function (url) {
         return fetch(url, { credentials: "same-origin" }).then(function (response) {
-          return response.ok ? dated(response).then(function (copy) { return cache.put(url, copy); }) : null;
+          if (!response.ok) { return null; }
+          return dated(response, data.extra === true).then(function (copy) {
+            bytes += Number(copy.headers.get(BYTES)) || 0;
+            return cache.put(url, copy);
+          });
         });
       })));
-  }).then(function () {
-    if (event.source) { event.source.postMessage({ kept: urls(data.keep), dropped: urls(data.drop) }); }
+  }).then(withinBudget).then(function () {
+    if (event.source) { event.source.postMessage({ ticket: data.ticket, kept: urls(data.keep), dropped: urls(data.drop), bytes: bytes }); }
   }, function () {
-    if (event.source) { event.source.postMessage({ failed: true }); }
+    if (event.source) { event.source.postMessage({ ticket: data.ticket, failed: true }); }
   });
   event.waitUntil(work);
 });
@@ -85,6 +97,7 @@ function networkFirst(request) {
     }
     return response;
   }, function () {
+    // A favorite's copy first: it is refreshed in the language last chosen (offline.js).
     return caches.match(request, { cacheName: KEPT, ignoreVary: true }).then(function (hit) {
       return hit || caches.match(request, { cacheName: PAGES, ignoreVary: true });
     }).then(function (hit) {
@@ -93,11 +106,14 @@ function networkFirst(request) {
   });
 }
 
-// The copy keeps the answer's headers plus the time it was saved.
-function dated(response) {
+// The copy keeps the answer's headers plus the time it was saved and its bytes as sent (the
+// compressed length the server declared, else the body's).
+function dated(response, extra) {
   return response.blob().then(function (body) {
     var headers = new Headers(response.headers);
     headers.set(SAVED, new Date().toISOString());
+    headers.set(BYTES, String(Number(response.headers.get("Content-Length")) || body.size));
+    if (extra) { headers.set(EXTRA, "1"); }
     return new Response(body, { status: response.status, statusText: response.statusText, headers: headers });
   });
 }
@@ -106,13 +122,50 @@ function store(request, response) {
   return dated(response).then(function (copy) {
     var kept = copy.clone();
     return Promise.all([
-      caches.open(PAGES).then(function (cache) { return cache.put(request, copy).then(function () { return trim(cache); }); }),
+      caches.open(PAGES).then(function (cache) {
+        return cache.delete(request).then(function () { return cache.put(request, copy); }).then(function () { return trim(cache); });
+      }),
       // A favorite's page seen online is refreshed in the favorites' cache too.
       caches.open(KEPT).then(function (cache) {
-        return cache.match(request, { ignoreVary: true }).then(function (old) { return old ? cache.put(request, kept) : null; });
+        return cache.match(request, { ignoreVary: true }).then(function (old) {
+          if (!old) { return null; }
+          if (old.headers.get(EXTRA)) { kept = dated(kept, true); }
+          return Promise.resolve(kept).then(function (copy) { return cache.put(request, copy); });
+        });
       })
-    ]);
+    ]).then(withinBudget);
   }).catch(function () { /* storage full or denied: the page was still shown */ });
+}
+
+// Every saved page with its cache, bytes and date, the oldest first.
+function entries(name) {
+  return caches.open(name).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.map(function (key) {
+        return cache.match(key).then(function (response) {
+          var headers = response ? response.headers : new Headers();
+          return { cache: cache, key: key, bytes: Number(headers.get(BYTES)) || 0, saved: headers.get(SAVED) || "",
+                   extra: !!headers.get(EXTRA) };
+        });
+      }));
+    });
+  }).then(function (list) { return list.sort(function (a, b) { return a.saved < b.saved ? -1 : a.saved > b.saved ? 1 : 0; }); });
+}
+
+// Drops pages until everything saved fits BUDGET: the pages seen longest ago first, then the
+// comparison pages kept longest ago; a favorite's card, lists and JSON stay.
+function withinBudget() {
+  return Promise.all([entries(PAGES), entries(KEPT)]).then(function (found) {
+    var all = found[0].concat(found[1]);
+    var total = all.reduce(function (sum, entry) { return sum + entry.bytes; }, 0);
+    var droppable = found[0].concat(found[1].filter(function (entry) { return entry.extra; }));
+    var drops = [];
+    for (var i = 0; i < droppable.length && total > BUDGET; i++) {
+      total -= droppable[i].bytes;
+      drops.push(droppable[i].cache.delete(droppable[i].key));
+    }
+    return Promise.all(drops);
+  });
 }
 
 function trim(cache) {
@@ -122,16 +175,21 @@ function trim(cache) {
 }
 
 // Shows the layout's "saved copy" banner (hidden when the page comes from the network) with
-// the date the copy was saved, written in the page's language.
+// the date the copy was saved, written as the page's language writes a date: the pattern the
+// server put in the page (data-date, "{2}.{1}.{0}"), never the browser's locale data, which
+// lacks some languages (Kazakh read "2026 M11 28"); the hour is the phone's.
 function marked(response) {
   var saved = response.headers.get(SAVED) || "";
   return response.text().then(function (html) {
-    var lang = (/<html lang="([^"]+)"/.exec(html) || [])[1] || "en";
+    var pattern = (/<body[^>]* data-date="([^"]*)"/.exec(html) || [])[1] || "{0}-{1}-{2}";
     var when = new Date(saved);
     var text = saved;
-    try {
-      text = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(when);
-    } catch (e) { /* the ISO date */ }
+    if (!isNaN(when.getTime())) {
+      var two = function (n) { return (n < 10 ? "0" : "") + n; };
+      var parts = [String(when.getFullYear()), two(when.getMonth() + 1), two(when.getDate())];
+      text = pattern.replace(/\{([012])\}/g, function (_, i) { return parts[Number(i)]; })
+        + " " + two(when.getHours()) + ":" + two(when.getMinutes());
+    }
     html = html.replace('<p class="saved" id="saved" role="status" hidden>', '<p class="saved" id="saved" role="status">')
       .replace('<time id="saved-at"></time>', '<time id="saved-at" datetime="' + escape(saved) + '">' + escape(text) + "</time>");
     var headers = new Headers(response.headers);
@@ -154,6 +212,10 @@ function offlinePage(request) {
     var lang = choices.filter(function (code) { return code && LANGUAGES.indexOf(code) >= 0; })[0] || "en";
     return caches.match("/offline/" + lang, { cacheName: SHELL });
   }).then(function (page) {
-    return page || new Response("offline", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    if (!page) { return new Response("offline", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } }); }
+    // Marked, so that a script asking for a page (search as you type) knows it got this one.
+    var headers = new Headers(page.headers);
+    headers.set("X-Agro-Offline", "1");
+    return new Response(page.body, { status: 200, headers: headers });
   });
 }

@@ -1,5 +1,7 @@
 import AgroDomain
+import AgroPostgres
 import AgroStore
+import AgroTestSupport
 import Foundation
 
 /// The farm journal's figures (journal/README.md, "Sync"):
@@ -11,11 +13,12 @@ import Foundation
 ///   fields, checked by the journal's engine and stored (target: at least 500 a second, p99 at
 ///   most 50 ms).
 ///
-///     agro-sync-bench --agro-full PATH [--records 10000] [--journal-db URL] [--instances 1]
-///         [--connections 16] [--seconds 10]
+///     agro-sync-bench --agro-full PATH [--records 10000] [--postgres | --journal-db URL]
+///         [--instances 1] [--connections 16] [--seconds 10]
 ///
-/// With `--journal-db postgresql://...` and `--instances 3`, three `agro web` share the store
-/// behind nginx on loopback (nginx-light), as docs/farm-journal.md describes.
+/// With `--postgres` (a PostgreSQL server of its own, fsync on: `PostgresCluster`) or
+/// `--journal-db postgresql://...`, and `--instances 3`, three `agro web` share the store behind
+/// nginx on loopback (nginx-light), as docs/farm-journal.md describes.
 @main
 struct SyncBenchmark {
     static func main() throws {
@@ -33,7 +36,11 @@ struct SyncBenchmark {
         // `--keep`: the folders stay, to look into (the server's log, the stores).
         defer { if !arguments.contains("--keep") { try? FileManager.default.removeItem(at: home) } }
         let server = Home(root: home.appendingPathComponent("server"), agro: agro)
-        let journalDB = value("--journal-db") ?? server.root.appendingPathComponent("data/agro/journal.sqlite").path
+        let cluster = arguments.contains("--postgres") ? try PostgresCluster.start(durable: true) : nil
+        defer { cluster?.remove() }
+        let journalDB =
+            try cluster?.createDatabase() ?? value("--journal-db")
+            ?? server.root.appendingPathComponent("data/agro/journal.sqlite").path
         let password = "bench-password-1"
 
         // The farm, its agronomist and a season: 200 fields of 50 records, appended as stored.
@@ -106,7 +113,7 @@ struct SyncBenchmark {
     }
 
     static func openStore(_ location: String) throws -> any FarmStore {
-        try SQLiteFarmStore(path: location)
+        location.hasPrefix("postgres") ? try PostgresFarmStore(url: location) : try SQLiteFarmStore(path: location)
     }
 
     /// A session cookie for the bench account.
