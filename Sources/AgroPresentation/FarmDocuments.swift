@@ -59,14 +59,7 @@ extension SyncBatch {
         do {
             return try JSONDecoder().decode(SyncBatch.self, from: data)
         } catch let error as DecodingError {
-            let context: DecodingError.Context? =
-                switch error {
-                case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context),
-                    let .keyNotFound(_, context):
-                    context
-                @unknown default: nil
-                }
-            let path = context?.codingPath ?? []
+            let path = error.context?.codingPath ?? []
             guard let index = path.firstIndex(where: { $0.intValue != nil }), let position = path[index].intValue else {
                 throw RequestError.badJSON(detail: path.isEmpty ? "$" : path.map(\.stringValue).joined(separator: " "))
             }

@@ -508,13 +508,20 @@ package extension RequestError {
         } catch let DecodingError.keyNotFound(key, _) {
             throw RequestError.missing(Parameter(rawValue: key.stringValue) ?? .id)
         } catch let error as DecodingError {
-            let context: DecodingError.Context? =
-                switch error {
-                case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context): context
-                default: nil
-                }
-            let path = context?.codingPath.map { $0.intValue.map { String($0 + 1) } ?? $0.stringValue } ?? []
+            let path = error.context?.codingPath.map { $0.intValue.map { String($0 + 1) } ?? $0.stringValue } ?? []
             throw RequestError.badJSON(detail: path.isEmpty ? "$" : path.joined(separator: " "))
+        }
+    }
+}
+
+extension DecodingError {
+    /// Where the decoding failed, whatever the case.
+    package var context: Context? {
+        switch self {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .dataCorrupted(context),
+            let .keyNotFound(_, context):
+            context
+        @unknown default: nil
         }
     }
 }

@@ -103,6 +103,25 @@ final class FarmJournalAPITests: XCTestCase {
         XCTAssertEqual((try call("GET", "/api/v1/journal", as: "olga").json as? [Any])?.count, 0)
         let theirs = try XCTUnwrap(try call("GET", "/api/v1/sync?since=0", as: "olga").json as? [String: Any])
         XCTAssertEqual(theirs["last"] as? Int, 0)
+        // Every journal route, with another farm's session: nothing of Kamenka's, as if it did not exist.
+        XCTAssertEqual((try call("GET", "/api/v1/fields", as: "olga").json as? [Any])?.count, 0)
+        XCTAssertEqual(try call("GET", "/api/v1/journal?field=\(Self.field7)", as: "olga").status, 404)
+        XCTAssertEqual(try call("GET", "/api/v1/journal/harvest?field=\(Self.field7)", as: "olga").status, 404)
+        let export = try call("GET", "/api/v1/journal/export?format=csv", as: "olga")
+        XCTAssertEqual(export.status, 200)
+        XCTAssertEqual(export.body.split(separator: "\n").count, 1, "the header only: " + export.body)
+        XCTAssertEqual(
+            try call("POST", "/api/v1/journal/\(Self.record1)", as: "olga", #"{"bbch": 33, "reason": "x"}"#).status, 404)
+        XCTAssertEqual(
+            try call(
+                "POST", "/api/v1/journal", as: "olga",
+                #"{"field": "\#(Self.field7)", "start": "2026-05-01", "products": [{"product": "tebuconazole-250-ec", "dose": 0.75}]}"#
+            ).status,
+            404)
+        for page in ["/journal/field/\(Self.field7)", "/journal/field/\(Self.field7)/record", "/journal/record/\(Self.record1)"] {
+            XCTAssertEqual(try call("GET", page, as: "olga").status, 404, page)
+        }
+        XCTAssertEqual(try call("GET", "/journal/record/\(Self.record1)", as: "anna").status, 200)
         // Olga writing on Kamenka's field from her farm: the field is not there for her.
         let foreign = try call(
             "POST", "/api/v1/sync", as: "olga",

@@ -15,10 +15,9 @@ struct JournalMigrateCommand: ParsableCommand {
         try environment.refuseCSV("journal migrate")
         // Opening a store applies the migrations it lacks, in one transaction each.
         _ = try environment.openUserStore()
-        let farms = try store.open(environment)
+        _ = try store.open(environment)
         let s = environment.strings
         environment.print(s("journal.migrated", environment.paths.userDatabase.path))
         environment.print(s("journal.migrated", store.journalDB ?? environment.paths.farmDatabase.path))
-        _ = farms
     }
 }
