@@ -1,3 +1,4 @@
+import AgroTestSupport
 import Foundation
 import XCTest
 
@@ -96,6 +97,26 @@ final class FarmSyncTests: XCTestCase {
     /// A stream of syncs, each one new field, while the server is killed with SIGKILL: every
     /// change the server acknowledged is there after a restart, each once, numbered 1, 2, ...
     func testAcknowledgedChangesSurviveSIGKILL() throws {
+        try syncsSurviveSIGKILL(web: ["--farm-journal"])
+    }
+
+    /// The same on PostgreSQL (a cluster of the test's own): the instance killed, the store not.
+    func testAcknowledgedChangesSurviveSIGKILLOnPostgreSQL() throws {
+        let cluster = try PostgresCluster.start()
+        defer { cluster.remove() }
+        let url = try cluster.createDatabase()
+        server.stop()
+        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka", "--journal-db", url]).status, 0)
+        XCTAssertEqual(
+            try server.cli(
+                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist", "--journal-db", url],
+                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
+            ).status, 0)
+        try server.start(web: ["--journal-db", url])
+        try syncsSurviveSIGKILL(web: ["--journal-db", url])
+    }
+
+    private func syncsSurviveSIGKILL(web: [String]) throws {
         let signIn = try server.exchange(
             "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
             body: Data(#"{"user": "anna", "password": "pass-anna-1"}"#.utf8))
@@ -126,7 +147,7 @@ final class FarmSyncTests: XCTestCase {
         let written = acknowledged.ids
         XCTAssertGreaterThan(written.count, 10)
 
-        try server.start(web: ["--farm-journal"])
+        try server.start(web: web)
         XCTAssertEqual(
             try server.exchange(
                 "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
