@@ -18,14 +18,7 @@ extension Pages {
         // checks it; the bare page is the empty form.
         page(router, "plan", app) { try plan($0, form: PostedForm(linkOf: $0.web)) }
         router.post("plan") { request, _ in
-            let page = PageContext(request: request, app: app)
-            let form: PostedForm
-            do {
-                form = try await PostedForm(request, limit: CatalogDocuments.maximumPlanBytes)
-            } catch {
-                return respond(page, errorPage(page, error))
-            }
-            return await renderAsync(page) { try plan(page, form: form) }
+            await posted(request, app, limit: CatalogDocuments.maximumPlanBytes) { try plan($0, form: $1) }
         }
     }
 

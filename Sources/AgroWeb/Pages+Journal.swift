@@ -23,7 +23,7 @@ extension Pages {
             journalPage(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
         }
         router.post("journal") { request, _ in
-            await posted(request, app) { page, form in
+            await journalPosted(request, app) { page, form in
                 do {
                     return try journalFields(page, store: try store(page, writing: true), form: form)
                 } catch let FarmError.notAllowed(role) {
@@ -48,7 +48,7 @@ extension Pages {
         }
         router.post("journal/field/:id/record") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return await posted(request, app) { page, form in
+            return await journalPosted(request, app) { page, form in
                 let action = form.value("action") ?? "check"
                 do {
                     return try journalRecordForm(
@@ -105,18 +105,13 @@ extension Pages {
         rendered.status = .forbidden
     }
 
-    /// A page answering a posted form: the form read (a few kilobytes at most), then the page.
-    private static func posted(
+    /// A journal page answering a posted form of a few kilobytes at most.
+    private static func journalPosted(
         _ request: Request, _ app: WebApp, _ body: @escaping (PageContext, PostedForm) throws -> Rendered
     ) async -> Response {
-        let page = PageContext(request: request, app: app)
-        let form: PostedForm
-        do {
-            form = try await PostedForm(request, limit: APIRoutes.maximumRecordBytes)
-        } catch {
-            return respond(page, errorPage(page, error))
+        await posted(request, app, limit: APIRoutes.maximumRecordBytes) { page, form in
+            signedIn(try body(page, form), page)
         }
-        return await renderAsync(page) { signedIn(try body(page, form), page) }
     }
 
     /// A 303 to `location` after a form was stored: a reload does not post it again.

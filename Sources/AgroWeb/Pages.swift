@@ -111,6 +111,20 @@ enum Pages {
         }
     }
 
+    /// A page answering a posted form of at most `limit` bytes: the form read, then the page.
+    static func posted(
+        _ request: Request, _ app: WebApp, limit: Int, _ body: @escaping (PageContext, PostedForm) throws -> Rendered
+    ) async -> Response {
+        let page = PageContext(request: request, app: app)
+        let form: PostedForm
+        do {
+            form = try await PostedForm(request, limit: limit)
+        } catch {
+            return respond(page, errorPage(page, error))
+        }
+        return await renderAsync(page) { try body(page, form) }
+    }
+
     static func renderAsync(_ page: PageContext, _ body: () async throws -> Rendered) async -> Response {
         do {
             return respond(page, try await body())
