@@ -271,7 +271,7 @@ enum APIRoutes {
 
     /// `GET path/:parameter`, the parameter naming an entity of `kind` (id, else name): answers
     /// with `document` of the entity it resolves to.
-    static func entity<T: Encodable>(
+    static func entity<T: Encodable & SendableMetatype>(
         _ api: RouterGroup<BasicRequestContext>, _ path: String, _ kind: EntityKind, _ app: WebApp,
         parameter: String = "id", document: @escaping @Sendable (EntityID, AgroPresentation.Environment) throws -> T
     ) {
