@@ -247,6 +247,8 @@ let package = Package(
                 "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", "AgroPostgres", "AgroTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        .testTarget(name: "AgroDomainTests", dependencies: ["AgroDomain"]),
+        .testTarget(name: "AgroPresentationTests", dependencies: ["AgroPresentation", "AgroDomain"]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU time of the whole-process catalog queries, against sqlite3 running the same SQL (issue 20).
+"""CPU time of the whole-process catalog queries, against sqlite3 running the same SQL.
 
 Benchmarks/run.sh times wall clock, which on a shared machine is mostly waiting for a core. This
 times the CPU each process used (user + system, from wait4's rusage), which load from other

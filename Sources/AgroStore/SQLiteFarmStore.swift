@@ -19,8 +19,6 @@ public final class SQLiteFarmStore: FarmStore {
 
     /// Opens (creating if needed) the farm database at `path` and brings its schema up to date.
     public init(path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Writers from several request threads wait for each other instead of failing.
         configuration.busyMode = .timeout(5)
@@ -28,11 +26,8 @@ public final class SQLiteFarmStore: FarmStore {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         self.path = path
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-        } catch let error as DatabaseError {
-            throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")
+        pool = try Self.migrator.migrated(path) {
+            try DatabasePool(path: path, configuration: configuration)
         }
     }
 
