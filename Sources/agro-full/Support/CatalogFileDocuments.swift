@@ -19,14 +19,6 @@ struct CatalogFileDocument: Encodable, Sendable {
     var contentHash: String
     var info: CatalogInfo
 
-    /// The document of the file at `path`.
-    init(path: String, size: Int, contentHash: String, info: CatalogInfo) {
-        self.path = path
-        self.size = size
-        self.contentHash = contentHash
-        self.info = info
-    }
-
     // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case path, size, contentHash, info }
 
@@ -136,23 +128,6 @@ struct UpdateCheckDocument: Encodable, Sendable {
     var notModified: Bool
     var active: CatalogInfo
     var activeSource: CatalogSource
-
-    /// The document of a check against the server's manifest.
-    init(
-        available: Bool, identity: String, version: Int, schemaVersion: Int, downloadSize: Int64, fullDownloadSize: Int64,
-        deltas: Int, notModified: Bool, active: CatalogInfo, activeSource: CatalogSource
-    ) {
-        self.available = available
-        self.identity = identity
-        self.version = version
-        self.schemaVersion = schemaVersion
-        self.downloadSize = downloadSize
-        self.fullDownloadSize = fullDownloadSize
-        self.deltas = deltas
-        self.notModified = notModified
-        self.active = active
-        self.activeSource = activeSource
-    }
 
     // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey {
