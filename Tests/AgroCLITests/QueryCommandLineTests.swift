@@ -101,6 +101,12 @@ final class LibraryCommandLineTests: QueryCommandLineTests {
     override func read(_ arguments: [String]) throws -> (any ParsableCommand)? {
         CatalogCommands.parse(arguments)
     }
+
+    /// The queries the hand reader leaves to it are read too.
+    func testTheQueriesWithoutAHandReadingAreRead() throws {
+        XCTAssertEqual(try command(["contacts", "KZ-AKM"], as: ContactsCommand.self).region, "KZ-AKM")
+        XCTAssertNotNil(try read(["favorites", "list"]))
+    }
 }
 
 /// The hand reader `agro` asks first (`QuickCommandLine`).

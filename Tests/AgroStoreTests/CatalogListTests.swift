@@ -72,7 +72,7 @@ class CatalogListTests: XCTestCase {
         // news.json: "Септориоз и ржавчина: ..." among every kind's hits.
         let all = try catalog.search("ржавч", kinds: nil, page: .all, locale: "ru")
         XCTAssertTrue(all.items.contains { $0.kind == .news && $0.id == "2025-septoria-rust-risk" })
-        XCTAssertTrue(try catalog.search("no-such-word", kinds: nil, page: .all, locale: "en").items.isEmpty)
+        XCTAssertTrue(try catalog.search("zzqxj", kinds: nil, page: .all, locale: "en").items.isEmpty)
         // More words than a query may have: refused.
         let long = String(repeating: "a ", count: SearchQuery.maximumWords + 1)
         XCTAssertThrowsError(try catalog.search(long, kinds: nil, page: .all, locale: "en")) { error in
@@ -119,6 +119,13 @@ class CatalogListTests: XCTestCase {
 /// The store every other use case reads through (GRDB).
 final class SQLiteCatalogListTests: CatalogListTests {
     override func open(_ path: String) throws -> any CatalogList { try SQLiteCatalog(path: path, maximumReaders: 1) }
+
+    /// What a list shows opens as a card (the pager's): the product of products.json.
+    func testAListedProductOpens() throws {
+        let catalog = try SQLiteCatalog(path: Self.path, maximumReaders: 1)
+        let card = try XCTUnwrap(catalog.product(id: "azoxystrobin-cyproconazole-280-sc", locale: "en"))
+        XCTAssertEqual(card.name, "Azoxystrobin 200 g/L + cyproconazole 80 g/L SC")
+    }
 }
 
 /// The command line's lists through the SQLite C API (`LocalStoreOpener.openList`).
