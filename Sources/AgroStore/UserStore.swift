@@ -123,7 +123,7 @@ public final class UserStore: FavoritesUseCase, Sendable {
 }
 
 /// Failures of the user database.
-public enum UserStoreError: UserFacingError {
+public enum UserStoreError: DescribedError {
     /// The user database at `path` cannot be opened or migrated.
     case unusable(path: String, reason: String)
     /// The user database at `path` cannot take a write (read-only, disk full, locked).
@@ -136,6 +136,14 @@ public enum UserStoreError: UserFacingError {
             return "user data at \(path) cannot be opened (\(reason)); move the file away to start afresh"
         case let .cannotWrite(path, reason):
             return "nothing was written: user data at \(path) cannot be changed (\(reason))"
+        }
+    }
+
+    /// This case as data, for the program to word (`error.UserStoreError.<name>`).
+    public var errorCase: ErrorCase {
+        switch self {
+        case let .unusable(path, reason): return ErrorCase("UserStoreError", "unusable", [path, reason])
+        case let .cannotWrite(path, reason): return ErrorCase("UserStoreError", "cannotWrite", [path, reason])
         }
     }
 }
