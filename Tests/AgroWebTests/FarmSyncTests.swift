@@ -116,6 +116,61 @@ final class FarmSyncTests: XCTestCase {
         try syncsSurviveSIGKILL(web: ["--journal-db", url])
     }
 
+    /// The farm's store turned read-only under a running instance (PostgreSQL refusing writes,
+    /// as after a fail-over to a standby or on a full disk): a device's sync ends with one line
+    /// and exit 103, the device keeps the record it could not send, the store keeps what it had,
+    /// and once the store takes writes again the record goes, without restarting agro.
+    func testAReadOnlyStoreRefusesCleanlyAndTheDeviceKeepsItsRecord() throws {
+        let cluster = try PostgresCluster.start()
+        defer { cluster.remove() }
+        let url = try cluster.createDatabase()
+        let database = PostgresCluster.database(of: url)
+        server.stop()
+        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka", "--journal-db", url]).status, 0)
+        XCTAssertEqual(
+            try server.cli(
+                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist", "--journal-db", url],
+                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
+            ).status, 0)
+        try server.start(web: ["--journal-db", url])
+        let device = WebProcess()
+        XCTAssertEqual(
+            try device.cli(["field", "add", "Field 7", "--area", "50", "--culture", "winter wheat"]).status, 0)
+        func spray(_ date: String, _ stage: String) throws {
+            let written = try device.cli(
+                [
+                    "journal", "add", "--field", "Field 7", "--date", date, "--stage", stage, "--product",
+                    "prothioconazole-tebuconazole-250-ec", "--dose", "0.8",
+                ])
+            XCTAssertTrue([0, 20].contains(written.status), written.stderr)
+        }
+        try spray("2026-05-14", "37")
+        XCTAssertTrue(try sync(device).stdout.contains("sent: 2; received: 0"))
+        try spray("2026-06-15", "59")
+
+        // Read-only for every transaction from now on, the instance's open connections included.
+        func readOnly(_ on: Bool) throws {
+            try cluster.psql(
+                on ? "ALTER SYSTEM SET default_transaction_read_only = on" : "ALTER SYSTEM RESET default_transaction_read_only",
+                database: database, superuser: true)
+            try cluster.psql("SELECT pg_reload_conf()", database: database, superuser: true)
+        }
+        try readOnly(true)
+        let refused = try sync(device)
+        XCTAssertEqual(refused.status, 103, refused.stdout + refused.stderr)
+        XCTAssertEqual(refused.stderr.split(separator: "\n").count, 1, refused.stderr)
+        XCTAssertEqual(try records(device).count, 2, "the device keeps the record it could not send")
+        XCTAssertEqual(
+            try cluster.psql("SELECT count(*) FROM spray_record", database: database, superuser: true)
+                .trimmingCharacters(in: .whitespacesAndNewlines), "1")
+
+        try readOnly(false)
+        let sent = try sync(device)
+        XCTAssertEqual(sent.status, 0, sent.stderr)
+        XCTAssertTrue(sent.stdout.contains("sent: 1; received: 0"), sent.stdout)
+        XCTAssertTrue(try sync(WebProcess()).stdout.contains("received: 3"), "the field and both records")
+    }
+
     private func syncsSurviveSIGKILL(web: [String]) throws {
         let signIn = try server.exchange(
             "POST", "/api/v1/session", headers: ["Content-Type": "application/json"],
