@@ -13,7 +13,8 @@ extension SQLiteCatalog: ProductsUseCase {
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
         // The SQL texts are kept per shape (`SQLTexts`): see `CatalogQueries.productsPage`.
         let chain = info.locales.chain(for: locale)
-        // Read before the products' transaction (reads do not nest). Kept for /api/v1/products' p99 (Benchmarks/web/README.md).
+        // Read before the products' transaction (reads do not nest). Kept: /api/v1/products'
+        // p99 41 ms with the uses kept, 129 ms by SQL (Benchmarks/web/README.md).
         var kept: [String]?
         if let pest = filter.pest, let culture = filter.culture, filter.substance == nil,
             filter.category == nil, filter.company == nil, CatalogQueries.indexLetter(of: filter) == nil
