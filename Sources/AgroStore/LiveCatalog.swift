@@ -278,11 +278,9 @@ extension LiveCatalog: UseComparisonUseCase {
         try read { try $0.compareUses(query, page: page, locale: locale) }
     }
 
-    /// A page of the use comparison and the groups offered as its filter, on the current catalog.
-    public func compareUsesOfferingGroups(
-        _ query: UseQuery, page: PageRequest, locale: String
-    ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
-        try read { try $0.compareUsesOfferingGroups(query, page: page, locale: locale) }
+    /// The groups offered as the comparison's filter, on the current catalog.
+    public func groupsOffered(for query: UseQuery) throws -> Set<String> {
+        try read { try $0.groupsOffered(for: query) }
     }
 }
 

@@ -6,7 +6,13 @@ extension SQLiteCatalog: UseComparisonUseCase {
     /// One row per use matching `query`, a culture matching through its groups and its members
     /// (the cultures below it: those rows name their member and come after the culture's own,
     /// grouped by member); expired and out-of-stage uses are marked, not left out.
+    ///
+    /// Two implementations, chosen here: where the uses are kept in memory (`keepIndexes()`, a
+    /// server's warm-up) the rows are made from them, else read by SQL (a one-shot query, which
+    /// would read every use to answer one question). The same rows either way (`UseComparisonTests`).
     public func compareUses(_ query: UseQuery, page: PageRequest, locale: String) throws -> Page<UseRow> {
+        // Kept: the uses page's p99 58 ms with it, 1,340 ms by SQL (Benchmarks/web/README.md).
+        if let index = useIndexOnce.keptValue { return try keptComparison(query, page: page, locale: locale, index: index) }
         let texts = texts(locale)
         let whereClause = comparisonFilter(query)
         return try read { db in
@@ -21,53 +27,56 @@ extension SQLiteCatalog: UseComparisonUseCase {
         }
     }
 
-    /// One page of the comparison of `query`, and the mode-of-action groups of every use
-    /// matching `query` without its group filter (what the uses page offers as the filter's
-    /// choices). The ids of every matching use come in order from one statement, or for a pest
-    /// on a culture sorted by name from `UseIndex` and the products' name order kept per
-    /// catalog; the page's rows are made from what `UseIndex` keeps of every use (no statement),
-    /// and the groups from the products' groups, read once per catalog.
-    public func compareUsesOfferingGroups(
-        _ query: UseQuery, page: PageRequest, locale: String
-    ) throws -> (rows: Page<UseRow>, groups: Set<String>) {
+    /// The mode-of-action groups (labels) of every use matching `query` without its group
+    /// filter: what the uses page offers as the filter's choices.
+    public func groupsOffered(for query: UseQuery) throws -> Set<String> {
         let groupsOfProducts = try productGroups()
+        let products: Set<String>
+        if let index = useIndexOnce.keptValue, let pest = query.pest, let culture = query.culture, query.substance == nil {
+            products = index.productIDs(pest: pest, culture: culture)
+        } else {
+            var unfiltered = query
+            unfiltered.group = nil
+            products = Set(
+                try read { db in
+                    try db.column(
+                        "SELECT DISTINCT u.product_id FROM uses u JOIN products p ON p.id = u.product_id"
+                            + comparisonFilter(unfiltered), as: String.self)
+                })
+        }
+        return products.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
+    }
+
+    /// `compareUses` from the uses kept in memory (`index`): every matching use's id in the
+    /// page's order from one statement, or for a pest on a culture sorted by name from `index`
+    /// and the products' name order kept per locale; the page's rows from what `index` keeps of
+    /// every use and the names kept per locale (no statement).
+    private func keptComparison(_ query: UseQuery, page: PageRequest, locale: String, index: UseIndex) throws -> Page<UseRow> {
         // Read before the comparison's transaction (reads do not nest).
-        let index = try useIndex()
         let kept = KeptNames(
             cultures: try rankedNames("culture", locale), pests: try rankedNames("pest", locale),
             products: try rankedNames("product", locale), substances: try rankedNames("substance", locale),
             uses: index, areas: try applicationAreas(locale, index))
-        let byName = query.substance == nil && query.group == nil && query.sort == .name
-        // Every matching use in the page's order, only its id and product. A pest on a culture
-        // sorted by name (the uses page's question) from the ids kept in memory, no statement.
-        let ordered: [(id: String, product: String)]
-        var products: Set<String>? = nil
-        if byName, let pest = query.pest, let culture = query.culture {
+        let ordered: [String]
+        if query.substance == nil, query.group == nil, query.sort == .name, let pest = query.pest,
+            let culture = query.culture
+        {
             let ranks = try productRanks(locale)
             let order = productOrderOnce.value(locale) { index.order(ranks) }
-            ordered = index.uses(pest: pest, culture: culture, in: order, cultureRanks: kept.cultures)
+            ordered = index.uses(pest: pest, culture: culture, in: order, cultureRanks: kept.cultures).map(\.id)
         } else {
             let texts = texts(locale)
-            (ordered, products) = try read { db in
-                let ordered: [(id: String, product: String)] = try db.rows(
-                    "SELECT u.id, u.product_id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
+            ordered = try read { db in
+                try db.rows(
+                    "SELECT u.id, \(texts.field("product", "name_key", owner: "u.product_id")) AS product_key"
                         + memberColumns(query.culture, texts) + " FROM uses u JOIN products p ON p.id = u.product_id"
                         + comparisonFilter(query) + Self.comparisonOrder(query.sort, byMember: query.culture != nil)
-                ).map { ($0[0], $0[1]) }
-                guard query.group != nil else { return (ordered, nil) }
-                var unfiltered = query
-                unfiltered.group = nil
-                let products = try db.column(
-                    "SELECT DISTINCT u.product_id FROM uses u JOIN products p ON p.id = u.product_id"
-                        + comparisonFilter(unfiltered), as: String.self)
-                return (ordered, Set(products))
+                ).map { $0[0] }
             }
         }
-        let offered = products ?? Set(ordered.map(\.product))
-        let groups = offered.reduce(into: Set<String>()) { $0.formUnion(groupsOfProducts[$1] ?? []) }
-        let ids = Page(slicing: ordered.map(\.id), page)
-        let items = keptRows(ids.items, query: query, kept: kept)
-        return (Page(items: items, page: ids.page, perPage: ids.perPage, total: ids.total), groups)
+        let ids = Page(slicing: ordered, page)
+        return Page(
+            items: keptRows(ids.items, query: query, kept: kept), page: ids.page, perPage: ids.perPage, total: ids.total)
     }
 
     /// Each use's application area in `locale` (falling back along the chain, as the
@@ -112,8 +121,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 
     /// Reads and keeps the catalog's uses in memory (`UseIndex`) now, for a process that answers
-    /// many queries (the web server, through `LiveCatalog.warm`): the products of a pest on a
-    /// culture are then listed from memory. A one-shot query does without it.
+    /// many queries (the web server, through `LiveCatalog.warm`): `compareUses` and the products
+    /// of a pest on a culture then answer from memory. A one-shot query does without it.
     public func keepIndexes() throws {
         _ = try useIndex()
     }
@@ -279,9 +288,8 @@ extension SQLiteCatalog: UseComparisonUseCase {
     }
 
     /// The compared uses `ids`, in their order, made from what is kept in memory (`kept`): the
-    /// same rows as `useRows` reads (`DecisionTests` compare the two on every pair of their
-    /// catalog). A use whose product is not in the catalog is left out, as the statement's join
-    /// leaves it.
+    /// same rows as `useRows` reads. A use whose product is not in the catalog is left out, as
+    /// the statement's join leaves it.
     private func keptRows(_ ids: [String], query: UseQuery, kept: KeptNames) -> [UseRow] {
         let details = kept.uses.details
         return ids.compactMap { id -> UseRow? in

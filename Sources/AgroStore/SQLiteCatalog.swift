@@ -275,7 +275,7 @@ extension SQLiteCatalog: CatalogInfoUseCase {
     }
 }
 
-// `info`, `catalogInfo(locale:)` and `compareUsesOfferingGroups` are the catalog's own.
+// `info`, `catalogInfo(locale:)` and `groupsOffered(for:)` are the catalog's own.
 extension SQLiteCatalog: OpenCatalog {}
 
 extension CatalogInfo {

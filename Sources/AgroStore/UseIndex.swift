@@ -183,6 +183,12 @@ struct UseIndex: Sendable {
         return ranks.map { order.idOfRank[$0] }
     }
 
+    /// The products of the uses naming `pest` on `culture`, a group above it or a member below
+    /// it, each once (in no order): what the uses page's group filter offers choices from.
+    func productIDs(pest: String, culture: String) -> Set<String> {
+        Set(matching(pest: pest, culture: culture, members: true).map { productIDs[Int($0.product)] })
+    }
+
     /// `ranks` (each product's place in a name order, by id) for this index's products: made
     /// once per locale, so that a list is ordered without looking an id up.
     func order(_ ranks: [String: Int]) -> ProductOrder {

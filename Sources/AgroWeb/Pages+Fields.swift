@@ -224,9 +224,12 @@ extension Pages {
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
             substance: web.query("substance"),
             group: group, sort: sort, catalog: page.catalog, environment: page.environment)
-        // The groups the unfiltered rows carry, offered as the filter's choices, read with the
-        // page's rows (only those are read in full).
-        let (result, groups) = try page.catalog.compareUsesOfferingGroups(query, page: try web.page(), locale: page.locale)
+        // The groups the unfiltered rows carry, offered as the filter's choices, from the same
+        // catalog as the rows.
+        let request = try web.page()
+        let (result, groups) = try page.catalog.readCurrent { catalog in
+            (try catalog.compareUses(query, page: request, locale: page.locale), try catalog.groupsOffered(for: query))
+        }
         body.groups = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
             (code, GroupCode(parsing: code) == query.group)
         }

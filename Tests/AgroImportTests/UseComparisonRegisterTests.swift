@@ -5,8 +5,15 @@ import XCTest
 extension RegisterChecks {
     /// `agro uses` on the imported register: for five real (pest, culture) pairs, one row per
     /// product and indication that covers them, as the independent reading of the XML finds
-    /// them (culture groups resolved), with the amount, waiting period and registration number.
+    /// them (culture groups resolved), with the amount, waiting period and registration number;
+    /// read by SQL and from the uses kept in memory (a server's) alike.
     static func compareUses(_ r: ImportedRegister) throws {
+        let kept = try SQLiteCatalog(path: r.catalog.path, maximumReaders: 1)
+        try kept.keepIndexes()
+        for catalog in [r.catalog, kept] { try compareUses(r, catalog) }
+    }
+
+    private static func compareUses(_ r: ImportedRegister, _ catalog: SQLiteCatalog) throws {
         let ref = r.reference
         var children: [String: [String]] = [:]
         for (culture, parents) in ref.parents { for parent in parents { children[parent, default: []].append(culture) } }
@@ -36,7 +43,7 @@ extension RegisterChecks {
                     waiting[key, default: []].append(Int(candidate.waitingPeriod))
                 }
             }
-            let rows = try r.catalog.compareUses(
+            let rows = try catalog.compareUses(
                 UseQuery(pest: pest, culture: culture, asOf: "2026-02-03"), page: .all, locale: "de"
             ).items
             let actual = rows.map { "\($0.productID)|\($0.dose.from.map { "\($0)" } ?? "-")" }

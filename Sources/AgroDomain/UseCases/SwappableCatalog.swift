@@ -13,11 +13,9 @@ public protocol OpenCatalog: Catalog, AnyObject {
     /// The description with its title and attribution in `locale`.
     func catalogInfo(locale: String) throws -> CatalogInfo
 
-    /// One page of `compareUses(_:page:locale:)`, and the mode-of-action groups of every use
-    /// matching `query` without its group filter (the choices a filter offers).
-    func compareUsesOfferingGroups(
-        _ query: UseQuery, page: PageRequest, locale: String
-    ) throws -> (rows: Page<UseRow>, groups: Set<String>)
+    /// The mode-of-action groups (labels) of every use matching `query` without its group
+    /// filter: the choices the uses page's filter offers beside `compareUses(_:page:locale:)`.
+    func groupsOffered(for query: UseQuery) throws -> Set<String>
 }
 
 /// A catalog that may be replaced while the program runs (an update installed, a roll-back):
