@@ -1,6 +1,10 @@
 // swift-tools-version:6.1
 //
 // Who depends on whom:
+//   AgroCaching (KeyedCache, the one cache type: bounded, its eviction a parameter; the
+//     standard library's Synchronization and Dispatch only) <- AgroStore, AgroPresentation,
+//     AgroWeb. A module of its own because AgroDomain imports only Foundation and each of its
+//     users sits on a different layer; it depends on nothing of the program.
 //   AgroDomain (models, use-case protocols, typed errors; Foundation only)
 //     <- AgroStore (SQLite catalog and user database through GRDB; the command line's one-shot
 //        lists through the SQLite C API alone, same statements; catalog selection at start-up
@@ -94,6 +98,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
+        .target(name: "AgroCaching", swiftSettings: strict),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -105,7 +110,7 @@ let package = Package(
         .target(
             name: "AgroStore",
             dependencies: [
-                "AgroDomain", "CSQLiteConfig", .product(name: "GRDB", package: "GRDB.swift"),
+                "AgroDomain", "AgroCaching", "CSQLiteConfig", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -181,7 +186,7 @@ let package = Package(
         // that links libcurl, libxml2, zlib or swift-crypto (their errors come as ErrorCase).
         .target(
             name: "AgroPresentation",
-            dependencies: ["AgroDomain", "AgroStore", "AgroTerminal", "AgroWeather"],
+            dependencies: ["AgroDomain", "AgroCaching", "AgroStore", "AgroTerminal", "AgroWeather"],
             swiftSettings: strict),
         .target(
             name: "AgroCLI",
@@ -218,7 +223,7 @@ let package = Package(
         .target(
             name: "AgroWeb",
             dependencies: [
-                "AgroPresentation", "AgroDomain", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroPresentation", "AgroDomain", "AgroCaching", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
                 "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -247,6 +252,7 @@ let package = Package(
                 "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", "AgroPostgres", "AgroTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        .testTarget(name: "AgroCachingTests", dependencies: ["AgroCaching"]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",

@@ -18,7 +18,7 @@ extension SQLiteCatalog: ProductsUseCase {
     func products(
         _ filter: ProductFilter, page: PageRequest, locale: String, fromMemory: Bool
     ) throws -> Page<ProductSummary> {
-        // The SQL texts are kept per shape (`SQLTexts`): see `CatalogQueries.productsPage`.
+        // The SQL texts are kept per shape (`sqlTexts`): see `CatalogQueries.productsPage`.
         let chain = info.locales.chain(for: locale)
         // Read before the products' transaction (reads do not nest).
         var kept: [String]?
