@@ -7,8 +7,8 @@
 //     users sits on a different layer; it depends on nothing of the program.
 //   AgroDomain (models, use-case protocols, typed errors; Foundation only)
 //     <- AgroStore (SQLite catalog and user database through GRDB; the command line's one-shot
-//        lists through the SQLite C API alone, same statements; catalog selection at start-up
-//        and the hot-swappable LiveCatalog)
+//        lists through the SQLite C API alone, same statements; catalog selection at start-up,
+//        the hot-swappable LiveCatalog, and LocalStoreOpener, the domain's StoreOpener)
 //          <- AgroContent (catalog sources -> catalog file)
 //          <- AgroImport (national registers -> catalog file)
 //          <- AgroUpdate (publish, verify, install, roll back: no network, no GRDB; swift-crypto, zlib)
@@ -22,18 +22,22 @@
 //     <- AgroUpdateClient, AgroNews, AgroWeatherClient, AgroSyncClient (`agro journal sync`)
 //   AgroPresentation (between the use cases and the two fronts: documents, Localizer, the
 //     wording and status of every library error, findings, tank warnings and weather verdicts,
-//     CSV/JSON encoding, the Environment) <- AgroDomain, AgroStore, AgroTerminal, AgroWeather.
-//     It imports neither ArgumentParser nor Hummingbird, nor any library that links libcurl,
-//     libxml2, zlib or swift-crypto: the errors of AgroUpdate, AgroNews, AgroImport and
-//     AgroContent describe themselves as an `ErrorCase` (type, case, arguments; AgroDomain's
-//     `DescribedError`) which it words and gives a status from its own table.
+//     CSV/JSON encoding, the Environment) <- AgroDomain, AgroCaching, AgroTerminal, AgroWeather.
+//     It imports neither the store (AgroStore) nor ArgumentParser nor Hummingbird, nor any
+//     library that links libcurl, libxml2, zlib or swift-crypto: the errors of AgroStore,
+//     AgroUpdate, AgroNews, AgroImport and AgroContent describe themselves as an `ErrorCase`
+//     (type, case, arguments; AgroDomain's `DescribedError`) which it words and gives a status
+//     from its own tables, and the Environment opens the catalog and the favorites through
+//     AgroDomain's `StoreOpener`, which the composition root hands it.
 //   AgroCLI (the catalog-query commands, their options, the exit) <- AgroPresentation
 //   AgroWeb (routes and templates of `agro web`) <- AgroPresentation, Hummingbird; not AgroCLI.
 //   AgroPostgres (the farm journal's store on PostgreSQL, through postgres-nio) <- AgroDomain;
 //     only agro-full may link it: the quick `agro` never starts NIO or a PostgreSQL client.
-//   Neither front imports AgroStore (scripts/test checks): they read through AgroDomain's
-//   use-case protocols (`Catalog`, `SwappableCatalog`); the commands get theirs from
-//   AgroPresentation's Environment, and `agro web`'s start-up (agro-full) opens the store.
+//   Neither front nor AgroPresentation imports AgroStore (scripts/test checks): they read
+//   through AgroDomain's use-case protocols (`Catalog`, `SwappableCatalog`, `CatalogList`); the
+//   commands get theirs from AgroPresentation's Environment. The composition roots, the two
+//   executables (their `main` hands the Environment a `LocalStoreOpener`) and `agro web`'s
+//   start-up (agro-full), are the only code outside AgroStore that names its types.
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
 //   swift-crypto, zlib and libxml2 out of the process that answers a query (Benchmarks/README.md).
@@ -186,7 +190,7 @@ let package = Package(
         // that links libcurl, libxml2, zlib or swift-crypto (their errors come as ErrorCase).
         .target(
             name: "AgroPresentation",
-            dependencies: ["AgroDomain", "AgroCaching", "AgroStore", "AgroTerminal", "AgroWeather"],
+            dependencies: ["AgroDomain", "AgroCaching", "AgroTerminal", "AgroWeather"],
             swiftSettings: strict),
         .target(
             name: "AgroCLI",
@@ -198,7 +202,7 @@ let package = Package(
         .executableTarget(
             name: "agro",
             dependencies: [
-                "AgroCLI", "AgroPresentation", "AgroDomain",
+                "AgroCLI", "AgroPresentation", "AgroDomain", "AgroStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -253,6 +257,8 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         .testTarget(name: "AgroCachingTests", dependencies: ["AgroCaching"]),
+        .testTarget(name: "AgroDomainTests", dependencies: ["AgroDomain"]),
+        .testTarget(name: "AgroPresentationTests", dependencies: ["AgroPresentation", "AgroDomain"]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),
         .testTarget(
             name: "AgroCLITests",

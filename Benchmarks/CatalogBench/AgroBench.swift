@@ -4,7 +4,7 @@ import AgroStore
 import ArgumentParser
 import Foundation
 
-/// `agro-bench`: benchmarks of the catalog core (issue 2). Not part of the test suite.
+/// `agro-bench`: benchmarks of the catalog core. Not part of the test suite.
 @main
 struct AgroBench: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import AgroStore
 import ArgumentParser
 import Foundation
 
-/// `agro-bench decisions`: `agro uses` and a 30-application `agro plan check` (issue 12), in
+/// `agro-bench decisions`: `agro uses` and a 30-application `agro plan check`, in
 /// process and as whole processes, against sqlite3 running the same SQL in the same run.
 struct Decisions: ParsableCommand {
     static let configuration = CommandConfiguration(

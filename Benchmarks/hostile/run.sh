@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peak memory of agro against hostile answers (issue 10: under 100 MB for any of them).
+# Peak memory of agro against hostile answers (the target: under 100 MB for any of them).
 #   Benchmarks/hostile/run.sh
 # A small Python server on 127.0.0.1 answers with a gzip bomb (1 GiB of spaces in ~1 MB), a
 # Content-Length of 9223372036854775807, an endless body and one byte every 0.2 s; agro-full

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Import benchmark for the Swiss register (issue 4), kept out of the tests.
+# Import benchmark for the Swiss register, kept out of the tests.
 #
 # For each published file: wall time and peak memory (/usr/bin/time -v) of the import, as a
 # ratio to `xmllint --stream --noout` on the same uncompressed XML (target: at most 10x);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whether two builds of `agro` answer the quick query commands alike, byte for byte (issue 20):
+# Whether two builds of `agro` answer the quick query commands alike, byte for byte:
 # a change to how the program is linked or laid out must not change a single answer.
 #
 #   Benchmarks/startup/compare.sh OLD NEW [--catalog FILE]

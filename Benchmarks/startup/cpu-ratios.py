@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU time of the whole-process catalog queries, against sqlite3 running the same SQL (issue 20).
+"""CPU time (and wall time) of the whole-process catalog queries, against sqlite3 running the same SQL.
 
 Benchmarks/run.sh times wall clock, which on a shared machine is mostly waiting for a core. This
 times the CPU each process used (user + system, from wait4's rusage), which load from other
@@ -12,7 +12,7 @@ Runs are interleaved, RUNS of each; the table gives medians and ratios to sqlite
 
 Uses the programs Benchmarks/run.sh builds (agro-bench, agro-library-floor in Benchmarks/.build/release).
 """
-import argparse, os, statistics, subprocess, tempfile
+import argparse, os, statistics, subprocess, tempfile, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--agro", action="append", required=True)
@@ -56,12 +56,14 @@ def statements(script):
 
 
 def cpu(command):
-    """CPU milliseconds (user + system) of one run of command, output to /dev/null."""
+    """CPU milliseconds (user + system) and wall milliseconds of one run of command, output to /dev/null."""
     with open(os.devnull, "w") as null:
+        start = time.monotonic()
         process = subprocess.Popen(command, stdout=null, stderr=null, env=environment)
         _, status, usage = os.wait4(process.pid, 0)
+        wall = (time.monotonic() - start) * 1000
     assert status == 0, command
-    return (usage.ru_utime + usage.ru_stime) * 1000
+    return (usage.ru_utime + usage.ru_stime) * 1000, wall
 
 
 with open("/proc/loadavg") as f:
@@ -75,14 +77,20 @@ for query, words in queries.items():
     commands["library floor"] = ([f"{release}/agro-library-floor"] + global_options + words[1:]
                                  + ["--per-page", "20"] + [a for s in statements(sql[query]) for a in ("--sql", s)])
     times = {name: [] for name in commands}
+    walls = {name: [] for name in commands}
     for name, command in commands.items():
         cpu(command)  # warm the page cache
     for _ in range(options.runs):
         for name, command in commands.items():
-            times[name].append(cpu(command))
+            used, wall = cpu(command)
+            times[name].append(used)
+            walls[name].append(wall)
     reference = statistics.median(times["sqlite3"])
     floor = statistics.median(times["library floor"])
+    wall_reference = statistics.median(walls["sqlite3"])
     print(f"{query}:")
     for name, values in times.items():
         median = statistics.median(values)
-        print(f"  {name:60} {median:7.2f} ms CPU  {median / reference:5.2f}x sqlite3  {median / floor:5.2f}x library floor")
+        wall = statistics.median(walls[name])
+        print(f"  {name:60} {median:7.2f} ms CPU  {median / reference:5.2f}x sqlite3  {median / floor:5.2f}x library floor"
+              f"  | wall {wall:7.2f} ms  {wall / wall_reference:5.2f}x sqlite3")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the start-up of a catalog query goes (issue 20). Profiles the release `agro` answering
+# Where the start-up of a catalog query goes. Profiles the release `agro` answering
 # `--format json products --pest --culture` on the bundled catalog, beside `sqlite3` running one
 # query on the same file:
 #   - perf stat: CPU time (task-clock, which load from other processes barely changes), wall

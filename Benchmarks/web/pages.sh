@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The field pages of `agro web` on the Swiss register (issue 17): latency of the product card
+# The field pages of `agro web` on the Swiss register: latency of the product card
 # and of the uses page (a pest on a culture) with the answer cache off, and the bytes of each
 # page as sent and gzip-compressed.
 #

@@ -23,23 +23,15 @@ package enum CatalogCommands {
     /// whose root does not name one.
     package static let superCommandName = "agro"
 
-    /// The command line parsed as a catalog query; nil when it is not one (help, --version, a
-    /// usage error, another command).
-    ///
-    /// The frequent plain command lines are read by hand (`QuickCommandLine`), without the
-    /// library's reflection; everything else by swift-argument-parser (`parsedByTheLibrary`).
-    package static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
-        QuickCommandLine.parse(arguments) ?? parsedByTheLibrary(arguments)
-    }
-
     /// The command line parsed as a catalog query by swift-argument-parser, with that command's
-    /// type alone; nil when it is not one.
+    /// type alone; nil when it is not one (help, --version, a usage error, another command).
+    /// `QuickCommandLine.parse` is a faster reading of the plain lines, which `agro` asks first.
     ///
     /// Parsing with the query's own type instead of the whole command tree saves most of
     /// swift-argument-parser's start-up work (reflection over every command's options). The
     /// global options given before the command's name move after it: every command accepts
     /// them there too.
-    package static func parsedByTheLibrary(_ arguments: [String]) -> (any ParsableCommand)? {
+    package static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
         var global: [String] = [], index = arguments.startIndex
         while index < arguments.endIndex, arguments[index].hasPrefix("-") {
             let option = arguments[index]

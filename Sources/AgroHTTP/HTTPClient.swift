@@ -286,19 +286,24 @@ extension Comparable {
 private func transferWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?)
     -> Int
 {
-    guard let userdata, let data else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
-    let length = size * count
-    return transfer.write(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    receive(data, size * count, userdata) { $0.write($1) }
 }
 
 private func transferHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?)
     -> Int
 {
+    receive(data, size * count, userdata) { $0.header($1) }
+}
+
+/// Hands `length` bytes at `data` to the transfer in `userdata`; libcurl wants the length back
+/// when they were taken, 0 to stop.
+private func receive(
+    _ data: UnsafeMutablePointer<CChar>?, _ length: Int, _ userdata: UnsafeMutableRawPointer?,
+    _ take: (Transfer, UnsafeRawBufferPointer) -> Bool
+) -> Int {
     guard let userdata, let data else { return 0 }
     let transfer = Unmanaged<Transfer>.fromOpaque(userdata).takeUnretainedValue()
-    let length = size * count
-    return transfer.header(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    return take(transfer, UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 
 private func transferProgress(

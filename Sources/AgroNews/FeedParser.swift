@@ -225,9 +225,7 @@ struct TreeReader {
         for child in elementChildren(root) {
             switch localName(child) {
             case "title": title = atomText(child, asHTML: false)
-            case "link":
-                let rel = attributeValue(child, "rel") ?? "alternate"
-                if rel == "alternate", link == nil { link = attributeValue(child, "href") }
+            case "link": if link == nil { link = alternateLink(child) }
             case "entry": entries.append(child)
             default: break
             }
@@ -240,9 +238,7 @@ struct TreeReader {
             for child in elementChildren(entry) {
                 switch localName(child) {
                 case "title": entryTitle = atomText(child, asHTML: false)
-                case "link":
-                    let rel = attributeValue(child, "rel") ?? "alternate"
-                    if rel == "alternate", entryLink == nil { entryLink = attributeValue(child, "href") }
+                case "link": if entryLink == nil { entryLink = alternateLink(child) }
                 case "id": id = plainText(textContent(child))
                 case "published", "issued": published = FeedDate.parse(textContent(child))
                 case "updated", "modified": updated = FeedDate.parse(textContent(child))
@@ -263,6 +259,12 @@ struct TreeReader {
                     link: resolvedLink, date: published ?? updated, html: content ?? summary ?? ""))
         }
         return Feed(format: .atom, title: title, link: link, items: items, isIncomplete: false)
+    }
+
+    /// The address of an Atom link to the page itself (`rel` "alternate", the default); nil for
+    /// other links (self, enclosure, ...).
+    func alternateLink(_ node: xmlNodePtr) -> String? {
+        (attributeValue(node, "rel") ?? "alternate") == "alternate" ? attributeValue(node, "href") : nil
     }
 
     /// An Atom text construct: type "text" (default), "html" (escaped markup) or "xhtml"

@@ -1,6 +1,5 @@
 import AgroCaching
 import AgroDomain
-import AgroStore
 import AgroTerminal
 import Foundation
 
@@ -78,71 +77,65 @@ package struct Environment: Sendable {
     /// or a file (so nothing is cut off for grep).
     package var tableWidth: Int { output.isInteractive ? output.size.columns : Int.max / 4 }
 
-    /// The installed catalogs (in the data directory) and the bundled one.
-    package var catalogStore: CatalogStore {
-        CatalogStore(dataDirectory: paths.dataPath, bundledPath: paths.bundledCatalogPath)
+    /// The stores every environment opens its catalog and favorites with, which the program's
+    /// composition root (each executable's `main`) sets once, before any command runs: the one
+    /// place that names the store's types.
+    nonisolated(unsafe) package static var stores: (any StoreOpener)?
+
+    /// `stores`, which a program that opens a catalog must have set.
+    private static var opener: any StoreOpener {
+        guard let stores else { preconditionFailure("the program's main sets Environment.stores before a command runs") }
+        return stores
+    }
+
+    /// Where the catalog is: --catalog or the config file's, else the installed and bundled ones.
+    package var catalogLocation: CatalogLocation {
+        CatalogLocation(explicitPath: catalogPath, dataDirectory: paths.dataPath, bundledPath: paths.bundledCatalogPath)
     }
 
     /// Opens the catalog to read: --catalog, else the config file's, else the newest valid one
-    /// among the bundled and the installed catalogs (see `CatalogStore.select()`).
+    /// among the bundled and the installed catalogs.
     ///
     /// A missing or corrupt installed catalog falls back to the bundled one with a one-line
     /// warning on stderr. The catalog is hot-swappable: in an interactive session (the pager)
     /// a catalog installed or rolled back by another process is picked up between two pages.
-    package func openCatalog() throws -> LiveCatalog {
-        // A command reads on one thread: one connection, which opens fastest.
-        if let catalogPath { return LiveCatalog(try SQLiteCatalog(path: catalogPath, maximumReaders: 1), maximumReaders: 1) }
-        let store = catalogStore
-        let (live, selection) = try LiveCatalog.open(store, maximumReaders: 1)
-        Self.warn(selection)
-        // One-shot commands end before a poll would matter; the pager lives for minutes.
-        if isInteractive { _ = live.watch(store) }
-        return live
-    }
-
-    /// The catalog `openCatalog()` opens, read through the SQLite C API alone (`DirectCatalog`):
-    /// for a one-shot list printed whole, which needs neither GRDB nor a catalog swapped in
-    /// while it runs (Benchmarks/README.md).
-    package func openDirectCatalog() throws -> DirectCatalog {
-        if let catalogPath { return try DirectCatalog(path: catalogPath) }
-        let (catalog, selection) = try catalogStore.openDirect()
-        Self.warn(selection)
+    package func openCatalog() throws -> any SwappableCatalog {
+        let (catalog, warning) = try Self.opener.openCatalog(at: catalogLocation, watching: isInteractive)
+        Self.warn(warning)
         return catalog
     }
 
     /// `openCatalog()` for a command whose process ends with it: the catalog is never closed.
-    /// The command sees only the use cases (`Catalog`), not the store behind them.
     ///
     /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
     /// a worker thread, which it first has to create: a thread started only to be killed by
     /// the exit a moment later (Benchmarks/README.md). The exit closes the file.
-    package func openCatalogUntilExit() throws -> some Catalog {
+    package func openCatalogUntilExit() throws -> any Catalog {
         Self.keptUntilExit(try openCatalog())
     }
 
-    /// `openDirectCatalog()` for a command whose process ends with it: not closed either
-    /// (closing cost 2% of a products query's instructions).
-    package func openDirectCatalogUntilExit() throws
-        -> some CatalogInfoUseCase & ProductListUseCase & SearchUseCase & LookupUseCase
-    {
-        Self.keptUntilExit(try openDirectCatalog())
+    /// The catalog `openCatalog()` opens, for a one-shot list printed whole (no pager, no card
+    /// opened from it): the stores may answer these use cases faster. Never closed either.
+    package func openListUntilExit() throws -> any CatalogList {
+        let (catalog, warning) = try Self.opener.openList(at: catalogLocation)
+        Self.warn(warning)
+        return Self.keptUntilExit(catalog)
     }
 
     /// `catalog`, never released: the exit closes its file.
-    private static func keptUntilExit<Opened: AnyObject>(_ catalog: Opened) -> Opened {
-        _ = Unmanaged.passRetained(catalog)
+    private static func keptUntilExit<Opened>(_ catalog: Opened) -> Opened {
+        _ = Unmanaged.passRetained(catalog as AnyObject)
         return catalog
     }
 
     /// The selection's warning (an unusable installed catalog), one line on stderr.
-    private static func warn(_ selection: CatalogSelection) {
-        if let warning = selection.warning { Terminal.standardError.line("agro: warning: " + warning) }
+    private static func warn(_ warning: String?) {
+        if let warning { Terminal.standardError.line("agro: warning: " + warning) }
     }
 
-    /// Opens the user database (favorites, the field journal); a command sees its use cases,
-    /// not the store.
-    package func openUserStore() throws -> some FavoritesUseCase & DeviceJournalStore {
-        try UserStore(path: paths.userDatabase.path)
+    /// Opens the favorites in the user database.
+    package func openFavorites() throws -> any FavoritesUseCase {
+        try Self.opener.openFavorites(path: paths.userDatabase.path)
     }
 
     /// Prints lines of content: control characters removed, emphasis styled on a terminal.

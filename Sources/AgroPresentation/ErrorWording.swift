@@ -1,5 +1,4 @@
 import AgroDomain
-import AgroStore
 
 /// What the program prints and returns for an error: the documented exit status and one line
 /// in the interface language.
@@ -36,7 +35,8 @@ package protocol CommandError: UserFacingError {
     var exitStatus: ExitStatus { get }
 }
 
-/// The errors of AgroDomain and AgroStore: all a catalog query can meet.
+/// The errors of AgroDomain and the store's (described as an `ErrorCase`, in `statuses`): all a
+/// catalog query can meet.
 package struct CatalogErrorWording: ErrorWording {
     package init() {}
 
@@ -47,20 +47,29 @@ package struct CatalogErrorWording: ErrorWording {
         case let error as SchemeError: return Self.report(error, strings)
         case let error as CatalogError: return Self.report(error, strings)
         case let error as CoordinateError: return Self.report(error, strings)
-        case let error as CatalogSelectionError: return Self.report(error, strings)
-        case let error as UserStoreError: return Self.report(error, strings)
         case let error as JournalError: return Self.report(error, strings)
         case let error as FarmError: return Self.report(error, strings)
-        case let error as CatalogWriterError: return Self.report(error, strings)
         // A tank's numbers and a plan file are bad usage.
         case let error as TankError: return ErrorReport(.usage, Self.text(error.kind, strings, spelling))
         case let error as PlanFileError:
             return ErrorReport(.usage, strings("error.PlanFileError", Self.text(error.kind, strings)))
         case let error as SearchQueryError:
             return ErrorReport(.usage, strings("error.SearchQueryError", error.maximumWords, error.maximumLength))
+        case let error as any DescribedError:
+            let errorCase = error.errorCase
+            guard let status = Self.statuses[errorCase.type]?[errorCase.name] else { return nil }
+            return ErrorReport(status, strings(errorCase.key, arguments: errorCase.arguments))
         default: return nil
         }
     }
+
+    /// The exit status of every case of the store's errors (docs/cli.md, "Exit status"); they
+    /// come as `ErrorCase`s, so this module does not import the store.
+    package static let statuses: [String: [String: ExitStatus]] = [
+        "CatalogSelectionError": ["noCatalog": .catalogUnavailable],
+        "UserStoreError": ["unusable": .ioError, "cannotWrite": .cannotWrite],
+        "CatalogWriterError": ["cultureCycle": .badContent, "cannotWrite": .cannotWrite],
+    ]
 
     static func report(_ error: CatalogError, _ s: Localizer) -> ErrorReport {
         func list(_ matches: [EntityRef]) -> String { matches.map { "\($0.name) (\($0.id))" }.joined(separator: ", ") }
@@ -154,20 +163,6 @@ package struct CatalogErrorWording: ErrorWording {
         }
     }
 
-    static func report(_ error: CatalogSelectionError, _ s: Localizer) -> ErrorReport {
-        switch error {
-        case let .noCatalog(reason): return ErrorReport(.catalogUnavailable, s("error.CatalogSelectionError.noCatalog", reason))
-        }
-    }
-
-    static func report(_ error: UserStoreError, _ s: Localizer) -> ErrorReport {
-        switch error {
-        case let .unusable(path, reason): return ErrorReport(.ioError, s("error.UserStoreError.unusable", path, reason))
-        case let .cannotWrite(path, reason):
-            return ErrorReport(.cannotWrite, s("error.UserStoreError.cannotWrite", path, reason))
-        }
-    }
-
     static func report(_ error: JournalError, _ s: Localizer) -> ErrorReport {
         let number = { (value: Double) in s.decimal(value.plainText) }
         switch error {
@@ -218,14 +213,6 @@ package struct CatalogErrorWording: ErrorWording {
         case .crossSite: return ErrorReport(.notAllowed, s("error.FarmError.crossSite"))
         case let .storeUnavailable(reason):
             return ErrorReport(.journalUnavailable, s("error.FarmError.storeUnavailable", reason))
-        }
-    }
-
-    static func report(_ error: CatalogWriterError, _ s: Localizer) -> ErrorReport {
-        switch error {
-        case let .cultureCycle(id): return ErrorReport(.badContent, s("error.CatalogWriterError.cultureCycle", id))
-        case let .cannotWrite(path, reason):
-            return ErrorReport(.cannotWrite, s("error.CatalogWriterError.cannotWrite", path, reason))
         }
     }
 }

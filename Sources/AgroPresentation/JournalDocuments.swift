@@ -3,12 +3,6 @@ import AgroTerminal
 import Foundation
 
 package extension Environment {
-    /// The field journal in the user database, checked against `catalog` in this environment's
-    /// language at this environment's moment.
-    func openJournal(catalog: some Catalog) throws -> Journal<some JournalStore> {
-        Journal(store: try openUserStore(), catalog: catalog, locale: locale, now: now)
-    }
-
     /// `finding` worded in this environment's language (message and source).
     func worded(_ finding: PlanFinding) -> PlanFinding {
         let wording = FindingWording(strings: strings)

@@ -604,7 +604,7 @@ public final class CatalogWriter {
 }
 
 /// Failures while writing a catalog that the content itself causes.
-public enum CatalogWriterError: UserFacingError, Equatable {
+public enum CatalogWriterError: DescribedError, Equatable {
     /// A culture is among its own groups (the parents form a cycle).
     case cultureCycle(cultureID: EntityID)
     /// The catalog file cannot be created or written.
@@ -615,6 +615,14 @@ public enum CatalogWriterError: UserFacingError, Equatable {
         switch self {
         case let .cultureCycle(id): return "culture \(id) is its own ancestor: culture parents must not form a cycle"
         case let .cannotWrite(path, reason): return "cannot write a catalog at \(path) (\(reason))"
+        }
+    }
+
+    /// This case as data, for the program to word (`error.CatalogWriterError.<name>`).
+    public var errorCase: ErrorCase {
+        switch self {
+        case let .cultureCycle(id): return ErrorCase("CatalogWriterError", "cultureCycle", [id])
+        case let .cannotWrite(path, reason): return ErrorCase("CatalogWriterError", "cannotWrite", [path, reason])
         }
     }
 }

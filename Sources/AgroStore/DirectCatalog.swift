@@ -8,7 +8,7 @@ import Foundation
 /// of its generic types, cost a products query 9 M of its 22.6 M instructions, more than
 /// `sqlite3` runs for the whole query (Benchmarks/README.md). The answers are
 /// `SQLiteCatalog`'s: both run the same texts and read the rows the same way
-/// (`CatalogQueries`), and `DirectCatalogTests` compares them.
+/// (`CatalogQueries`), and `CatalogListTests` asks both the same questions.
 ///
 /// ```swift
 /// let catalog = try DirectCatalog(path: "Database/catalog.sqlite")

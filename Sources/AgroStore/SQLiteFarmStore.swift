@@ -14,11 +14,11 @@ import GRDB
 public final class SQLiteFarmStore: FarmStore {
     let pool: DatabasePool
     let path: String
+    /// Each farm's revisions written at the same time, stored in one transaction.
+    let appends = GroupCommit<String, PendingAppend, Bool>()
 
     /// Opens (creating if needed) the farm database at `path` and brings its schema up to date.
     public init(path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Writers from several request threads wait for each other instead of failing.
         configuration.busyMode = .timeout(5)
@@ -26,11 +26,8 @@ public final class SQLiteFarmStore: FarmStore {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         self.path = path
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
-        } catch let error as DatabaseError {
-            throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")
+        pool = try Self.migrator.migrated(path) {
+            try DatabasePool(path: path, configuration: configuration)
         }
     }
 
@@ -222,7 +219,7 @@ public final class SQLiteFarmStore: FarmStore {
 
     /// One farm's journal, its writes numbered.
     public func journal(farm: UUID) -> SQLiteJournal {
-        SQLiteJournal(writer: pool, path: path, farm: farm.uuidString, numbered: true)
+        SQLiteJournal(writer: pool, path: path, farm: farm.uuidString, numbered: true, appends: appends)
     }
 
     /// The farm's changes after `since`, in order.

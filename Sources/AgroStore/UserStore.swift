@@ -19,8 +19,6 @@ public final class UserStore: FavoritesUseCase, Sendable {
 
     /// Opens (creating if needed) the user database at `path`.
     public init(path: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         // Changing a favorite must not cost disk syncs on every command: WAL with normal sync
         // syncs only at checkpoints, and SQLite is told not to checkpoint (and delete the WAL)
         // when the connection closes, which a one-shot command does every time. Checkpoints
@@ -35,11 +33,8 @@ public final class UserStore: FavoritesUseCase, Sendable {
             guard status == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: status)) }
         }
         self.path = path
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-            try Self.migrator.migrate(queue)
-        } catch let error as DatabaseError {
-            throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")
+        queue = try Self.migrator.migrated(path) {
+            try DatabaseQueue(path: path, configuration: configuration)
         }
     }
 
@@ -128,7 +123,7 @@ public final class UserStore: FavoritesUseCase, Sendable {
 }
 
 /// Failures of the user database.
-public enum UserStoreError: UserFacingError {
+public enum UserStoreError: DescribedError {
     /// The user database at `path` cannot be opened or migrated.
     case unusable(path: String, reason: String)
     /// The user database at `path` cannot take a write (read-only, disk full, locked).
@@ -141,6 +136,30 @@ public enum UserStoreError: UserFacingError {
             return "user data at \(path) cannot be opened (\(reason)); move the file away to start afresh"
         case let .cannotWrite(path, reason):
             return "nothing was written: user data at \(path) cannot be changed (\(reason))"
+        }
+    }
+
+    /// This case as data, for the program to word (`error.UserStoreError.<name>`).
+    public var errorCase: ErrorCase {
+        switch self {
+        case let .unusable(path, reason): return ErrorCase("UserStoreError", "unusable", [path, reason])
+        case let .cannotWrite(path, reason): return ErrorCase("UserStoreError", "cannotWrite", [path, reason])
+        }
+    }
+}
+
+extension DatabaseMigrator {
+    /// The database `open` opens at `path` (its folder created first), brought up to date; a
+    /// SQLite error opening or migrating it is `UserStoreError.unusable`.
+    func migrated<Writer: DatabaseWriter>(_ path: String, _ open: () throws -> Writer) throws -> Writer {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let writer = try open()
+            try migrate(writer)
+            return writer
+        } catch let error as DatabaseError {
+            throw UserStoreError.unusable(path: path, reason: error.message ?? "\(error.resultCode)")
         }
     }
 }

@@ -143,28 +143,31 @@ public func loopbackConnection(port: Int, from source: String? = nil) throws -> 
         var local = sockaddr_in()
         local.sin_family = sa_family_t(AF_INET)
         local.sin_addr.s_addr = inet_addr(source)
-        let bound = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else {
-            let error = errno
-            close(fd)
-            throw NSError(domain: "bind", code: Int(error))
-        }
+        try call("bind", fd, local, bind)
     }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    try call("connect", fd, address, connect)
+    return fd
+}
+
+/// `function(fd, address)` (bind or connect); on failure closes `fd` and throws the errno in
+/// the domain `name`.
+private func call(
+    _ name: String, _ fd: Int32, _ address: sockaddr_in,
+    _ function: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
+) throws {
+    var address = address
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { function(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else {
+    guard result == 0 else {
         let error = errno
         close(fd)
-        throw NSError(domain: "connect", code: Int(error))
+        throw NSError(domain: name, code: Int(error))
     }
-    return fd
 }
 
 /// A TCP port free on 127.0.0.1 at this instant.

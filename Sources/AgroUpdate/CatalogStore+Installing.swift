@@ -58,11 +58,7 @@ extension CatalogStore {
     /// Takes the data directory's update lock (another process updating makes this throw
     /// `UpdateError.busy`), creating the directories on first use.
     package func lock() throws -> FileLock {
-        do {
-            try FileManager.default.createDirectory(atPath: downloadsDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw UpdateError.io(path: downloadsDirectory, reason: error.localizedDescription)
-        }
+        try FileSystem.createDirectory(downloadsDirectory)
         return try FileLock(path: lockPath, directory: catalogsDirectory)
     }
 

@@ -24,6 +24,15 @@ package enum FileSystem {
         guard posixFsync(fd) == 0 else { throw UpdateError.io(path: path, reason: errnoText()) }
     }
 
+    /// Creates the directory `path` and any missing parents; one that exists already is fine.
+    static func createDirectory(_ path: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw UpdateError.io(path: path, reason: error.localizedDescription)
+        }
+    }
+
     /// Atomically replaces `destination` with `source` (same file system).
     static func rename(_ source: String, to destination: String) throws {
         guard posixRename(source, destination) == 0 else {
@@ -50,6 +59,15 @@ package enum FileSystem {
             throw UpdateError.io(path: path, reason: "cannot read")
         }
         defer { try? handle.close() }
+        return try digest(reading: handle, path: path) { _ in }
+    }
+
+    /// Reads `handle` (the file at `path`) to its end in 1 MiB pieces, handing each to `piece`.
+    ///
+    /// - Returns: sha256 and size of all that was read.
+    package static func digest(
+        reading handle: FileHandle, path: String, each piece: (Data) throws -> Void
+    ) throws -> Manifest.Digest {
         var hasher = SHA256()
         var size: Int64 = 0
         while true {
@@ -60,6 +78,7 @@ package enum FileSystem {
             if data.isEmpty { break }
             hasher.update(data: data)
             size += Int64(data.count)
+            try piece(data)
         }
         return Manifest.Digest(sha256: hasher.finalize().hexString, size: size)
     }

@@ -176,16 +176,8 @@ extension Gzip {
         guard let input = FileHandle(forReadingAtPath: path) else { throw UpdateError.io(path: path, reason: "cannot read") }
         defer { try? input.close() }
         let inflater = try GzipInflater(limit: limit)
-        var compressedHash = SHA256(), uncompressedHash = SHA256()
-        var compressedSize: Int64 = 0
-        while true {
-            let chunk: Data
-            do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw UpdateError.io(path: path, reason: error.localizedDescription)
-            }
-            if chunk.isEmpty { break }
-            compressedHash.update(data: chunk)
-            compressedSize += Int64(chunk.count)
+        var uncompressedHash = SHA256()
+        let compressed = try FileSystem.digest(reading: input, path: path) { chunk in
             try chunk.withUnsafeBytes { raw in
                 try inflater.feed(raw) { piece in
                     uncompressedHash.update(bufferPointer: piece)
@@ -194,9 +186,6 @@ extension Gzip {
             }
         }
         guard inflater.finished else { throw UpdateError.decompression("the gzip stream ends early") }
-        return (
-            Manifest.Digest(sha256: compressedHash.finalize().hexString, size: compressedSize),
-            Manifest.Digest(sha256: uncompressedHash.finalize().hexString, size: inflater.produced)
-        )
+        return (compressed, Manifest.Digest(sha256: uncompressedHash.finalize().hexString, size: inflater.produced))
     }
 }

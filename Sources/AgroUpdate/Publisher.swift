@@ -70,11 +70,7 @@ public enum Publisher {
         }
 
         let catalogsDirectory = directory + "/catalogs"
-        do {
-            try FileManager.default.createDirectory(atPath: catalogsDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw UpdateError.io(path: catalogsDirectory, reason: error.localizedDescription)
-        }
+        try FileSystem.createDirectory(catalogsDirectory)
         let temporary = catalogsDirectory + "/.publishing-\(getpid()).gz"
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         // One pass over the catalog after the integrity check: the digests come from the compression.
@@ -138,11 +134,7 @@ public enum Publisher {
             return nil
         }
         let deltasDirectory = directory + "/deltas"
-        do {
-            try FileManager.default.createDirectory(atPath: deltasDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw UpdateError.io(path: deltasDirectory, reason: error.localizedDescription)
-        }
+        try FileSystem.createDirectory(deltasDirectory)
         let scratch = deltasDirectory + "/.publishing-\(getpid())"
         defer {
             for suffix in [".sqlite", ".delta", ".delta.gz"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }

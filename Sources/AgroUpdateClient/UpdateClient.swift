@@ -411,43 +411,33 @@ public struct UpdateClient: Sendable {
             let output = FileHandle(forWritingAtPath: incoming)
         else { throw UpdateError.io(path: incoming, reason: "cannot create") }
         defer { try? output.close() }
-        var compressedHash = SHA256(), uncompressedHash = SHA256()
-        var compressedSize: Int64 = 0
+        var uncompressedHash = SHA256()
         let inflater = try GzipInflater(limit: file.uncompressed.size)
         var inflateError: (any Error)?
-        while true {
-            let chunk: Data
-            do { chunk = try input.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw UpdateError.io(path: partial, reason: error.localizedDescription)
-            }
-            if chunk.isEmpty { break }
-            compressedHash.update(data: chunk)
-            compressedSize += Int64(chunk.count)
+        let compressed = try FileSystem.digest(reading: input, path: partial) { chunk in
             // Keep hashing the whole download even once inflating has failed, so that a
             // corrupted download is reported as such rather than as a zlib error.
-            if inflateError == nil {
-                do {
-                    try chunk.withUnsafeBytes { raw in
-                        try inflater.feed(raw) { piece in
-                            uncompressedHash.update(bufferPointer: piece)
-                            try output.write(contentsOf: piece)
-                        }
+            guard inflateError == nil else { return }
+            do {
+                try chunk.withUnsafeBytes { raw in
+                    try inflater.feed(raw) { piece in
+                        uncompressedHash.update(bufferPointer: piece)
+                        try output.write(contentsOf: piece)
                     }
-                } catch {
-                    inflateError = error
                 }
+            } catch {
+                inflateError = error
             }
         }
-        let compressedDigest = compressedHash.finalize().hexString
-        guard compressedSize == file.compressed.size else {
+        guard compressed.size == file.compressed.size else {
             try? FileManager.default.removeItem(atPath: partial)
-            throw UpdateError.sizeMismatch(what: "downloaded file", expected: file.compressed.size, actual: compressedSize)
+            throw UpdateError.sizeMismatch(what: "downloaded file", expected: file.compressed.size, actual: compressed.size)
         }
-        guard compressedDigest == file.compressed.sha256 else {
+        guard compressed.sha256 == file.compressed.sha256 else {
             // A bad download is not resumed: the next update starts it again.
             try? FileManager.default.removeItem(atPath: partial)
             throw UpdateError.checksumMismatch(
-                what: "downloaded file", expected: file.compressed.sha256, actual: compressedDigest)
+                what: "downloaded file", expected: file.compressed.sha256, actual: compressed.sha256)
         }
         if let inflateError { throw inflateError }
         guard inflater.finished else { throw UpdateError.decompression("the gzip stream ends early") }

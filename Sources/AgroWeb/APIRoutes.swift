@@ -44,22 +44,16 @@ enum APIRoutes {
                     try app.catalog.products(filter, page: try web.page(), locale: environment.locale))
             }
         }
-        api.get("product/:id") { request, context in
-            await answer(request, context, app) { web, environment in
-                let id = try resolve(context, "id", .product, app, environment)
-                return try CatalogDocuments.product(id: id, catalog: app.catalog, environment: environment)
-            }
+        entity(api, "product", .product, app) { id, environment in
+            try CatalogDocuments.product(id: id, catalog: app.catalog, environment: environment)
         }
         api.get("substances") { request, context in
             await answer(request, context, app) { web, environment in
                 PageDocument(try app.catalog.substances(page: try web.page(), locale: environment.locale))
             }
         }
-        api.get("substance/:id") { request, context in
-            await answer(request, context, app) { _, environment in
-                let id = try resolve(context, "id", .substance, app, environment)
-                return try CatalogDocuments.substance(id: id, catalog: app.catalog, environment: environment)
-            }
+        entity(api, "substance", .substance, app) { id, environment in
+            try CatalogDocuments.substance(id: id, catalog: app.catalog, environment: environment)
         }
         api.get("cultures") { request, context in
             await answer(request, context, app) { web, environment in
@@ -67,11 +61,8 @@ enum APIRoutes {
                 return PageDocument(Page(slicing: CatalogDocuments.cultureList(nodes), try web.page()))
             }
         }
-        api.get("culture/:id") { request, context in
-            await answer(request, context, app) { _, environment in
-                let id = try resolve(context, "id", .culture, app, environment)
-                return try CatalogDocuments.culture(id: id, catalog: app.catalog, environment: environment)
-            }
+        entity(api, "culture", .culture, app) { id, environment in
+            try CatalogDocuments.culture(id: id, catalog: app.catalog, environment: environment)
         }
         api.get("pests") { request, context in
             await answer(request, context, app) { web, environment in
@@ -122,11 +113,8 @@ enum APIRoutes {
                 PageDocument(Page(slicing: try app.catalog.regions(locale: environment.locale), try web.page()))
             }
         }
-        api.get("contacts/:region") { request, context in
-            await answer(request, context, app) { _, environment in
-                let id = try resolve(context, "region", .region, app, environment)
-                return try CatalogDocuments.contacts(regionID: id, catalog: app.catalog, environment: environment)
-            }
+        entity(api, "contacts", .region, app, parameter: "region") { id, environment in
+            try CatalogDocuments.contacts(regionID: id, catalog: app.catalog, environment: environment)
         }
         api.get("contacts") { request, context in
             await answer(request, context, app) { web, environment in
@@ -281,6 +269,19 @@ enum APIRoutes {
             throw RequestError.missing(Parameter(rawValue: name) ?? .id)
         }
         return raw.removingPercentEncoding ?? raw
+    }
+
+    /// `GET path/:parameter`, the parameter naming an entity of `kind` (id, else name): answers
+    /// with `document` of the entity it resolves to.
+    static func entity<T: Encodable & SendableMetatype>(
+        _ api: RouterGroup<BasicRequestContext>, _ path: String, _ kind: EntityKind, _ app: WebApp,
+        parameter: String = "id", document: @escaping @Sendable (EntityID, AgroPresentation.Environment) throws -> T
+    ) {
+        api.get(RouterPath("\(path)/:\(parameter)")) { request, context in
+            await answer(request, context, app) { _, environment in
+                try document(try resolve(context, parameter, kind, app, environment), environment)
+            }
+        }
     }
 
     /// A path parameter resolved as the CLI resolves its argument: id, else name.

@@ -121,9 +121,29 @@ extension Pages {
             return value
         }
 
-        /// The id of the `kind` named `text`, or nil with the field's problem added: the
-        /// entries it fits (or the nearest names) offered as links, `link` making each one's
-        /// href from its id.
+        /// The BBCH growth stage (0-99) typed in `field`; nil when none is typed, or with its
+        /// problem added.
+        func stage(_ text: String?, field: String, place: String = "", into problems: inout FieldProblems) -> Int? {
+            guard let text else { return nil }
+            if let stage = Int(text.trimmingCharacters(in: .whitespaces)), (0...99).contains(stage) { return stage }
+            problems.add(field, page.t("web.form.stage", "BBCH", text), place: place)
+            return nil
+        }
+
+        /// The product and the dose of row `index` of a form (fields `productN` and `doseN`),
+        /// each nil with its problem added; `link` makes the href that puts a product's id in
+        /// the row.
+        func productAndDose(
+            _ index: Int, product text: String, dose: String?, place: String, into problems: inout FieldProblems,
+            link: (EntityID) -> String
+        ) throws -> (product: EntityID?, dose: Double?) {
+            let product = try resolve(
+                text, .product, field: "f-product\(index)", label: page.t("web.product"), place: place, into: &problems,
+                link: link)
+            let dose = positive(dose, field: "f-dose\(index)", label: page.t("web.dose"), place: place, into: &problems)
+            return (product, dose)
+        }
+
         /// Pests typed in one field, separated by ";" as the plan CSV separates them, each
         /// resolved alone; a name that fits several is offered as links that replace it alone
         /// (`link` makes the href from the field's new text).
@@ -146,6 +166,9 @@ extension Pages {
             return pests
         }
 
+        /// The id of the `kind` named `text`, or nil with the field's problem added: the
+        /// entries it fits (or the nearest names) offered as links, `link` making each one's
+        /// href from its id.
         func resolve(
             _ text: String, _ kind: EntityKind, field: String, label: String, place: String = "",
             into problems: inout FieldProblems, link: (EntityID) -> String

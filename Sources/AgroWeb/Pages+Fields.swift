@@ -10,38 +10,15 @@ import Mustache
 /// interface strings of the page's language.
 extension Pages {
     static func registerFieldPages(on router: Router<BasicRequestContext>, app: WebApp) {
-        router.get("uses") { request, _ in
-            render(request, app) { page in try uses(page) }
-        }
-        router.get("culture/:id") { request, context in
-            render(request, app) { page in try culture(page, id: try APIRoutes.parameter(context, "id")) }
-        }
-        router.get("substance/:id") { request, context in
-            render(request, app) { page in try substance(page, id: try APIRoutes.parameter(context, "id")) }
-        }
-        router.get("tank") { request, _ in
-            render(request, app) { page in try tank(page) }
-        }
-        router.get("plan") { request, _ in
-            // A link of the page's own (a name chosen among several) fills the form again
-            // and checks it; the bare page is the empty form.
-            render(request, app) { page in
-                let fields = page.web.parameters.filter { $0.name != "lang" }
-                return try plan(
-                    page,
-                    form: fields.isEmpty
-                        ? nil : PostedForm(fields: fields.map { PostedForm.Field(name: $0.name, data: Data($0.value.utf8)) }))
-            }
-        }
+        page(router, "uses", app) { try uses($0) }
+        page(router, "culture", app, parameter: "id") { try culture($0, id: $1) }
+        page(router, "substance", app, parameter: "id") { try substance($0, id: $1) }
+        page(router, "tank", app) { try tank($0) }
+        // A link of the page's own (a name chosen among several) fills the form again and
+        // checks it; the bare page is the empty form.
+        page(router, "plan", app) { try plan($0, form: PostedForm(linkOf: $0.web)) }
         router.post("plan") { request, _ in
-            let page = PageContext(request: request, app: app)
-            let form: PostedForm
-            do {
-                form = try await PostedForm(request, limit: CatalogDocuments.maximumPlanBytes)
-            } catch {
-                return respond(page, errorPage(page, error))
-            }
-            return await renderAsync(page) { try plan(page, form: form) }
+            await posted(request, app, limit: CatalogDocuments.maximumPlanBytes) { try plan($0, form: $1) }
         }
     }
 
@@ -643,20 +620,10 @@ extension Pages {
                 if given { problems.add("f-product\(index)", words.needed(page.t("web.product")), place: place) }
                 continue
             }
-            let product = try words.resolve(
-                productText, .product, field: "f-product\(index)", label: page.t("web.product"), place: place,
-                into: &problems
+            let (product, dose) = try words.productAndDose(
+                index, product: productText, dose: value("dose\(index)"), place: place, into: &problems
             ) { link("product\(index)", $0) }
-            let dose = words.positive(
-                value("dose\(index)"), field: "f-dose\(index)", label: page.t("web.dose"), place: place, into: &problems)
-            var bbch: Int?
-            if let text = value("bbch\(index)") {
-                if let stage = Int(text.trimmingCharacters(in: .whitespaces)), (0...99).contains(stage) {
-                    bbch = stage
-                } else {
-                    problems.add("f-bbch\(index)", page.t("web.form.stage", "BBCH", text), place: place)
-                }
-            }
+            let bbch = words.stage(value("bbch\(index)"), field: "f-bbch\(index)", place: place, into: &problems)
             let when = date("date\(index)", label: page.t("web.date"), place: place)
             let pests = try words.pests(
                 value("pests\(index)"), field: "f-pests\(index)", place: place, into: &problems

@@ -23,7 +23,7 @@ extension Pages {
             journalPage(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
         }
         router.post("journal") { request, _ in
-            await posted(request, app) { page, form in
+            await journalPosted(request, app) { page, form in
                 do {
                     return try journalFields(page, store: try store(page, writing: true), form: form)
                 } catch let FarmError.notAllowed(role) {
@@ -41,18 +41,14 @@ extension Pages {
         }
         router.get("journal/field/:id/record") { request, context in
             journalPage(request, app) { page in
-                // A link of the page's own (a name chosen among several) fills the form again.
-                let fields = page.web.parameters.filter { $0.name != "lang" }
-                let form =
-                    fields.isEmpty
-                    ? nil : PostedForm(fields: fields.map { PostedForm.Field(name: $0.name, data: Data($0.value.utf8)) })
-                return try journalRecordForm(
-                    page, store: try store(page), fieldID: try APIRoutes.parameter(context, "id"), form: form, action: nil)
+                try journalRecordForm(
+                    page, store: try store(page), fieldID: try APIRoutes.parameter(context, "id"),
+                    form: PostedForm(linkOf: page.web), action: nil)
             }
         }
         router.post("journal/field/:id/record") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return await posted(request, app) { page, form in
+            return await journalPosted(request, app) { page, form in
                 let action = form.value("action") ?? "check"
                 do {
                     return try journalRecordForm(
@@ -109,18 +105,13 @@ extension Pages {
         rendered.status = .forbidden
     }
 
-    /// A page answering a posted form: the form read (a few kilobytes at most), then the page.
-    private static func posted(
+    /// A journal page answering a posted form of a few kilobytes at most.
+    private static func journalPosted(
         _ request: Request, _ app: WebApp, _ body: @escaping (PageContext, PostedForm) throws -> Rendered
     ) async -> Response {
-        let page = PageContext(request: request, app: app)
-        let form: PostedForm
-        do {
-            form = try await PostedForm(request, limit: APIRoutes.maximumRecordBytes)
-        } catch {
-            return respond(page, errorPage(page, error))
+        await posted(request, app, limit: APIRoutes.maximumRecordBytes) { page, form in
+            signedIn(try body(page, form), page)
         }
-        return await renderAsync(page) { signedIn(try body(page, form), page) }
     }
 
     /// A 303 to `location` after a form was stored: a reload does not post it again.
@@ -455,14 +446,7 @@ extension Pages {
         } else {
             problems.add("f-start", words.needed(page.t("web.journalWhen")))
         }
-        var bbch: Int?
-        if let text = value("bbch") {
-            if let stage = Int(text.trimmingCharacters(in: .whitespaces)), (0...99).contains(stage) {
-                bbch = stage
-            } else {
-                problems.add("f-bbch", page.t("web.form.stage", "BBCH", text))
-            }
-        }
+        let bbch = words.stage(value("bbch"), field: "f-bbch", into: &problems)
         var products: [AppliedProduct] = []
         for index in mixRows {
             let place = page.t("web.journalProduct", index)
@@ -473,12 +457,9 @@ extension Pages {
                 }
                 continue
             }
-            let product = try words.resolve(
-                productText, .product, field: "f-product\(index)", label: page.t("web.product"), place: place,
-                into: &problems
+            let (product, dose) = try words.productAndDose(
+                index, product: productText, dose: value("dose\(index)"), place: place, into: &problems
             ) { link("product\(index)", $0) }
-            let dose = words.positive(
-                value("dose\(index)"), field: "f-dose\(index)", label: page.t("web.dose"), place: place, into: &problems)
             let pests = try words.pests(
                 value("pests\(index)"), field: "f-pests\(index)", place: place, into: &problems
             ) { link("pests\(index)", $0) }

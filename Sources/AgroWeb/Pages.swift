@@ -9,40 +9,20 @@ import Hummingbird
 /// search as you type and favorites (kept in the browser's local storage by product id).
 enum Pages {
     static func register(on router: Router<BasicRequestContext>, app: WebApp) {
-        router.get("/") { request, _ in
-            render(request, app) { page in try search(page) }
-        }
-        router.get("products") { request, _ in
-            render(request, app) { page in try products(page) }
-        }
-        router.get("product/:id") { request, context in
-            render(request, app) { page in try product(page, id: try APIRoutes.parameter(context, "id")) }
-        }
-        router.get("cultures") { request, _ in
-            render(request, app) { page in try cultures(page) }
-        }
-        router.get("pest/:id") { request, context in
-            render(request, app) { page in try pest(page, id: try APIRoutes.parameter(context, "id")) }
-        }
-        router.get("scheme/:culture") { request, context in
-            render(request, app) { page in try scheme(page, culture: try APIRoutes.parameter(context, "culture")) }
-        }
-        router.get("regions") { request, _ in
-            render(request, app) { page in try regions(page) }
-        }
+        page(router, "/", app) { try search($0) }
+        page(router, "products", app) { try products($0) }
+        page(router, "product", app, parameter: "id") { try product($0, id: $1) }
+        page(router, "cultures", app) { try cultures($0) }
+        page(router, "pest", app, parameter: "id") { try pest($0, id: $1) }
+        page(router, "scheme", app, parameter: "culture") { try scheme($0, culture: $1) }
+        page(router, "regions", app) { try regions($0) }
         router.get("weather") { request, _ in
             let page = PageContext(request: request, app: app)
             return await renderAsync(page) { try await weather(page) }
         }
-        router.get("news") { request, _ in
-            render(request, app) { page in try news(page) }
-        }
-        router.get("news/:id") { request, context in
-            render(request, app) { page in try newsItem(page, id: try APIRoutes.parameter(context, "id")) }
-        }
-        router.get("favorites") { request, _ in
-            render(request, app) { page in Rendered(template: "favorites", title: page.t("web.favorites"), values: [:]) }
-        }
+        page(router, "news", app) { try news($0) }
+        page(router, "news", app, parameter: "id") { try newsItem($0, id: $1) }
+        page(router, "favorites", app) { Rendered(template: "favorites", title: $0.t("web.favorites"), values: [:]) }
         registerFieldPages(on: router, app: app)
         registerJournalPages(on: router, app: app)
         registerSignIn(on: router, app: app)
@@ -104,6 +84,24 @@ enum Pages {
         }
     }
 
+    /// `GET path`: the page `body` renders.
+    static func page(
+        _ router: Router<BasicRequestContext>, _ path: String, _ app: WebApp,
+        _ body: @escaping @Sendable (PageContext) throws -> Rendered
+    ) {
+        router.get(RouterPath(path)) { request, _ in render(request, app, body) }
+    }
+
+    /// `GET path/:parameter`: the page `body` renders for the parameter's value.
+    static func page(
+        _ router: Router<BasicRequestContext>, _ path: String, _ app: WebApp, parameter: String,
+        _ body: @escaping @Sendable (PageContext, String) throws -> Rendered
+    ) {
+        router.get(RouterPath("\(path)/:\(parameter)")) { request, context in
+            render(request, app) { page in try body(page, try APIRoutes.parameter(context, parameter)) }
+        }
+    }
+
     static func render(_ request: Request, _ app: WebApp, _ body: (PageContext) throws -> Rendered) -> Response {
         let page = PageContext(request: request, app: app)
         do {
@@ -111,6 +109,20 @@ enum Pages {
         } catch {
             return respond(page, errorPage(page, error))
         }
+    }
+
+    /// A page answering a posted form of at most `limit` bytes: the form read, then the page.
+    static func posted(
+        _ request: Request, _ app: WebApp, limit: Int, _ body: @escaping (PageContext, PostedForm) throws -> Rendered
+    ) async -> Response {
+        let page = PageContext(request: request, app: app)
+        let form: PostedForm
+        do {
+            form = try await PostedForm(request, limit: limit)
+        } catch {
+            return respond(page, errorPage(page, error))
+        }
+        return await renderAsync(page) { try body(page, form) }
     }
 
     static func renderAsync(_ page: PageContext, _ body: () async throws -> Rendered) async -> Response {

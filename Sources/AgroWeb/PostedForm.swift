@@ -18,6 +18,14 @@ struct PostedForm: Sendable {
     /// A form of `fields` already read (a page's own link giving the form's fields).
     init(fields: [Field]) { self.fields = fields }
 
+    /// The form a link of the page's own fills again (a name chosen among several): the fields
+    /// of the query but `lang`; nil for the bare page, the empty form.
+    init?(linkOf request: WebRequest) {
+        let fields = request.parameters.filter { $0.name != "lang" }
+        guard !fields.isEmpty else { return nil }
+        self.init(fields: fields.map { Field(name: $0.name, data: Data($0.value.utf8)) })
+    }
+
     init(_ request: Request, limit: Int) async throws {
         let body: Data
         do {

@@ -56,7 +56,7 @@ package final class WebApp: Sendable {
     let requestsInFlight = ConnectionCounter()
     /// Bytes of request bodies being read or held (`WebLimits.bodyBytesInFlight`).
     let bodyBytes: ByteBudget
-    /// The field journal, when `agro web --journal` serves it (`JournalRoutes`).
+    /// The field journal, when `agro web --journal` serves it (`APIRoutes+Journal.swift`).
     package let journal: (any JournalStore)?
     /// The farms' shared journal with accounts, when `agro web --journal-db` serves it.
     package let farm: FarmAccess?

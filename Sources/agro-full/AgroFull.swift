@@ -1,6 +1,7 @@
 import AgroCLI
 import AgroDomain
 import AgroPresentation
+import AgroStore
 import ArgumentParser
 import Foundation
 
@@ -40,6 +41,9 @@ struct AgroFull: AsyncParsableCommand {
                         + "install both again with scripts/install", .ioError)
             }
         }
+        // The catalog files and user database on this machine, each list through the store
+        // every other use case reads (`agro` runs lists itself, through a faster one).
+        Environment.stores = LocalStoreOpener()
         // A catalog query is parsed by its own command type, as `agro` parses it: the same
         // command, without reflecting over the whole tree.
         let arguments = Array(CommandLine.arguments.dropFirst())

@@ -220,7 +220,8 @@ final class UpdateCommandTests: XCTestCase {
         XCTAssertTrue(try ok(["db", "verify"]).stdout.contains("(bundled)"))
     }
 
-    /// Issue 4's acceptance: the Swiss register, 2024 then 2026, through the server.
+    /// A national register published and updated through the server: the Swiss register, 2024
+    /// then 2026.
     func testSwissRegisterUpdates() throws {
         let file2024 = try SharedFixtures.file("data/srppp/Daten_Pflanzenschutzmittelverzeichnis_2024-12-16.zip")
         let file2026 = try SharedFixtures.file("data/srppp/PublicationData_2026_02_03.xml.xz")

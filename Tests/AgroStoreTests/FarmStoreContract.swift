@@ -200,6 +200,49 @@ struct FarmStoreContract<Store: FarmStore> {
         XCTAssertEqual(try store.lastSequence(farm: north.id), Int64(1 + writers * each))
     }
 
+    /// Writers at once, gathered into shared transactions: revisions of the same records, one
+    /// revision sent by every writer, a spray on a field the farm does not have. Each is answered
+    /// as it would be alone, and the numbers stay whole.
+    func writesAtOnceAreAnsweredEachAsAlone() throws {
+        let north = try farm("North")
+        let journal = store.journal(farm: north.id)
+        let base = field("Field 1")
+        XCTAssertTrue(try journal.addField(base))
+        let records = (0..<3).map { spray(base, "2026-05-1\($0)", azoxystrobin, 0.6) }
+        for record in records { XCTAssertTrue(try journal.append(record, findings: [])) }
+        let writers = 6
+        let elsewhere = spray(field("Nowhere"), "2026-05-20", azoxystrobin, 0.6)
+        let answers = FailureList()
+        DispatchQueue.concurrentPerform(iterations: writers) { _ in
+            var attempts: [(SprayRecord, String)] = records.map { record in
+                var revision = record
+                revision.revision = UUID()
+                revision.revises = record.revision
+                revision.products[0].dose = 0.7
+                return (revision, "stored")
+            }
+            attempts.append((records[0], "again"))
+            var unknown = elsewhere
+            unknown.revision = UUID()
+            attempts.append((unknown, "unknown field"))
+            for (record, expected) in attempts {
+                do {
+                    let answer = try journal.append(record, findings: []) ? "stored" : "again"
+                    answers.add(answer == expected ? "right" : "\(answer), not \(expected)")
+                } catch JournalError.unknownField {
+                    answers.add(expected == "unknown field" ? "right" : "unknown field")
+                } catch {
+                    answers.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(answers.all, Array(repeating: "right", count: writers * 5))
+        XCTAssertEqual(try numbers(north), Array(1...Int64(1 + 3 + writers * 3)))
+        for record in records {
+            XCTAssertEqual(try journal.history(record: record.id).map(\.number), Array(1...(1 + writers)))
+        }
+    }
+
     func aChangeSentTwiceIsStoredOnce() throws {
         let north = try farm("North")
         let journal = store.journal(farm: north.id)

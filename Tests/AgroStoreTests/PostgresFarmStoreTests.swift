@@ -46,6 +46,7 @@ final class PostgresFarmStoreTests: XCTestCase {
     func testSessionsExpireAndEnd() throws { try contract.sessionsExpireAndEnd() }
     func testChangesAreNumberedPerFarmWithoutGaps() throws { try contract.changesAreNumberedPerFarmWithoutGaps() }
     func testConcurrentWritesTakeEveryNumberOnce() throws { try contract.concurrentWritesTakeEveryNumberOnce() }
+    func testWritesAtOnceAreAnsweredEachAsAlone() throws { try contract.writesAtOnceAreAnsweredEachAsAlone() }
     func testAChangeSentTwiceIsStoredOnce() throws { try contract.aChangeSentTwiceIsStoredOnce() }
     func testFieldNamesAreUniquePerFarmCaseAside() throws { try contract.fieldNamesAreUniquePerFarmCaseAside() }
     func testFarmsSeeOnlyTheirOwnJournal() throws { try contract.farmsSeeOnlyTheirOwnJournal() }

@@ -238,7 +238,7 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
                 "Код EPPO&nbsp;<span translate=\"no\">HORVS</span>"))
     }
 
-    /// Wheat against septoria (issue 32): wheat's own use (propiconazole, expired), then the six
+    /// Wheat against septoria: wheat's own use (propiconazole, expired), then the six
     /// products registered on each of spring and winter wheat under the member's name, and a
     /// sentence saying so in the page's language; written by hand from `Database/content`
     /// (uses u-0100, u-0095...u-0122).

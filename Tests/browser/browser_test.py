@@ -606,7 +606,7 @@ def offline_checks(tools, tab, base, lookup, shots):
     check(True, "a product no longer favorite is no longer kept")
 
 
-# --- saving for offline costs what the person chooses; offline as a person expects (issue 32) ---
+# --- saving for offline costs what the person chooses; offline as a person expects ---
 
 HERBICIDE = "2-4-d-ehe-850-ec"  # the demo herbicide whose favorite kept 81 pages on main
 FAVORITE = "tebuconazole-250-ec"
@@ -946,8 +946,8 @@ MACHINE_WORDS = re.compile(r"--(tank|dose|area|water|product|unit)\b|\b(tank|dos
 
 def forms_in_each_language(tab, base, lookup):
     """The tank and the plan's short form at 360 px in kk, ru and en, filled in as a person
-    would (issue 32, failures 4 and 5): what was typed stays; a mistake is marked just below its
-    field with the field's label in the page's language; thousands written with a space are
+    would: what was typed stays; a mistake is marked just below its field with the field's
+    label in the page's language; thousands written with a space are
     read; a pest typed by a name several share offers them as links, and following one checks
     the plan; no command-line flag, query parameter or line of a file anywhere on the page."""
     names = {"ru": "септориоз", "kk": "септориоз", "en": "septoria"}

@@ -64,7 +64,7 @@ struct SyncBenchmark {
             _ = try journal.append(record, findings: [])
         }
 
-        print("folders: " + home.path)
+        say("folders: " + home.path)
         let ports = try (0..<instances).map { _ in try server.startWeb(journalDB: journalDB) }
         defer { server.stopAll() }
         var address = "http://127.0.0.1:\(ports[0])"
@@ -89,7 +89,7 @@ struct SyncBenchmark {
             }
         }
         times.sort()
-        print(
+        say(
             String(
                 format:
                     "sync %d records and %d fields to an empty device, whole process, 3 runs: median %.3f s (target 2 s: %.2fx), %.1f MB of bodies",
@@ -104,7 +104,7 @@ struct SyncBenchmark {
             ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, address + "/api/v1/sync"])
         let store2 = try openStore(journalDB)
         let stored = try store2.lastSequence(farm: farm.id)
-        print(
+        say(
             String(
                 format:
                     "write records through %d instance(s) (%@), wrk -c%@ %@ s: %.0f writes/s (target 500: %.2fx), p99 %.1f ms (target 50 ms: %.2fx), %d non-2xx, farm at change %lld",
@@ -134,6 +134,11 @@ struct SyncBenchmark {
         else { throw BenchError("no session: " + head) }
         return pair.trimmingCharacters(in: .whitespaces)
     }
+}
+
+/// A line on standard output at once (print's buffer would hide how far a stalled run got).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 struct BenchError: Error, CustomStringConvertible {
@@ -218,16 +223,17 @@ final class Home: @unchecked Sendable {
     }
 }
 
-/// nginx in front of several instances, on loopback (Debian's nginx-light).
+/// nginx in front of several instances, on loopback (Debian's nginx-light), in the foreground as
+/// a child of this process, stopped by `stop()`.
 enum Nginx {
-    nonisolated(unsafe) static var pidFile: String?
+    nonisolated(unsafe) static var process: Process?
 
     static func start(in home: URL, upstreams: [Int]) throws -> Int {
-        let port = 18_000 + Int.random(in: 0..<2_000)
+        let port = try freeLoopbackPort()
         let directory = home.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = """
-            daemon on; pid \(directory.path)/nginx.pid; error_log \(directory.path)/error.log;
+            daemon off; pid \(directory.path)/nginx.pid; error_log \(directory.path)/error.log;
             worker_processes 2;
             events { worker_connections 1024; }
             http {
@@ -248,22 +254,31 @@ enum Nginx {
             """
         let file = directory.appendingPathComponent("nginx.conf")
         try config.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-c", file.path, "-p", directory.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("nginx did not start") }
-        pidFile = directory.appendingPathComponent("nginx.pid").path
-        Thread.sleep(forTimeInterval: 0.5)
-        return port
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        nginx.arguments = ["-c", file.path, "-p", directory.path]
+        try nginx.run()
+        process = nginx
+        for _ in 0..<100 {
+            if let socket = try? loopbackConnection(port: port) {
+                close(socket)
+                return port
+            }
+            guard nginx.isRunning else { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw BenchError("nginx did not start: see " + directory.appendingPathComponent("error.log").path)
     }
 
     static func stop() {
-        guard let pidFile, let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return }
-        kill(pid, SIGQUIT)
+        // SIGKILL to the process group (Process starts nginx in one of its own): nginx under
+        // Process keeps SIGTERM pending (NginxPipelineTests), and its workers outlive a killed
+        // master. Reaped here: Foundation left the killed master a zombie and `waitUntilExit()`
+        // waiting for ever.
+        guard let process, process.isRunning else { return }
+        kill(-process.processIdentifier, SIGKILL)
+        var status: Int32 = 0
+        waitpid(process.processIdentifier, &status, 0)
     }
 }
 
@@ -274,7 +289,16 @@ enum Wrk {
         local fields = {\(fields.map { "\"\($0)\"" }.joined(separator: ","))}
         local counter = 0
         local thread_seed = 0
-        function init(args) thread_seed = math.random(1, 1000000000) end
+        local threads = 0
+        -- Each thread its own random ids: unseeded, every thread would make the same ones.
+        function setup(thread)
+          threads = threads + 1
+          thread:set("number", threads)
+        end
+        function init(args)
+          math.randomseed(os.time() * 1000 + number)
+          thread_seed = math.random(1, 1000000000)
+        end
         local function uuid()
           return string.format("%08x-%04x-4%03x-8%03x-%012x", math.random(0, 0xffffffff), math.random(0, 0xffff),
             math.random(0, 0xfff), math.random(0, 0xfff), math.random(0, 0xffffffffffff))
@@ -287,6 +311,13 @@ enum Wrk {
             '", "field": "' .. field .. '", "start": "2026-07-01", "bbch": 61, "products": [{"product": ' ..
             '"prothioconazole-tebuconazole-250-ec", "dose": 0.8, "unit": "l/ha", "pests": []}], "weather": {}, "writtenAt": 0}}]}'
           return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Cookie"] = "\(cookie)"}, body)
+        end
+        local refused = 0
+        response = function(status, headers, body)
+          if status ~= 200 and refused < 3 then
+            refused = refused + 1
+            io.write("refused " .. status .. ": " .. body:gsub("%s+", " ") .. "\\n")
+          end
         end
         """
     }
@@ -307,7 +338,8 @@ enum Wrk {
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         func number(after label: String) -> Double? {
-            guard let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
+            guard
+                let line = text.split(separator: "\n").first(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) })
             else { return nil }
             let field = line.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces)
             let token = field.split(separator: " ").first.map(String.init) ?? ""
@@ -319,7 +351,7 @@ enum Wrk {
         let errors = text.split(separator: "\n").first { $0.contains("Non-2xx") }.flatMap {
             Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "")
         }
-        print(text)
+        say(text)
         return Report(rate: number(after: "Requests/sec:") ?? 0, p99: number(after: "99%") ?? 0, errors: errors ?? 0)
     }
 }

@@ -43,7 +43,7 @@ struct FavoritesCommand: ParsableCommand {
             try environment.refuseCSV("favorites add")
             let catalog = try environment.openCatalogUntilExit()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
-            let added = try environment.openUserStore().addFavorite(kind: kind, id: match.id, at: Date())
+            let added = try environment.openFavorites().addFavorite(kind: kind, id: match.id, at: Date())
             environment.print(environment.strings(added ? "favorites.added" : "favorites.already", match.name))
         }
     }
@@ -57,7 +57,7 @@ struct FavoritesCommand: ParsableCommand {
         func run() throws {
             let environment = try Environment(global)
             try environment.refuseCSV("favorites remove")
-            let store = try environment.openUserStore()
+            let store = try environment.openFavorites()
             // An id removes even a favorite the current catalog no longer has.
             let wanted = kind
             let saved = try store.favorites().filter { $0.id == item && (wanted == nil || $0.kind == wanted) }
@@ -94,7 +94,7 @@ struct FavoritesCommand: ParsableCommand {
             let environment = try Environment(global)
             let catalog = try environment.openCatalogUntilExit()
             let locale = environment.locale
-            let items = try environment.openUserStore().favorites().map { favorite -> Item in
+            let items = try environment.openFavorites().favorites().map { favorite -> Item in
                 let name: String?
                 switch favorite.kind {
                 case .product: name = try catalog.product(id: favorite.id, locale: locale)?.name

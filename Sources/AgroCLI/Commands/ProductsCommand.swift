@@ -33,7 +33,7 @@ struct ProductsCommand: ParsableCommand {
         // A list printed whole (no pager) opens no product: read without GRDB, which cost more
         // than the query itself (Benchmarks/README.md).
         if !letters, !ListPresenter<ProductSummary>.pages(environment, pages) {
-            return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
+            return try list(environment.openListUntilExit(), environment: environment, open: nil)
         }
         let catalog = try environment.openCatalogUntilExit()
         guard letters else {

@@ -22,7 +22,7 @@ struct SearchCommand: ParsableCommand {
         // A list printed whole (no pager) opens no hit: read without GRDB, which cost more than
         // the query itself (Benchmarks/README.md).
         if !ListPresenter<SearchHit>.pages(environment, pages) {
-            return try list(environment.openDirectCatalogUntilExit(), environment: environment, open: nil)
+            return try list(environment.openListUntilExit(), environment: environment, open: nil)
         }
         let catalog = try environment.openCatalogUntilExit()
         try list(catalog, environment: environment) { hit in try Self.open(hit, catalog: catalog, environment: environment) }

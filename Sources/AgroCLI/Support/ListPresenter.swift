@@ -49,7 +49,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
 
     /// Whether `show(options)` runs the pager, the one place an item is opened: a table on a
     /// terminal, unless everything is asked for. A list printed whole needs no `open`, nor a
-    /// catalog that could answer it (`Environment.openDirectCatalog()`).
+    /// catalog that could answer it (`Environment.openListUntilExit()`).
     package static func pages(_ environment: Environment, _ options: PageOptions) -> Bool {
         environment.format == .table && environment.isInteractive && !options.all
     }

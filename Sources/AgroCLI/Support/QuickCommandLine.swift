@@ -13,9 +13,9 @@ import ArgumentParser
 /// Whatever it does not fully understand it declines: help and `--version`, an unknown or short
 /// option, a value that starts with a dash or is empty, a flag given twice or with a value, a
 /// value the option does not take, a command that would refuse its values in `validate()`.
-/// `CatalogCommands.parse` then hands the line to swift-argument-parser, so the wording and
-/// status of every refusal stay the library's. `QuickCommandLineTests` checks, over many command
-/// lines, that what this accepts it reads exactly as swift-argument-parser does.
+/// `agro` then hands the line to swift-argument-parser (`CatalogCommands.parse`), so the wording
+/// and status of every refusal stay the library's. The same tests run against both readers
+/// (`QueryCommandLineTests`).
 package struct QuickCommandLine {
     /// The values of the options, in the order given (a repeated option's last value counts,
     /// as in swift-argument-parser).

@@ -147,7 +147,7 @@ public struct Reading: Sendable, Hashable, Codable {
 }
 
 /// A day and, if written, a time of day (local time, as the person wrote it).
-public struct JournalTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct JournalTime: Sendable, Hashable, Comparable, CodedAsText {
     /// The day.
     public var date: PlanDate
     /// Minutes after midnight, if a time was written.
@@ -185,19 +185,6 @@ public struct JournalTime: Sendable, Hashable, Comparable, Codable, CustomString
         return date.description + "T" + String(format: "%02d:%02d", minute / 60, minute % 60)
     }
 
-    /// Decodes the text form.
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let time = JournalTime(text) else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not YYYY-MM-DD or YYYY-MM-DDTHH:MM"))
-        }
-        self = time
-    }
-
-    /// Encodes the text form.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+    /// JSON holds the text form (`CodedAsText`); any other text is not one.
+    public static func unreadable(_ text: String) -> String { "\"\(text)\" is not YYYY-MM-DD or YYYY-MM-DDTHH:MM" }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// The web front reads through this and `SwappableCatalog`, never through the store's types,
 /// so a faster or another store is chosen where the program starts, in one place.
 public protocol OpenCatalog: Catalog, AnyObject {
+    /// The file it reads.
+    var path: String { get }
     /// The catalog's description as it was read when the file was opened.
     var info: CatalogInfo { get }
 

@@ -10,7 +10,10 @@ import XCTest
 /// English, so a misspelt, removed or untranslated key would print `use.days` or a foreign
 /// word to the user without failing any other test.
 final class InterfaceStringsTests: XCTestCase {
-    private static let localizable = CLIRunner.root.appendingPathComponent("Localizable")
+    /// The repository: three folders up from this file.
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    private static let localizable = root.appendingPathComponent("Localizable")
 
     /// The CLDR plural categories of each language agro speaks (unicode.org/cldr, "Language
     /// Plural Rules"): the forms a counted string must have. A new language adds its line here.
@@ -59,7 +62,7 @@ final class InterfaceStringsTests: XCTestCase {
         let call = try NSRegularExpression(
             pattern: #"(?<![A-Za-z0-9_])(?:s|strings)(\.plural)?\(\s*"([a-z][A-Za-z0-9]*(?:\.[A-Za-z0-9]+)+)""#)
         let english = try table("en")
-        let sources = CLIRunner.root.appendingPathComponent("Sources")
+        let sources = Self.root.appendingPathComponent("Sources")
         let files = try XCTUnwrap(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         var checked = 0

@@ -1,4 +1,5 @@
 import AgroDomain
+import AgroPresentation
 import AgroStore
 import Foundation
 
@@ -10,27 +11,19 @@ import Foundation
 ///
 /// `/api/v1/catalog` answers with `info` alone: the file's path and size are the server's
 /// business, not a browser's.
-package struct CatalogFileDocument: Encodable, Sendable {
-    package var path: String
+struct CatalogFileDocument: Encodable, Sendable {
+    var path: String
     /// Bytes.
-    package var size: Int
+    var size: Int
     /// sha256 of the catalog's content (`ContentHash`).
-    package var contentHash: String
-    package var info: CatalogInfo
-
-    /// The document of the file at `path`.
-    package init(path: String, size: Int, contentHash: String, info: CatalogInfo) {
-        self.path = path
-        self.size = size
-        self.contentHash = contentHash
-        self.info = info
-    }
+    var contentHash: String
+    var info: CatalogInfo
 
     // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey { case path, size, contentHash, info }
 
     /// The table: the catalog's title, then one fact a line.
-    package func card(_ environment: Environment) -> [String] {
+    func card(_ environment: Environment) -> [String] {
         let s = environment.strings
         var facts =
             CatalogFileDocument.facts(info, s) + [
@@ -54,19 +47,19 @@ package struct CatalogFileDocument: Encodable, Sendable {
 
 /// `agro db status`: the catalog in use (bundled or installed), the one kept for a rollback,
 /// the last update check.
-package struct CatalogStatusDocument: Encodable, Sendable {
-    package var source: CatalogSource
-    package var path: String
+struct CatalogStatusDocument: Encodable, Sendable {
+    var source: CatalogSource
+    var path: String
     /// Bytes.
-    package var size: Int64
-    package var info: CatalogInfo
-    package var previous: CatalogInfo?
+    var size: Int64
+    var info: CatalogInfo
+    var previous: CatalogInfo?
     /// ISO 8601, UTC.
-    package var lastCheck: String?
-    package var warning: String?
+    var lastCheck: String?
+    var warning: String?
 
     /// The document of `status`, with `info` read in the reader's language.
-    package init(_ status: CatalogStatus, info: CatalogInfo) {
+    init(_ status: CatalogStatus, info: CatalogInfo) {
         source = status.active.source
         path = status.active.path
         size = status.size
@@ -80,7 +73,7 @@ package struct CatalogStatusDocument: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case source, path, size, info, previous, lastCheck, warning }
 
     /// The table: the catalog's title, then one fact a line.
-    package func card(_ environment: Environment) -> [String] {
+    func card(_ environment: Environment) -> [String] {
         let s = environment.strings
         var facts =
             [(s("field.origin"), s("db.source." + source.rawValue))] + CatalogFileDocument.facts(info, s) + [
@@ -93,17 +86,17 @@ package struct CatalogStatusDocument: Encodable, Sendable {
 }
 
 /// `agro db verify`: the catalog in use passed its checks (a failure is an error, status 96).
-package struct CatalogVerificationDocument: Encodable, Sendable {
-    package var ok: Bool
-    package var source: CatalogSource
-    package var path: String
-    package var sha256: String
+struct CatalogVerificationDocument: Encodable, Sendable {
+    var ok: Bool
+    var source: CatalogSource
+    var path: String
+    var sha256: String
     /// Bytes.
-    package var size: Int64
-    package var info: CatalogInfo
+    var size: Int64
+    var info: CatalogInfo
 
     /// The document of a catalog that passed.
-    package init(source: CatalogSource, path: String, sha256: String, size: Int64, info: CatalogInfo) {
+    init(source: CatalogSource, path: String, sha256: String, size: Int64, info: CatalogInfo) {
         ok = true
         self.source = source
         self.path = path
@@ -116,42 +109,25 @@ package struct CatalogVerificationDocument: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case ok, source, path, sha256, size, info }
 
     /// The table: one line.
-    package func line(_ s: Localizer) -> String {
+    func line(_ s: Localizer) -> String {
         s("db.verify.ok", info.identity, info.version, s("db.source." + source.rawValue), path, sha256)
     }
 }
 
 /// `agro db check`: whether the update server has a newer catalog and what it downloads.
-package struct UpdateCheckDocument: Encodable, Sendable {
-    package var available: Bool
-    package var identity: String
-    package var version: Int
-    package var schemaVersion: Int
+struct UpdateCheckDocument: Encodable, Sendable {
+    var available: Bool
+    var identity: String
+    var version: Int
+    var schemaVersion: Int
     /// Bytes to download: the deltas when they cost less, else the full catalog.
-    package var downloadSize: Int64
-    package var fullDownloadSize: Int64
+    var downloadSize: Int64
+    var fullDownloadSize: Int64
     /// Deltas in the chain from the installed version (0: the full catalog).
-    package var deltas: Int
-    package var notModified: Bool
-    package var active: CatalogInfo
-    package var activeSource: CatalogSource
-
-    /// The document of a check against the server's manifest.
-    package init(
-        available: Bool, identity: String, version: Int, schemaVersion: Int, downloadSize: Int64, fullDownloadSize: Int64,
-        deltas: Int, notModified: Bool, active: CatalogInfo, activeSource: CatalogSource
-    ) {
-        self.available = available
-        self.identity = identity
-        self.version = version
-        self.schemaVersion = schemaVersion
-        self.downloadSize = downloadSize
-        self.fullDownloadSize = fullDownloadSize
-        self.deltas = deltas
-        self.notModified = notModified
-        self.active = active
-        self.activeSource = activeSource
-    }
+    var deltas: Int
+    var notModified: Bool
+    var active: CatalogInfo
+    var activeSource: CatalogSource
 
     // JSON keys (docs/json-keys.md), apart from the property names.
     enum CodingKeys: String, CodingKey {
@@ -160,7 +136,7 @@ package struct UpdateCheckDocument: Encodable, Sendable {
     }
 
     /// The table: one line.
-    package func line(_ s: Localizer) -> String {
+    func line(_ s: Localizer) -> String {
         let download = s.bytes(downloadSize)
         switch (available, deltas) {
         case (false, _): return s("db.upToDate", active.identity, active.version)
@@ -174,13 +150,13 @@ package struct UpdateCheckDocument: Encodable, Sendable {
 }
 
 /// `agro db update`: what is in use after an update, and what was before when it installed one.
-package struct UpdateDocument: Encodable, Sendable {
-    package var installed: Bool
-    package var from: CatalogInfo?
-    package var to: CatalogInfo
+struct UpdateDocument: Encodable, Sendable {
+    var installed: Bool
+    var from: CatalogInfo?
+    var to: CatalogInfo
 
     /// `to` installed over `from`; nothing installed when `from` is nil (`to` is up to date).
-    package init(from: CatalogInfo?, to: CatalogInfo) {
+    init(from: CatalogInfo?, to: CatalogInfo) {
         installed = from != nil
         self.from = from
         self.to = to
@@ -190,7 +166,7 @@ package struct UpdateDocument: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case installed, from, to }
 
     /// The table: one line.
-    package func line(_ s: Localizer) -> String {
+    func line(_ s: Localizer) -> String {
         guard let from else { return s("db.upToDate", to.identity, to.version) }
         return s("db.update.installed", to.identity, to.version, from.identity, from.version)
     }
