@@ -71,94 +71,36 @@ public struct PostgresFarmJournal: JournalStore {
         }
     }
 
-    /// Appends a revision; false when this farm has this revision id already. Revisions
-    /// appended at the same time through this store are stored together (`GroupCommit`).
+    /// Appends a revision; false when this farm has this revision id already.
     public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
-        let revision = PendingRevision(
-            record: record, body: try JournalJSON.encode(record),
-            findings: try JournalJSON.encode(findings.map(StoredFinding.init)),
-            errors: findings.filter { $0.severity == .error }.count)
-        return try store.appends.submit(revision, for: farm) { _, group in
-            do {
-                return try append(group)
-            } catch {
-                // The transaction failed (another instance stored one of them since it was looked
-                // for, the connection was lost): each again alone, so that each gets its own answer
-                // (a revision stored meanwhile is then found, and answered as sent twice).
-                return group.map { one in Result { try append([one])[0].get() } }
-            }
-        }
-    }
-
-    /// Stores revisions in one transaction, numbered in their order: false for one stored
-    /// already, an error for one whose field this farm does not have. What they need is read
-    /// before the farm's lock, which is then held for the numbers, the inserts and the commit.
-    private func append(_ group: [PendingRevision]) throws -> [Result<Bool, any Error>] {
-        try connections.with { session in
-            let revisions = group.map(\.record.revision), fields = group.map(\.record.field)
-            var stored = Set(
-                try session.query(
-                    "SELECT revision FROM spray_record WHERE farm = \(farm) AND revision = ANY(\(revisions))"
-                ).map { try $0.decode(UUID.self) })
-            let known = Set(
-                try session.query("SELECT id FROM field WHERE farm = \(farm) AND id = ANY(\(fields))").map {
-                    try $0.decode(UUID.self)
-                })
-            var outcomes: [Result<Bool, any Error>] = []
-            var fresh: [PendingRevision] = []
-            for revision in group {
-                let record = revision.record
-                if stored.contains(record.revision) {
-                    outcomes.append(.success(false))
-                } else if !known.contains(record.field) {
-                    outcomes.append(.failure(JournalError.unknownField(record.field.uuidString.lowercased())))
-                } else {
-                    stored.insert(record.revision)
-                    fresh.append(revision)
-                    outcomes.append(.success(true))
+        let body = try JournalJSON.encode(record)
+        let findingsText = try JournalJSON.encode(findings.map(StoredFinding.init))
+        let errors = findings.filter { $0.severity == .error }.count
+        return try connections.with { session in
+            let stored = "SELECT 1 FROM spray_record WHERE farm = \(farm) AND revision = \(record.revision)" as PostgresQuery
+            if try !session.query(stored).isEmpty { return false }
+            return try session.transaction {
+                let sequence = try nextSequence(session)
+                if try !session.query(stored).isEmpty { return (false, commit: false) }
+                if try session.query("SELECT 1 FROM field WHERE farm = \(farm) AND id = \(record.field)").isEmpty {
+                    throw JournalError.unknownField(record.field.uuidString.lowercased())
                 }
-            }
-            guard !fresh.isEmpty else { return outcomes }
-            try session.transaction {
-                // The farm's numbers for all of them, and with them its write lock to the commit.
-                guard
-                    let row = try session.query(
-                        """
-                        UPDATE farm SET last_sequence = last_sequence + \(fresh.count) WHERE id = \(farm)
-                        RETURNING last_sequence
-                        """
-                    ).first
-                else { throw FarmError.unknownFarm(farm.uuidString.lowercased()) }
-                var sequence = try row.decode(Int64.self) - Int64(fresh.count)
-                let records = fresh.map(\.record.id)
-                var numbers = [UUID: Int]()
-                for row in try session.query(
-                    """
-                    SELECT record, MAX(number) FROM spray_record WHERE farm = \(farm) AND record = ANY(\(records))
-                    GROUP BY record
-                    """)
-                {
-                    let (record, number) = try row.decode((UUID, Int).self)
-                    numbers[record] = number
-                }
-                for revision in fresh {
-                    let record = revision.record
-                    sequence += 1
-                    let number = (numbers[record.id] ?? 0) + 1
-                    numbers[record.id] = number
+                let number =
                     try session.query(
                         """
-                        INSERT INTO spray_record(
-                            farm, revision, record, field, sequence, number, start, body, findings, errors, written_at)
-                        VALUES (
-                            \(farm), \(record.revision), \(record.id), \(record.field), \(sequence), \(number),
-                            \(record.start.description), \(revision.body), \(revision.findings), \(revision.errors),
-                            \(record.writtenAt))
-                        """)
-                }
-                return ((), commit: true)
+                        SELECT COALESCE(MAX(number), 0) + 1 FROM spray_record WHERE farm = \(farm) AND record = \(record.id)
+                        """
+                    ).first?.decode(Int.self) ?? 1
+                try session.query(
+                    """
+                    INSERT INTO spray_record(
+                        farm, revision, record, field, sequence, number, start, body, findings, errors, written_at)
+                    VALUES (
+                        \(farm), \(record.revision), \(record.id), \(record.field), \(sequence), \(number),
+                        \(record.start.description), \(body), \(findingsText), \(errors), \(record.writtenAt))
+                    """)
+                return (true, commit: true)
             }
-            return outcomes
         }
     }
 
@@ -238,12 +180,4 @@ public struct PostgresFarmJournal: JournalStore {
             ).first
         }
     }
-}
-
-/// A revision ready to store, its JSON made before the farm's lock is taken.
-struct PendingRevision: Sendable {
-    let record: SprayRecord
-    let body: String
-    let findings: String
-    let errors: Int
 }

@@ -22,8 +22,6 @@ public final class PostgresFarmStore: FarmStore, @unchecked Sendable {
     /// Where the store is (without its password).
     public let location: PostgresLocation
     let connections: PostgresConnections
-    /// Each farm's revisions written at the same time, stored in one transaction.
-    let appends = GroupCommit<UUID, PendingRevision, Bool>()
 
     /// Opens the store at `url` (`postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE`) with at
     /// most `connections` connections, and migrates its schema. Throws

@@ -14,8 +14,6 @@ import GRDB
 public final class SQLiteFarmStore: FarmStore {
     let pool: DatabasePool
     let path: String
-    /// Each farm's revisions written at the same time, stored in one transaction.
-    let appends = GroupCommit<String, PendingAppend, Bool>()
 
     /// Opens (creating if needed) the farm database at `path` and brings its schema up to date.
     public init(path: String) throws {
@@ -219,7 +217,7 @@ public final class SQLiteFarmStore: FarmStore {
 
     /// One farm's journal, its writes numbered.
     public func journal(farm: UUID) -> SQLiteJournal {
-        SQLiteJournal(writer: pool, path: path, farm: farm.uuidString, numbered: true, appends: appends)
+        SQLiteJournal(writer: pool, path: path, farm: farm.uuidString, numbered: true)
     }
 
     /// The farm's changes after `since`, in order.

@@ -14,9 +14,6 @@ public struct SQLiteJournal: JournalStore {
     let farm: String
     /// Whether each stored change takes its farm's next number (the farm database).
     let numbered: Bool
-    /// The farm database's revisions written at the same time, stored in one transaction (one
-    /// disk sync); nil in a user database, where one person writes.
-    var appends: GroupCommit<String, PendingAppend, Bool>? = nil
 
     /// The append-only rule: a correction is a new revision; a field is never deleted.
     static func forbidChanges(_ db: Database) throws {
@@ -127,33 +124,9 @@ public struct SQLiteJournal: JournalStore {
         return try append(record, body: body, findings: findingsText, errors: findings.filter { $0.severity == .error }.count)
     }
 
-    /// Appends a revision as JSON already made, with the others written at the same time.
+    /// Appends a revision as JSON already made, in the transaction of `db`.
     func append(_ record: SprayRecord, body: String, findings: String, errors: Int) throws -> Bool {
-        let pending = PendingAppend(record: record, body: body, findings: findings, errors: errors)
-        guard let appends else { return try durableWrite { db in try append(pending, in: db) } }
-        return try appends.submit(pending, for: farm) { _, group in
-            do {
-                // An entry's own refusal (an unknown field) is its answer; a database error
-                // fails the transaction, and every entry with it.
-                return try durableWrite { db in
-                    try group.map { pending -> Result<Bool, any Error> in
-                        do {
-                            return .success(try append(pending, in: db))
-                        } catch let error as DatabaseError {
-                            throw error
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
-                }
-            } catch {
-                return group.map { _ in .failure(error) }
-            }
-        }
-    }
-
-    private func append(_ pending: PendingAppend, in db: Database) throws -> Bool {
-        try append(pending.record, body: pending.body, findings: pending.findings, errors: pending.errors, in: db)
+        try durableWrite { db in try append(record, body: body, findings: findings, errors: errors, in: db) }
     }
 
     /// Appends a revision as JSON already made (a device keeps what the farm's server sent), in
@@ -269,12 +242,4 @@ public struct SQLiteJournal: JournalStore {
             ).first
         }
     }
-}
-
-/// A revision ready to store, its JSON made before the write.
-struct PendingAppend: Sendable {
-    let record: SprayRecord
-    let body: String
-    let findings: String
-    let errors: Int
 }
