@@ -1,6 +1,10 @@
 // swift-tools-version:6.1
 //
 // Who depends on whom:
+//   AgroCaching (KeyedCache, the one cache type: bounded, its eviction a parameter; the
+//     standard library's Synchronization and Dispatch only) <- AgroStore, AgroPresentation,
+//     AgroWeb. A module of its own because AgroDomain imports only Foundation and each of its
+//     users sits on a different layer; it depends on nothing of the program.
 //   AgroDomain (models, use-case protocols, typed errors; Foundation only)
 //     <- AgroStore (SQLite catalog and user database through GRDB; the command line's one-shot
 //        lists through the SQLite C API alone, same statements; catalog selection at start-up,
@@ -18,7 +22,7 @@
 //     <- AgroUpdateClient, AgroNews, AgroWeatherClient, AgroSyncClient (`agro journal sync`)
 //   AgroPresentation (between the use cases and the two fronts: documents, Localizer, the
 //     wording and status of every library error, findings, tank warnings and weather verdicts,
-//     CSV/JSON encoding, the Environment) <- AgroDomain, AgroTerminal, AgroWeather.
+//     CSV/JSON encoding, the Environment) <- AgroDomain, AgroCaching, AgroTerminal, AgroWeather.
 //     It imports neither the store (AgroStore) nor ArgumentParser nor Hummingbird, nor any
 //     library that links libcurl, libxml2, zlib or swift-crypto: the errors of AgroStore,
 //     AgroUpdate, AgroNews, AgroImport and AgroContent describe themselves as an `ErrorCase`
@@ -98,6 +102,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "AgroDomain", swiftSettings: strict),
+        .target(name: "AgroCaching", swiftSettings: strict),
         .systemLibrary(
             name: "CLibXML2", pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]),
@@ -109,7 +114,7 @@ let package = Package(
         .target(
             name: "AgroStore",
             dependencies: [
-                "AgroDomain", "CSQLiteConfig", .product(name: "GRDB", package: "GRDB.swift"),
+                "AgroDomain", "AgroCaching", "CSQLiteConfig", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for binding bulk inserts without GRDB's argument boxing.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -185,8 +190,7 @@ let package = Package(
         // that links libcurl, libxml2, zlib or swift-crypto (their errors come as ErrorCase).
         .target(
             name: "AgroPresentation",
-            // AgroStore for ReadOncePerKey alone, until the one keyed cache leaves the store.
-            dependencies: ["AgroDomain", "AgroStore", "AgroTerminal", "AgroWeather"],
+            dependencies: ["AgroDomain", "AgroCaching", "AgroTerminal", "AgroWeather"],
             swiftSettings: strict),
         .target(
             name: "AgroCLI",
@@ -223,7 +227,7 @@ let package = Package(
         .target(
             name: "AgroWeb",
             dependencies: [
-                "AgroPresentation", "AgroDomain", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
+                "AgroPresentation", "AgroDomain", "AgroCaching", "AgroUpdate", "AgroWeather", "AgroNews", "AgroHTML",
                 "AgroServer", "CLibXML2",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -252,6 +256,7 @@ let package = Package(
                 "AgroStore", "AgroDomain", "AgroContent", "AgroAccounts", "AgroPostgres", "AgroTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
+        .testTarget(name: "AgroCachingTests", dependencies: ["AgroCaching"]),
         .testTarget(name: "AgroDomainTests", dependencies: ["AgroDomain"]),
         .testTarget(name: "AgroPresentationTests", dependencies: ["AgroPresentation", "AgroDomain"]),
         .testTarget(name: "AgroContentTests", dependencies: ["AgroContent", "AgroStore", "AgroDomain"]),

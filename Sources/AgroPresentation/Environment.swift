@@ -1,5 +1,5 @@
+import AgroCaching
 import AgroDomain
-import AgroStore
 import AgroTerminal
 import Foundation
 
@@ -31,7 +31,7 @@ package struct Environment: Sendable {
 
     /// The tables of `Assets/` (pictogram and formulation names), read once per file and
     /// shared by every environment derived from this one: a server reads each once, not per card.
-    package let assetTables: ReadOncePerKey<[String: [String: String]]>
+    package let assetTables: KeyedCache<String, [String: [String: String]]>
 
     package init(
         paths: Paths, configuration: Configuration, locale: String, format: OutputFormat, output: Terminal,
@@ -48,7 +48,7 @@ package struct Environment: Sendable {
         self.today = today
         // Noon of `today` when no moment is given: a test that fixes the day fixes the clock.
         self.now = now ?? PlanDate(today).map { Date(timeIntervalSince1970: Double($0.day) * 86_400 + 43_200) } ?? Date()
-        assetTables = ReadOncePerKey()
+        assetTables = KeyedCache(maxCount: 16, eviction: .keepFirst)
     }
 
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.

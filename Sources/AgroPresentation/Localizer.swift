@@ -1,3 +1,4 @@
+import AgroCaching
 import AgroDomain
 import Foundation
 
@@ -6,18 +7,17 @@ import Foundation
 ///
 /// The files are read on the first string asked for: JSON output needs none, and reading
 /// them is a good part of a query's start-up.
-package final class Localizer: @unchecked Sendable {
+package final class Localizer: Sendable {
     /// The language the interface is shown in.
     package let locale: String
     /// The `Localizable/` folder's path (a string: see `Paths`).
     private let directory: String?
-    // Guards `loaded`, written once.
-    private let lock = NSLock()
-    private var loaded: Loaded?
+    // Read once, by the first caller; others asking meanwhile wait for it.
+    private let loaded = KeyedCache<OneValue, Loaded>(computesOnce: true)
 
     /// The language chain and the strings file of each language that has one (`codes[i]` is
     /// the language of `tables[i]`).
-    private struct Loaded {
+    private struct Loaded: Sendable {
         var chain: [String]
         var codes: [String]
         var tables: [[String: String]]
@@ -113,8 +113,7 @@ package final class Localizer: @unchecked Sendable {
     }
 
     private func load() -> Loaded {
-        lock.withLock {
-            if let loaded { return loaded }
+        loaded.value {
             var codes = [locale]
             if let dash = locale.firstIndex(of: "-") { codes.append(String(locale[..<dash])) }
             // Languages may name their own fallbacks (Kazakh readers read Russian): fallbacks.json.
@@ -130,9 +129,7 @@ package final class Localizer: @unchecked Sendable {
                 found.append(code)
                 tables.append(table)
             }
-            let result = Loaded(chain: chain, codes: found, tables: tables)
-            loaded = result
-            return result
+            return Loaded(chain: chain, codes: found, tables: tables)
         }
     }
 

@@ -7,7 +7,7 @@ import Foundation
 /// whichever connection runs it.
 ///
 /// The texts take every value as a parameter (`:pest`, `:locale0`, `?`), so a text depends on
-/// the query's shape alone and a server keeps it (`SQLTexts`).
+/// the query's shape alone and a server keeps it (`SQLiteCatalog.sqlTexts`).
 enum CatalogQueries {
     /// `field` of `<entity>_i18n` for the entity whose id is the SQL expression `owner`, in the
     /// first locale of the chain that has it: `COALESCE((SELECT name FROM product_i18n WHERE

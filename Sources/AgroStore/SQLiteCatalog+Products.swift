@@ -11,7 +11,7 @@ extension SQLiteCatalog: ProductsUseCase {
     /// locale; else by SQL alone (a one-shot query would read every use to answer one pair).
     /// The same page either way (`ProductsOfAPairTests`).
     public func products(_ filter: ProductFilter, page: PageRequest, locale: String) throws -> Page<ProductSummary> {
-        // The SQL texts are kept per shape (`SQLTexts`): see `CatalogQueries.productsPage`.
+        // The SQL texts are kept per shape (`sqlTexts`): see `CatalogQueries.productsPage`.
         let chain = info.locales.chain(for: locale)
         // Read before the products' transaction (reads do not nest). Kept: /api/v1/products'
         // p99 41 ms with the uses kept, 129 ms by SQL (Benchmarks/web/README.md).

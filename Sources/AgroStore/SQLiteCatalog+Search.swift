@@ -18,7 +18,7 @@ extension SQLiteCatalog: LookupUseCase {
         guard !trimmed.isEmpty else { return [] }
         let find = { try self.read { db in try CatalogQueries.lookup(trimmed, kind: kind, chain: chain, reader: db) } }
         // Ids and names are short; a long text is looked up each time rather than kept.
-        guard trimmed.utf8.count <= LookupCache.longestText else { return try find() }
+        guard trimmed.utf8.count <= LookupKey.longestText else { return try find() }
         return try lookups.value(LookupKey(text: trimmed, kind: kind, locale: locale), find)
     }
 
@@ -37,14 +37,7 @@ struct LookupKey: Hashable, Sendable {
     let text: String
     let kind: EntityKind
     let locale: String
-}
 
-/// Names resolved by `SQLiteCatalog.lookup`; a lookup's answer holds up to 50 short names.
-typealias LookupCache = KeptValues<LookupKey, [EntityRef]>
-
-extension KeptValues where Key == LookupKey, Value == [EntityRef] {
     /// Texts longer than this (in UTF-8 bytes) are not kept.
     static var longestText: Int { 200 }
-
-    convenience init() { self.init(capacity: 4096, whenFull: .startOver) }
 }

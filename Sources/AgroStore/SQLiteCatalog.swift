@@ -1,3 +1,4 @@
+import AgroCaching
 import AgroDomain
 import Foundation
 import GRDB
@@ -22,23 +23,26 @@ public final class SQLiteCatalog: Sendable {
     /// The catalog's own description, read once at opening.
     public let info: CatalogInfo
     let database: any DatabaseReader
-    /// What `lookup` found, per text, kind and locale: a catalog file never changes.
-    let lookups = LookupCache()
-    /// SQL texts built once per query shape (`SQLTexts`).
-    let sqlTexts = SQLTexts()
+    /// What `lookup` found, per text, kind and locale: a catalog file never changes. Texts
+    /// longer than `LookupKey.longestText` are not kept; a lookup's answer holds up to 50 short
+    /// names.
+    let lookups = KeyedCache<LookupKey, [EntityRef]>(maxCount: 4096, eviction: .leastRecentlyUsed)
+    /// SQL texts built once per query shape (`SQLTextKey`).
+    let sqlTexts = KeyedCache<SQLTextKey, String>(maxCount: 1024, eviction: .leastRecentlyUsed)
     /// Each product's mode-of-action groups (the uses page's group choices), read on first use.
-    let productGroupsOnce = ReadOnce<[String: Set<String>]>()
+    let productGroupsOnce = KeyedCache<OneValue, [String: Set<String>]>(computesOnce: true)
     /// The uses as ids (`UseIndex`) and each product's place in the name order per locale:
-    /// the uses page's comparison of a pest on a culture, read on first use.
-    let useIndexOnce = ReadOnce<UseIndex>()
-    let productRanksOnce = ReadOncePerKey<[String: Int]>()
+    /// the uses page's comparison of a pest on a culture, read on first use (once, however many
+    /// requests ask for it first at the same time).
+    let useIndexOnce = KeyedCache<OneValue, UseIndex>(computesOnce: true)
+    let productRanksOnce = KeyedCache<String, [String: Int]>(maxCount: 16, eviction: .keepFirst)
     /// The same order by the numbers of `UseIndex`'s products (the products list of a pest on a
     /// culture), made on first use per locale.
-    let productOrderOnce = ReadOncePerKey<UseIndex.ProductOrder>()
+    let productOrderOnce = KeyedCache<String, UseIndex.ProductOrder>(maxCount: 16, eviction: .keepFirst)
     /// The names and name order of each kind (cultures, pests, products, substances) per locale
     /// (the uses page's rows, the products pages' names), read on first use: four kinds for
     /// each of as many locales as the other per-locale values keep.
-    let namesOnce = KeptValues<String, [String: RankedName]>(capacity: 4 * 16, whenFull: .keepWhatIsKept)
+    let namesOnce = KeyedCache<String, [String: RankedName]>(maxCount: 4 * 16, eviction: .keepFirst)
 
     /// Opens the catalog at `path` read-only.
     ///
@@ -335,21 +339,17 @@ extension Row {
     }
 }
 
-/// What an SQL text kept in `SQLTexts` depends on: the query and its shape (the filter's
+/// What an SQL text kept in `SQLiteCatalog.sqlTexts` depends on: the query and its shape (the filter's
 /// parts, the locale chain's length, a page's length).
 struct SQLTextKey: Hashable, Sendable {
     let query: UInt8
     let shape: Int
 }
 
-/// SQL texts with named parameters, built once per query shape and kept for the catalog's
-/// lifetime: building a query through GRDB's SQL interpolation (the localized-name subqueries,
-/// the filter) cost more per products request than some of its statements (Benchmarks/web/README.md).
-typealias SQLTexts = KeptValues<SQLTextKey, String>
-
-extension KeptValues where Key == SQLTextKey, Value == String {
-    convenience init() { self.init(capacity: 1024, whenFull: .startOver) }
-}
+// SQL texts with named parameters are built once per query shape and kept for the catalog's
+// lifetime (`SQLiteCatalog.sqlTexts`): building a query through GRDB's SQL interpolation (the
+// localized-name subqueries, the filter) cost more per products request than some of its
+// statements (Benchmarks/web/README.md).
 
 extension Database: CatalogReading {
     /// Through the connection's statement cache: the server asks the same few texts again and again.

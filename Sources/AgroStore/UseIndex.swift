@@ -1,3 +1,4 @@
+import AgroCaching
 import Foundation
 import GRDB
 
@@ -28,7 +29,7 @@ struct UseIndex: Sendable {
     let details: UseDetails
     /// Each use's application area per locale, by the use's number (nil where it has none),
     /// read on first use.
-    let applicationAreas = ReadOncePerKey<[String?]>()
+    let applicationAreas = KeyedCache<String, [String?]>(maxCount: 16, eviction: .keepFirst)
 
     init(_ db: Database) throws {
         var useNumbers: [String: Int32] = [:], useIDs: [String] = []

@@ -230,13 +230,15 @@ enum APIRoutes {
         let environment = app.environment(locale: web.locale(cookies: false))
         // No key (a SHA-256 of the query) when nothing is kept.
         let key = cached && app.cache.isOn ? ResponseCache.key(locale: environment.locale, request: request) : nil
-        if let key, let hit = app.cache.cached(key, catalog: app.catalog) { return json(hit) }
+        // The catalog the answer is looked up for, and kept for (not a later one swapped in).
+        let generation = key.map { _ in app.catalog.currentCatalog }
+        if let key, let generation, let hit = app.cache.cached(key, generation: generation) { return json(hit) }
         let outcome = await BlockingWork.run { () -> Result<String, any Error> in
             Result { try body(web, environment) }
         }
         switch outcome {
         case let .success(text):
-            if let key { app.cache.keep(text, for: key, catalog: app.catalog) }
+            if let key, let generation { app.cache.keep(text, for: key, generation: generation) }
             return json(text)
         case let .failure(error):
             return failure(error, app: app, environment: environment)

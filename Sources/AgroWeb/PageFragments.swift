@@ -1,3 +1,4 @@
+import AgroCaching
 import AgroDomain
 import Foundation
 import Mustache
@@ -11,7 +12,7 @@ import Mustache
 /// (`agro db update`, `--watch-updates`) empties the cache; a request still reading the old
 /// catalog gets its own values and keeps nothing. Bounded by bytes (`WebLimits.fragmentBytes`,
 /// each entry's estimated memory): when full, the oldest entries go first.
-final class PageFragments: @unchecked Sendable {
+final class PageFragments: Sendable {
     /// What an entry is: a list of choices, or the HTML of one rendered from a template.
     indirect enum Key: Hashable, Sendable {
         case cultures(locale: String)
@@ -33,56 +34,27 @@ final class PageFragments: @unchecked Sendable {
         case html(of: Key, template: String)
     }
 
-    private struct Entry {
-        let value: any Sendable
-        let cost: Int
-    }
-
-    private let lock = NSLock()
-    private var generation: (any OpenCatalog)?
-    private var entries: [Key: Entry] = [:]
-    /// Keys in the order they were kept, the oldest first (the next to go when full).
-    private var order: [Key] = []
-    private var bytes = 0
-    private let limit: Int
+    private let kept: KeyedCache<Key, any Fragment>
 
     /// What one entry costs beyond its value: the key, the dictionary slot, the bookkeeping.
     static let entryOverhead = 256
 
     /// - Parameter limit: bytes kept (estimated); 0 keeps nothing.
-    init(limit: Int) { self.limit = max(0, limit) }
+    init(limit: Int) {
+        kept = KeyedCache(maxBytes: max(0, limit), eviction: .oldestFirst, cost: { $1.cost + Self.entryOverhead })
+    }
 
     /// Bytes held now (estimated) and the number of entries.
-    var size: (bytes: Int, entries: Int) { lock.withLock { (bytes, entries.count) } }
+    var size: (bytes: Int, entries: Int) { (kept.bytes, kept.count) }
 
     /// The value of `key` on `source` (the catalog the caller reads), made by `make` unless
     /// kept; kept when `source` is still `current`.
     func value<Value: Fragment>(
         _ key: Key, source: any OpenCatalog, current: any OpenCatalog, make: () throws -> Value
     ) rethrows -> Value {
-        let kept: Value? = lock.withLock {
-            if generation !== current {
-                generation = current
-                entries = [:]
-                order = []
-                bytes = 0
-            }
-            guard source === current else { return nil }
-            return entries[key]?.value as? Value
-        }
-        if let kept { return kept }
-        let made = try make()
-        let size = made.cost + Self.entryOverhead
-        lock.withLock {
-            guard source === generation, size <= limit, entries[key] == nil else { return }
-            while bytes + size > limit, !order.isEmpty {
-                bytes -= entries.removeValue(forKey: order.removeFirst())?.cost ?? 0
-            }
-            entries[key] = Entry(value: made, cost: size)
-            order.append(key)
-            bytes += size
-        }
-        return made
+        // A request still reading a swapped-out catalog gets its own values and keeps nothing.
+        guard source === current else { return try make() }
+        return try kept.value(key, generation: current) { try make() } as? Value ?? make()
     }
 
     /// The value of `key` on `live`'s current catalog, made by `make` from that catalog unless kept.

@@ -1,3 +1,4 @@
+import AgroCaching
 import AgroDomain
 import Crypto
 import Foundation
@@ -5,17 +6,13 @@ import Hummingbird
 
 /// Answers of the JSON API kept in memory, per catalog: the catalog is read-only, so the same
 /// request in the same language gets the same bytes until the catalog is swapped, which empties
-/// the cache (entries are keyed by the catalog object in use). Bounded by bytes, keys included:
+/// the cache (entries belong to the catalog object in use). Bounded by bytes, keys included:
 /// a key is the SHA-256 of the normalized request (`key(locale:request:)`), 32 bytes however
-/// long the query, and each entry counts its answer, its key and its bookkeeping; when full it
-/// starts over. Only successful catalog answers are kept: not the weather, not the news (their
-/// sources change without the catalog), not errors.
-final class ResponseCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var generation: ObjectIdentifier?
-    private var entries: [Key: String] = [:]
-    private var bytes = 0
-    private let limit: Int
+/// long the query, and each entry counts its answer, its key and its bookkeeping; when full the
+/// least recently used answers go first. Only successful catalog answers are kept: not the
+/// weather, not the news (their sources change without the catalog), not errors.
+struct ResponseCache: Sendable {
+    private let answers: KeyedCache<Key, String>
 
     /// A digest of a normalized request: SHA-256's 32 bytes, held inline.
     struct Key: Hashable, Sendable {
@@ -28,11 +25,16 @@ final class ResponseCache: @unchecked Sendable {
         }
     }
 
-    /// What one entry costs beyond its answer: the key, the dictionary slot, the string header.
-    static let entryOverhead = 128
+    /// What one entry costs beyond its answer: the key (twice: the index and the entry), the
+    /// index's slot, the entry's string header, cost and links in the order of use.
+    static let entryOverhead = 192
 
     /// - Parameter limit: bytes kept (answers, keys, bookkeeping); 0 turns the cache off.
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int) {
+        answers = KeyedCache(
+            maxCount: limit > 0 ? .max : 0, maxBytes: max(0, limit), eviction: .leastRecentlyUsed,
+            cost: { $1.utf8.count + Self.entryOverhead })
+    }
 
     /// The key of a request: its language (already one the server offers), its path and its
     /// query parameters in their order, decoded, without `lang` and without empty values (which
@@ -54,37 +56,26 @@ final class ResponseCache: @unchecked Sendable {
     }
 
     /// Whether answers are kept at all (`--cache-mb 0`: not), so that callers need not make a key.
-    var isOn: Bool { limit > 0 }
+    var isOn: Bool { answers.maxBytes > 0 }
 
     /// Bytes held now (answers, keys and bookkeeping).
-    var size: Int { lock.withLock { bytes } }
+    var size: Int { answers.bytes }
 
     /// The cached answer for `key` on `catalog`'s current catalog, if any.
     func cached(_ key: Key, catalog: any SwappableCatalog) -> String? {
-        guard limit > 0 else { return nil }
-        let current = ObjectIdentifier(catalog.currentCatalog)
-        return lock.withLock {
-            if generation != current {
-                generation = current
-                entries = [:]
-                bytes = 0
-            }
-            return entries[key]
-        }
+        cached(key, generation: catalog.currentCatalog)
     }
 
-    /// Keeps `made` as the answer for `key` on `catalog`'s current catalog.
-    func keep(_ made: String, for key: Key, catalog: any SwappableCatalog) {
-        guard limit > 0 else { return }
-        let current = ObjectIdentifier(catalog.currentCatalog)
-        let cost = made.utf8.count + Self.entryOverhead
-        lock.withLock {
-            guard generation == current, cost <= limit else { return }
-            if bytes + cost > limit {
-                entries = [:]
-                bytes = 0
-            }
-            if entries.updateValue(made, forKey: key) == nil { bytes += cost }
-        }
+    /// The cached answer for `key` on `generation` (a catalog), if any.
+    func cached(_ key: Key, generation: any OpenCatalog) -> String? {
+        guard isOn else { return nil }
+        return answers.cached(key, generation: generation)
+    }
+
+    /// Keeps `made` as the answer for `key` on `generation`, the catalog that was current when
+    /// the request looked its answer up (not kept if another has been swapped in since).
+    func keep(_ made: String, for key: Key, generation: any OpenCatalog) {
+        guard isOn else { return }
+        answers.keep(made, for: key, generation: generation)
     }
 }

@@ -1,3 +1,4 @@
+import AgroCaching
 import AgroDomain
 import AgroNews
 import AgroPresentation
@@ -31,7 +32,10 @@ package final class WebApp: Sendable {
     /// How the program words and numbers errors (`ErrorWording`): the API answers with the
     /// CLI's message and exit status.
     package let wordings: [any ErrorWording]
-    private let localizers: LocalizerCache
+    /// One `Localizer` per language, made on first use (a localizer reads its files once);
+    /// languages come from requests, so at most 64 are kept whatever clients send.
+    private let localizers = KeyedCache<String, Localizer>(maxCount: 64, eviction: .keepFirst, computesOnce: true)
+    private let localizable: URL?
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
     /// What pages repeat for the catalog in use and a locale (pickers, the catalog's title).
@@ -84,10 +88,10 @@ package final class WebApp: Sendable {
         // A feed cache of several MB is parsed once a minute at most, not on every request;
         // an entry is looked up in that list (reading it from the feeds would parse every feed
         // per request, for any id a client sends).
-        let entries = Memo(seconds: 60, feeds)
-        self.feeds = entries.value
-        self.feedItem = { id in try entries.value().first { $0.id == id } }
-        localizers = LocalizerCache(directory: environment.paths.localizable)
+        let entries = KeyedCache<OneValue, [FeedItem]>(lifetime: .seconds(60))
+        self.feeds = { try entries.value(feeds) }
+        self.feedItem = { id in try entries.value(feeds).first { $0.id == id } }
+        localizable = environment.paths.localizable
         let templateDirectory = resources.appendingPathComponent("templates")
         do {
             templates = try HTMLEscaping.library(directory: templateDirectory)
@@ -120,7 +124,7 @@ package final class WebApp: Sendable {
     package func environment(locale: String) -> AgroPresentation.Environment {
         let now = Date()
         return AgroPresentation.Environment(
-            environment, locale: locale, strings: localizers.localizer(for: locale),
+            environment, locale: locale, strings: localizer(for: locale),
             today: AgroPresentation.Environment.isoDate(now), now: now)
     }
 
@@ -128,52 +132,17 @@ package final class WebApp: Sendable {
     /// counts for pages, not under `/api/`): for the answers no page or document words.
     func strings(for request: Request) -> Localizer {
         let cookies = !request.uri.path.hasPrefix("/api/")
-        return localizers.localizer(for: WebRequest(request: request, app: self).locale(cookies: cookies))
+        return localizer(for: WebRequest(request: request, app: self).locale(cookies: cookies))
+    }
+
+    private func localizer(for locale: String) -> Localizer {
+        localizers.value(locale) { Localizer(locale: locale, directory: localizable) }
     }
 
     /// The languages a request may ask for: the interface's and the catalog's.
     package var locales: [String] {
         var seen = Set<String>()
         return (Self.interfaceLocales + catalog.info.locales.locales).filter { seen.insert($0).inserted }
-    }
-}
-
-/// A value computed at most once every `seconds` (errors are not kept).
-final class Memo<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private let seconds: Double
-    private let make: @Sendable () throws -> Value
-    private var kept: (value: Value, at: Date)?
-
-    init(seconds: Double, _ make: @escaping @Sendable () throws -> Value) {
-        self.seconds = seconds
-        self.make = make
-    }
-
-    func value() throws -> Value {
-        if let kept = lock.withLock({ kept }), Date().timeIntervalSince(kept.at) < seconds { return kept.value }
-        let made = try make()
-        lock.withLock { kept = (made, Date()) }
-        return made
-    }
-}
-
-/// One `Localizer` per language, made on first use: a localizer reads its files once.
-final class LocalizerCache: @unchecked Sendable {
-    private let directory: URL?
-    private let lock = NSLock()
-    private var localizers: [String: Localizer] = [:]
-
-    init(directory: URL?) { self.directory = directory }
-
-    func localizer(for locale: String) -> Localizer {
-        lock.withLock {
-            if let known = localizers[locale] { return known }
-            let made = Localizer(locale: locale, directory: directory)
-            // Languages come from requests: keep the table small whatever clients send.
-            if localizers.count < 64 { localizers[locale] = made }
-            return made
-        }
     }
 }
 

@@ -98,8 +98,8 @@ final class ProgramSplitTests: XCTestCase {
         XCTAssertEqual(
             Set(query.targets.keys),
             [
-                "agro", "AgroCLI", "AgroPresentation", "AgroStore", "AgroDomain", "AgroTerminal", "AgroWeather",
-                "CSQLiteConfig",
+                "agro", "AgroCLI", "AgroPresentation", "AgroStore", "AgroDomain", "AgroCaching", "AgroTerminal",
+                "AgroWeather", "CSQLiteConfig",
             ])
         for (name, dependencies) in query.targets {
             XCTAssertEqual(dependencies, whole.targets[name], name)
