@@ -39,9 +39,8 @@ enum APIRoutes {
                     let letters = try CatalogDocuments.letters(filter, catalog: app.catalog, environment: environment)
                     return try AgroPresentation.Environment.json(PageDocument(Page(slicing: letters, try web.page())))
                 }
-                // The same bytes as JSONEncoder's document, written directly (the API's busiest answer).
-                return ProductPageJSON.json(
-                    try app.catalog.products(filter, page: try web.page(), locale: environment.locale))
+                return AgroPresentation.Environment.json(
+                    products: try app.catalog.products(filter, page: try web.page(), locale: environment.locale))
             }
         }
         entity(api, "product", .product, app) { id, environment in

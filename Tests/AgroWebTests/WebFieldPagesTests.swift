@@ -180,6 +180,60 @@ final class WebFieldPagesTests: BundledCatalogWebTestCase {
         }
     }
 
+    /// What a person reads in each row of the uses page against fusarium head blight on wheat,
+    /// written by hand from Database/content (uses u-0097 and u-0123, their products' names):
+    /// the product, its dose and its pre-harvest interval, in each language.
+    func testTheUsesRowsReadAsTheRegisterSays() throws {
+        // (language, [(product id, its name, dose, pre-harvest interval)])
+        let cases: [(String, [(String, String, String, String)])] = [
+            (
+                "en",
+                [
+                    (
+                        "prothioconazole-tebuconazole-250-ec", "Prothioconazole 125 g/L + tebuconazole 125 g/L EC",
+                        "Dose 0.8-1 l/ha", "Pre-harvest interval 35 days"
+                    ),
+                    ("tebuconazole-250-ec", "Tebuconazole 250 g/L EC", "Dose 0.75-1 l/ha", "Pre-harvest interval 30 days"),
+                ]
+            ),
+            (
+                "ru",
+                [
+                    (
+                        "prothioconazole-tebuconazole-250-ec", "Протиоконазол 125 г/л + тебуконазол 125 г/л КЭ",
+                        "Норма 0,8–1 л/га", "Срок ожидания 35 дней"
+                    ),
+                    ("tebuconazole-250-ec", "Тебуконазол 250 г/л КЭ", "Норма 0,75–1 л/га", "Срок ожидания 30 дней"),
+                ]
+            ),
+            (
+                "kk",
+                [
+                    (
+                        "prothioconazole-tebuconazole-250-ec", "Протиоконазол 125 г/л + тебуконазол 125 г/л КЭ",
+                        "Мөлшер 0,8–1 л/га", "Күту мерзімі 35 күн"
+                    ),
+                    ("tebuconazole-250-ec", "Тебуконазол 250 г/л КЭ", "Мөлшер 0,75–1 л/га", "Күту мерзімі 30 күн"),
+                ]
+            ),
+        ]
+        for (language, rows) in cases {
+            let html = try page("/uses?pest=fusarium-graminearum&culture=wheat&all=true&lang=\(language)")
+            // Each row's text, from its `<li>` to the next.
+            let texts = html.components(separatedBy: "<li class=\"use-row").dropFirst().map {
+                Self.text($0.components(separatedBy: "</li>")[0])
+            }
+            XCTAssertEqual(Set(Self.rowProducts(html)), Set(rows.map(\.0)), language)
+            for (id, name, dose, phi) in rows {
+                let row = try XCTUnwrap(
+                    zip(Self.rowProducts(html), texts).first { $0.0 == id }?.1, "\(language): the row of \(id)")
+                XCTAssertTrue(row.contains(name), "\(language): \(row)")
+                XCTAssertTrue(row.contains(dose), "\(language): \(dose) in \(row)")
+                XCTAssertTrue(row.contains(phi), "\(language): \(phi) in \(row)")
+            }
+        }
+    }
+
     func testTheUsesPageListsWhatAgroUsesLists() throws {
         let cases: [(String, [String])] = [
             ("pest=zymoseptoria-tritici&culture=winter-wheat", ["--pest", "zymoseptoria-tritici", "--culture", "winter-wheat"]),

@@ -65,9 +65,7 @@ struct ProductsCommand: ParsableCommand {
         try ListPresenter(
             environment: environment, columns: Self.columns(environment),
             load: { try catalog.products(filter, page: $0, locale: locale) }, open: open,
-            // The web API's writer of this page: the same bytes as the encoder's, without
-            // `JSONEncoder`, about a tenth of a products query's start-up (Benchmarks/README.md).
-            json: ProductPageJSON.json
+            json: Environment.json(products:)
         ).show(pages)
     }
 

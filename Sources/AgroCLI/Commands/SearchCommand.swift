@@ -47,9 +47,7 @@ struct SearchCommand: ParsableCommand {
                 },
                 Column(header: s("column.id")) { $0.id },
             ],
-            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) }, open: open,
-            // Without `JSONEncoder`: the same bytes (Benchmarks/README.md).
-            json: SearchPageJSON.json
+            load: { try catalog.search(text, kinds: kinds, page: $0, locale: environment.locale) }, open: open
         ).show(pages)
     }
 

@@ -30,7 +30,7 @@ package struct ListPresenter<Item: Encodable & Sendable> {
     /// Prints one item in full, for the pager's "open".
     package var open: ((Item) throws -> Void)?
     /// Writes a page as `Environment.json(PageDocument(page))` does, byte for byte, without
-    /// `JSONEncoder` (`ProductPageJSON`); nil: the encoder writes it.
+    /// `JSONEncoder` (`Environment.json(products:)`); nil: the encoder writes it.
     package var json: ((Page<Item>) -> String)?
 
     package init(
