@@ -104,15 +104,7 @@ final class FarmSyncTests: XCTestCase {
     func testAcknowledgedChangesSurviveSIGKILLOnPostgreSQL() throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.remove() }
-        let url = try cluster.createDatabase()
-        server.stop()
-        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka", "--journal-db", url]).status, 0)
-        XCTAssertEqual(
-            try server.cli(
-                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist", "--journal-db", url],
-                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
-            ).status, 0)
-        try server.start(web: ["--journal-db", url])
+        let url = try serve(on: cluster)
         try syncsSurviveSIGKILL(web: ["--journal-db", url])
     }
 
@@ -123,16 +115,8 @@ final class FarmSyncTests: XCTestCase {
     func testAReadOnlyStoreRefusesCleanlyAndTheDeviceKeepsItsRecord() throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.remove() }
-        let url = try cluster.createDatabase()
+        let url = try serve(on: cluster)
         let database = PostgresCluster.database(of: url)
-        server.stop()
-        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka", "--journal-db", url]).status, 0)
-        XCTAssertEqual(
-            try server.cli(
-                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist", "--journal-db", url],
-                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
-            ).status, 0)
-        try server.start(web: ["--journal-db", url])
         let device = WebProcess()
         XCTAssertEqual(
             try device.cli(["field", "add", "Field 7", "--area", "50", "--culture", "winter wheat"]).status, 0)
@@ -169,6 +153,21 @@ final class FarmSyncTests: XCTestCase {
         XCTAssertEqual(sent.status, 0, sent.stderr)
         XCTAssertTrue(sent.stdout.contains("sent: 1; received: 0"), sent.stdout)
         XCTAssertTrue(try sync(WebProcess()).stdout.contains("received: 3"), "the field and both records")
+    }
+
+    /// The server restarted on a new database of `cluster`, with the farm and its agronomist;
+    /// the database's URL.
+    private func serve(on cluster: PostgresCluster) throws -> String {
+        let url = try cluster.createDatabase()
+        server.stop()
+        XCTAssertEqual(try server.cli(["farms", "add", "Kamenka", "--journal-db", url]).status, 0)
+        XCTAssertEqual(
+            try server.cli(
+                ["users", "add", "anna", "--farm", "Kamenka", "--role", "agronomist", "--journal-db", url],
+                extraEnvironment: ["AGRO_PASSWORD": "pass-anna-1"]
+            ).status, 0)
+        try server.start(web: ["--journal-db", url])
+        return url
     }
 
     private func syncsSurviveSIGKILL(web: [String]) throws {
