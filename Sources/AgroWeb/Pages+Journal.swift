@@ -586,6 +586,7 @@ struct JournalAsOf<Base: JournalStore>: JournalStore {
 
     func addField(_ field: Field) throws -> Bool { try base.addField(field) }
     func fields() throws -> [Field] { try base.fields() }
+    func field(_ id: UUID) throws -> Field? { try base.field(id) }
     func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool { try base.append(record, findings: findings) }
     func records(field: UUID?) throws -> [StoredRecord] {
         try base.records(field: field).filter { $0.record.writtenAt <= moment }

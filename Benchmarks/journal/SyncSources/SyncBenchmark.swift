@@ -100,8 +100,10 @@ struct SyncBenchmark {
         let cookie = try signIn(address, password: password)
         try Wrk.script(cookie: cookie, fields: fields.map { $0.id.uuidString }).write(
             to: script, atomically: true, encoding: .utf8)
+        let before = CPU.now()
         let report = try Wrk.run(
             ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-s", script.path, address + "/api/v1/sync"])
+        let after = CPU.now()
         let store2 = try openStore(journalDB)
         let stored = try store2.lastSequence(farm: farm.id)
         say(
@@ -110,6 +112,25 @@ struct SyncBenchmark {
                     "write records through %d instance(s) (%@), wrk -c%@ %@ s: %.0f writes/s (target 500: %.2fx), p99 %.1f ms (target 50 ms: %.2fx), %d non-2xx, farm at change %lld",
                 instances, journalDB.hasPrefix("postgres") ? "PostgreSQL" : "SQLite", connections, seconds,
                 report.rate, report.rate / 500, report.p99, report.p99 / 50, report.errors, stored))
+        // Where the CPU went while wrk ran: a write's CPU in agro and in PostgreSQL, and the most
+        // writes a second the machine's cores could give them if nothing else ran (wrk, nginx,
+        // builds).
+        let writes = report.rate * (Double(seconds) ?? 10)
+        // By the name the kernel keeps (15 bytes: a copy named agro-full-before is "agro-full-befor").
+        func used(_ prefix: String) -> Double {
+            after.byName.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
+                - before.byName.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +)
+        }
+        let agroCPU = used("agro-full"), postgresCPU = used("postgres")
+        let perWrite = (agroCPU + postgresCPU) / max(1, writes) * 1000
+        let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+        say(
+            String(
+                format:
+                    "CPU while wrk ran: machine %.0f%% busy; per write %.2f ms in agro + %.2f ms in PostgreSQL = %.2f ms, so %d cores give at most %.0f writes/s (target 500: %.2fx of that limit; measured %.2fx of it)",
+                (1 - (after.idle - before.idle) / max(0.001, after.total - before.total)) * 100,
+                agroCPU / max(1, writes) * 1000, postgresCPU / max(1, writes) * 1000, perWrite, Int(cores),
+                cores * 1000 / perWrite, 500 / (cores * 1000 / perWrite), report.rate / (cores * 1000 / perWrite)))
     }
 
     static func openStore(_ location: String) throws -> any FarmStore {
@@ -353,5 +374,35 @@ enum Wrk {
         }
         say(text)
         return Report(rate: number(after: "Requests/sec:") ?? 0, p99: number(after: "99%") ?? 0, errors: errors ?? 0)
+    }
+}
+
+/// CPU time from /proc: the machine's (all cores, and idle) and each program's by name, in seconds.
+struct CPU {
+    var total: Double = 0
+    var idle: Double = 0
+    var byName: [String: Double] = [:]
+
+    static func now() -> CPU {
+        var cpu = CPU()
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        if let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = stat.split(separator: "\n").first
+        {
+            let values = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+            cpu.total = values.reduce(0, +) / ticks
+            cpu.idle = (values.count > 4 ? values[3] + values[4] : 0) / ticks
+        }
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(entry) != nil {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
+            let name = String(stat[stat.index(after: open)..<close])
+            // After the name: state is field 3; utime and stime are fields 14 and 15.
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            cpu.byName[name, default: 0] += (user + system) / ticks
+        }
+        return cpu
     }
 }
