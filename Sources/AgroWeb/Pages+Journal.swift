@@ -23,15 +23,10 @@ extension Pages {
             journalPage(request, app) { page in try journalFields(page, store: try store(page), form: nil) }
         }
         router.post("journal") { request, _ in
-            await journalPosted(request, app) { page, form in
-                do {
-                    return try journalFields(page, store: try store(page, writing: true), form: form)
-                } catch let FarmError.notAllowed(role) {
-                    // A role that only reads: the form as typed, and why nothing was stored.
-                    var rendered = try journalFields(page, store: try store(page), form: nil, typed: form)
-                    refuse(&rendered, role: role, page)
-                    return rendered
-                }
+            await journalPosted(request, app) { page, form, writes in
+                writes
+                    ? try journalFields(page, store: try store(page, writing: true), form: form)
+                    : try journalFields(page, store: try store(page), form: nil, typed: form)
             }
         }
         router.get("journal/field/:id") { request, context in
@@ -48,17 +43,12 @@ extension Pages {
         }
         router.post("journal/field/:id/record") { request, context in
             let id = context.parameters.get("id") ?? ""
-            return await journalPosted(request, app) { page, form in
+            return await journalPosted(request, app) { page, form, writes in
                 let action = form.value("action") ?? "check"
-                do {
-                    return try journalRecordForm(
+                return writes
+                    ? try journalRecordForm(
                         page, store: try store(page, writing: action == "save"), fieldID: id, form: form, action: action)
-                } catch let FarmError.notAllowed(role) {
-                    // A role that only reads: the form as typed, and why nothing was stored.
-                    var rendered = try journalRecordForm(page, store: try store(page), fieldID: id, form: form, action: nil)
-                    refuse(&rendered, role: role, page)
-                    return rendered
-                }
+                    : try journalRecordForm(page, store: try store(page), fieldID: id, form: form, action: nil)
             }
         }
         router.get("journal/record/:id") { request, context in
@@ -98,19 +88,22 @@ extension Pages {
         return rendered
     }
 
-    /// Marks a page whose form a role that only reads posted: 403, the form as it was typed,
-    /// and a line saying nothing was stored and why, in the page's language.
-    private static func refuse(_ rendered: inout Rendered, role: FarmRole, _ page: PageContext) {
-        rendered.values["refused"] = page.t("web.journalNotAllowed", page.t("farm.role.\(role.rawValue)"))
-        rendered.status = .forbidden
-    }
-
-    /// A journal page answering a posted form of a few kilobytes at most.
+    /// A journal page answering a posted form of a few kilobytes at most: `body` with `writes`
+    /// true; when the person's role only reads, `body` again with `writes` false (the form as
+    /// typed, nothing stored), answered 403 with a line saying why, in the page's language.
     private static func journalPosted(
-        _ request: Request, _ app: WebApp, _ body: @escaping (PageContext, PostedForm) throws -> Rendered
+        _ request: Request, _ app: WebApp,
+        _ body: @escaping (PageContext, PostedForm, _ writes: Bool) throws -> Rendered
     ) async -> Response {
         await posted(request, app, limit: APIRoutes.maximumRecordBytes) { page, form in
-            signedIn(try body(page, form), page)
+            do {
+                return signedIn(try body(page, form, true), page)
+            } catch let FarmError.notAllowed(role) {
+                var rendered = try body(page, form, false)
+                rendered.values["refused"] = page.t("web.journalNotAllowed", page.t("farm.role.\(role.rawValue)"))
+                rendered.status = .forbidden
+                return signedIn(rendered, page)
+            }
         }
     }
 
