@@ -18,24 +18,20 @@ struct SchemeCommand: ParsableCommand {
     func run() throws {
         let (environment, catalog) = try Environment.withCatalog(global)
         let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: catalog, environment: environment)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(schemes)
-        case .csv:
-            environment.output.write(CSV.line(["scheme", "bbch_from", "bbch_to", "stage", "product", "dose", "pests"]) + "\n")
-            for scheme in schemes {
-                for stage in scheme.stages {
-                    for treatment in stage.treatments {
-                        environment.output.write(
-                            CSV.line([
-                                scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
-                                treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
-                            ]) + "\n")
+        try environment.print(schemes) {
+            let rows = schemes.flatMap { scheme in
+                scheme.stages.flatMap { stage in
+                    stage.treatments.map { treatment -> [String] in
+                        [
+                            scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
+                            treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
+                        ]
                     }
                 }
             }
-        case .table:
-            for scheme in schemes { environment.print(Self.timeline(scheme, marker: stage, environment: environment)) }
+            return [["scheme", "bbch_from", "bbch_to", "stage", "product", "dose", "pests"]] + rows
+        } table: {
+            schemes.flatMap { Self.timeline($0, marker: stage, environment: environment) }
         }
     }
 

@@ -17,23 +17,24 @@ struct FieldShowCommand: ParsableCommand {
         let field = try journal.field(name)
         let season = try journal.season(of: field)
         let document = try FieldDocument(field, catalog: catalog, environment: environment, season: season)
-        if environment.format == .json { return try environment.printJSON(document) }
-        let s = environment.strings
-        var header = "\(field.name) · " + s("plan.area", s.number(field.area)) + " · \(document.culture.name)"
-        if let sown = field.sown { header += " · " + s("plan.sowing", s.date(sown.description)) }
-        if let harvest = field.harvest { header += " · " + s("plan.harvest", s.date(harvest.description)) }
-        var lines = [environment.bold(header)]
-        if let location = field.location {
-            lines.append(s("field.location", location.latitude.plainText, location.longitude.plainText))
+        try environment.print(document) {
+            let s = environment.strings
+            var header = "\(field.name) · " + s("plan.area", s.number(field.area)) + " · \(document.culture.name)"
+            if let sown = field.sown { header += " · " + s("plan.sowing", s.date(sown.description)) }
+            if let harvest = field.harvest { header += " · " + s("plan.harvest", s.date(harvest.description)) }
+            var lines = [environment.bold(header)]
+            if let location = field.location {
+                lines.append(s("field.location", location.latitude.plainText, location.longitude.plainText))
+            }
+            lines.append("")
+            let records = try journal.store.records(field: field.id)
+            var names = JournalNames(catalog: catalog, locale: environment.locale)
+            for (index, stored) in records.enumerated() {
+                lines.append(JournalLines.summary(index + 1, stored, names: &names, environment: environment))
+            }
+            if records.isEmpty { lines.append(s("journal.empty")) }
+            lines += [""] + JournalLines.harvest(field: field, season: season, environment: environment)
+            return lines
         }
-        lines.append("")
-        let records = try journal.store.records(field: field.id)
-        var names = JournalNames(catalog: catalog, locale: environment.locale)
-        for (index, stored) in records.enumerated() {
-            lines.append(JournalLines.summary(index + 1, stored, names: &names, environment: environment))
-        }
-        if records.isEmpty { lines.append(s("journal.empty")) }
-        lines += [""] + JournalLines.harvest(field: field, season: season, environment: environment)
-        environment.print(lines)
     }
 }

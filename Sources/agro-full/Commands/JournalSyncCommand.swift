@@ -22,14 +22,13 @@ struct JournalSyncCommand: AsyncParsableCommand {
         let store = try environment.openUserStore()
         let outcome = try await JournalSyncClient(server: url, locale: environment.locale).sync(
             store: store, user: user, password: PasswordInput.read(environment))
-        if environment.format == .json {
-            return try environment.printJSON(
-                SyncOutcomeDocument(
-                    sent: outcome.sent, sentWithErrors: outcome.sentWithErrors, received: outcome.received,
-                    through: outcome.through, bytes: outcome.bytes))
-        }
+        let document = SyncOutcomeDocument(
+            sent: outcome.sent, sentWithErrors: outcome.sentWithErrors, received: outcome.received,
+            through: outcome.through, bytes: outcome.bytes)
         let s = environment.strings
-        environment.print(s("sync.done", outcome.sent, outcome.received, outcome.through))
-        if outcome.sentWithErrors > 0 { environment.print(s("sync.sentWithErrors", outcome.sentWithErrors)) }
+        try environment.print(document) {
+            [s("sync.done", outcome.sent, outcome.received, outcome.through)]
+                + (outcome.sentWithErrors > 0 ? [s("sync.sentWithErrors", outcome.sentWithErrors)] : [])
+        }
     }
 }
