@@ -65,8 +65,6 @@ enum Pages {
         var status: HTTPResponse.Status = .ok
         /// Seconds for Retry-After, as the page's message says (a refusal by rate).
         var retryAfter: Int?
-        /// The body already written (the template's markup made directly): no rendering.
-        var body: String? = nil
         /// Where a stored form sends the browser (303 See Other): no page.
         var location: String? = nil
 
@@ -75,12 +73,6 @@ enum Pages {
             self.title = title
             self.values = values
             self.status = status
-        }
-
-        /// A page whose body `template`'s markup was written directly.
-        init(template: String, title: String, body: String) {
-            self.init(template: template, title: title, values: [:])
-            self.body = body
         }
     }
 
@@ -152,14 +144,10 @@ enum Pages {
             return Response(status: rendered.status, headers: [.location: location, .contentLength: "0"])
         }
         let strings = Self.strings(page)
-        let body =
-            rendered.body
-            ?? {
-                var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
-                values["t"] = strings
-                values["lang"] = page.locale
-                return page.app.templates.render(values, withTemplate: rendered.template) ?? ""
-            }()
+        var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
+        values["t"] = strings
+        values["lang"] = page.locale
+        let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
         let path = page.web.request.uri.path
         let query = page.web.query(leaving: ["lang"])
         let hrefs = WebApp.interfaceLocales.map { code in path + "?" + (query + ["lang=\(code)"]).joined(separator: "&") }
