@@ -57,7 +57,8 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "agro",
-    platforms: [.macOS(.v14)],
+    // macOS 15: Synchronization's Mutex guards the caches and the weather breaker.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "agro", targets: ["agro"]),
         .executable(name: "agro-full", targets: ["agro-full"]),
