@@ -102,6 +102,22 @@ final class PageFragments: Sendable {
         }
         return (lambda, selected.flatMap { id in choices.ids.firstIndex(of: id).map { choices.names[$0] } })
     }
+
+    /// `list`'s choices (read by `read` unless kept) rendered with `template` (a section's text,
+    /// as `choices` renders it, seeing `id`, `name`, `selected` and `strings` as `t`), none
+    /// selected: for a page that writes its picker directly (`RenderedChoices.write`).
+    func renderedChoices(
+        _ list: Key, in live: any SwappableCatalog, template: String, strings: @autoclosure () -> [String: String],
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> RenderedChoices {
+        try live.readCurrent { catalog in
+            let current = live.currentCatalog
+            return try value(.html(of: list, template: template), source: catalog, current: current) {
+                let choices = try value(list, source: catalog, current: current) { Choices(try read(catalog)) }
+                return RenderedChoices(choices, template: template, strings: strings())
+            }
+        }
+    }
 }
 
 /// A value `PageFragments` keeps, with an estimate of the bytes it holds.
@@ -170,6 +186,17 @@ struct RenderedChoices: Fragment {
         text += html[part.range.upperBound...]
         return text
     }
+
+    /// `html(selecting:)` written into `out` without making the whole text first.
+    func write(selecting selected: EntityID?, into out: inout HTMLWriter) {
+        guard let selected, let part = parts[selected], let template else { return out.markup(html) }
+        out.markup(html[..<part.range.lowerBound])
+        out.markup(template.render(["id": selected, "name": part.name, "selected": true, "t": strings]))
+        out.markup(html[part.range.upperBound...])
+    }
+
+    /// The name of the choice `id` (its first, if it is listed twice), nil when it is not a choice.
+    func name(of id: EntityID) -> String? { parts[id]?.name }
 
     /// Bytes held, estimated: the HTML and an entry per choice.
     var cost: Int { html.utf8.count + parts.reduce(0) { $0 + $1.key.utf8.count + $1.value.name.utf8.count + 64 } }

@@ -186,34 +186,39 @@ extension Pages {
         let cultureID = try page.environment.resolve(web.query("culture"), .culture, in: page.catalog)
         let pestID = try page.environment.resolve(web.query("pest"), .pest, in: page.catalog)
         let sort = web.query("sort") ?? "name", group = web.query("group")
+        let labels = strings(page)
         // The pickers name the selected pest and culture for the title (no read of their own).
-        let cultures = try culturePicker(page, selected: cultureID)
+        let cultures = try renderedChoices(page, .cultures(locale: page.locale), labels: labels) { catalog in
+            try pickerCultures(catalog, locale: page.locale)
+        }
         // With a culture, the pests registered on it (its groups, its members) first, then the rest.
-        let pests: (picker: MustacheLambda, selectedName: String?)
-        var otherPests: (picker: MustacheLambda, selectedName: String?)? = nil
+        let pests: RenderedChoices
+        var otherPests: RenderedChoices? = nil
         if let cultureID {
-            pests = try choicesNamingSelected(
-                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: true), selected: pestID
+            pests = try renderedChoices(
+                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: true), labels: labels
             ) { catalog in try pickerPestsOfMembers(catalog, culture: cultureID, locale: page.locale).registered }
-            otherPests = try choicesNamingSelected(
-                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: false), selected: pestID
+            otherPests = try renderedChoices(
+                page, .pestsOfMembers(locale: page.locale, culture: cultureID, registered: false), labels: labels
             ) { catalog in try pickerPestsOfMembers(catalog, culture: cultureID, locale: page.locale).others }
         } else {
-            pests = try pestPicker(page, culture: nil, selected: pestID)
+            pests = try renderedChoices(page, .pests(locale: page.locale, culture: nil), labels: labels) { catalog in
+                try pickerPests(catalog, culture: nil, locale: page.locale)
+            }
         }
-        var values: [String: Any] = [
-            "cultures": cultures.picker, "pests": pests.picker, "stage": web.query("stage") ?? "",
-            "sorts": UseSort.allCases.map { order -> [String: Any] in
-                ["code": order.rawValue, "name": page.t("web.sort.\(order.rawValue)"), "selected": order.rawValue == sort]
-            },
-        ]
+        var body = UsesBody(
+            cultures: .init(choices: cultures, selected: cultureID), pests: .init(choices: pests, selected: pestID),
+            stage: web.query("stage") ?? "",
+            sorts: UseSort.allCases.map { order in
+                (order.rawValue, page.t("web.sort.\(order.rawValue)"), order.rawValue == sort)
+            })
         if let otherPests {
-            values["otherPests"] = otherPests.picker
-            values["pestsOn"] = page.t("web.pestsOn", cultures.selectedName ?? cultureID ?? "")
+            body.otherPests = otherPests
+            body.pestsOn = page.t("web.pestsOn", cultures.name(of: cultureID ?? "") ?? cultureID ?? "")
         }
         var title = page.t("web.compare")
         guard cultureID != nil || pestID != nil else {
-            return Rendered(template: "uses", title: title, values: values)
+            return Rendered(title: title, body: body.html(labels))
         }
         let query = try CatalogDocuments.useQuery(
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
@@ -225,26 +230,26 @@ extension Pages {
         let (result, groups) = try page.catalog.readCurrent { catalog in
             (try catalog.compareUses(query, page: request, locale: page.locale), try catalog.groupsOffered(for: query))
         }
-        values["groups"] = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
-            ["code": code, "selected": GroupCode(parsing: code) == query.group]
+        body.groups = groups.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map { code in
+            (code, GroupCode(parsing: code) == query.group)
         }
         // The culture read once: its name for the title and the headings, its members for the sentence.
         let culture = try cultureID.flatMap { try page.catalog.culture(id: $0, locale: page.locale) }
-        let cultureName = cultures.selectedName ?? culture?.name
+        let cultureName = cultureID.flatMap(cultures.name(of:)) ?? culture?.name
         // Rows written directly, not through Mustache: the uses page's p99 57.8 ms against 256 (Benchmarks/web/README.md).
-        values["rows"] = RawHTML(text: useRowsHTML(result.items, page, labels: strings(page), culture: cultureName))
+        body.rows = useRowsHTML(result.items, page, labels: labels, culture: cultureName)
         // A group or a culture with sub-crops: its members' uses are listed too, and the page says so.
         if let culture, !culture.children.isEmpty {
-            values["members"] = page.t(
+            body.members = page.t(
                 "web.usesOfMembers", culture.name, culture.children.map(\.name).joined(separator: ", "))
         }
-        values["empty"] = result.total == 0
+        body.empty = result.total == 0
         // Nothing found: the form stays open to change the question.
-        values["asked"] = result.total > 0
-        values["pages"] = pagination(result, page, path: "/uses")
+        body.asked = !body.empty
+        body.pages = pageLinks(result, page, path: "/uses")
         // A pest with no use on the culture is in the other pests, or read then.
         let pestName =
-            try pests.selectedName ?? otherPests?.selectedName
+            try pestID.flatMap { pests.name(of: $0) ?? otherPests?.name(of: $0) }
             ?? pestID.flatMap { try page.catalog.pest(id: $0, locale: page.locale)?.name }
         switch (pestName, cultureName) {
         case let (pest?, culture?): title = page.t("web.usesAgainstOn", pest, culture)
@@ -252,8 +257,18 @@ extension Pages {
         case let (nil, culture?): title = page.t("web.usesOn", culture)
         default: break
         }
-        values["heading"] = title
-        return Rendered(template: "uses", title: title, values: values)
+        body.heading = title
+        return Rendered(title: title, body: body.html(labels))
+    }
+
+    /// The choices of a picker the page writes directly (`UsesBody`), kept per catalog and
+    /// locale rendered with the template's section (`PageFragments.renderedChoices`).
+    private static func renderedChoices(
+        _ page: PageContext, _ list: PageFragments.Key, labels: [String: String],
+        read: (any OpenCatalog) throws -> [(id: EntityID, name: String)]
+    ) throws -> RenderedChoices {
+        try page.app.fragments.renderedChoices(
+            list, in: page.catalog, template: UsesBody.optionTemplate, strings: labels, read: read)
     }
 
     // MARK: - Culture and substance cards

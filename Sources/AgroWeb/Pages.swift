@@ -65,6 +65,8 @@ enum Pages {
         var status: HTTPResponse.Status = .ok
         /// Seconds for Retry-After, as the page's message says (a refusal by rate).
         var retryAfter: Int?
+        /// The body already written: no template to render.
+        var body: String? = nil
         /// Where a stored form sends the browser (303 See Other): no page.
         var location: String? = nil
 
@@ -73,6 +75,12 @@ enum Pages {
             self.title = title
             self.values = values
             self.status = status
+        }
+
+        /// A page whose body was written directly (`UsesBody`), not made from a template.
+        init(title: String, body: String) {
+            self.init(template: "", title: title, values: [:])
+            self.body = body
         }
     }
 
@@ -144,10 +152,14 @@ enum Pages {
             return Response(status: rendered.status, headers: [.location: location, .contentLength: "0"])
         }
         let strings = Self.strings(page)
-        var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
-        values["t"] = strings
-        values["lang"] = page.locale
-        let body = page.app.templates.render(values, withTemplate: rendered.template) ?? ""
+        let body =
+            rendered.body
+            ?? {
+                var values = (pruned(rendered.values) as? [String: Any]) ?? [:]
+                values["t"] = strings
+                values["lang"] = page.locale
+                return page.app.templates.render(values, withTemplate: rendered.template) ?? ""
+            }()
         let path = page.web.request.uri.path
         let query = page.web.query(leaving: ["lang"])
         let hrefs = WebApp.interfaceLocales.map { code in path + "?" + (query + ["lang=\(code)"]).joined(separator: "&") }

@@ -1,30 +1,12 @@
 import AgroDomain
 import AgroPresentation
 
-/// HTML appended piece by piece: markup as it is, text escaped as the templates escape a
-/// `{{value}}` (`HTMLEscaping`), so that what a page writes directly reads as its template would.
-struct HTMLWriter {
-    private(set) var html = ""
-
-    init(capacity: Int) { html.reserveCapacity(capacity) }
-
-    /// Markup, written as it is.
-    mutating func markup(_ text: String) { html += text }
-
-    /// Markup, written as it is (a part of a kept text, not copied first).
-    mutating func markup(_ text: Substring) { html += text }
-
-    /// A value, escaped.
-    mutating func text(_ value: String) { html += HTMLEscaping.escape(value) }
-}
-
 extension Pages {
     /// The uses page's rows, one `<li>` each, written directly rather than through Mustache:
     /// Mustache finds every value by name up its context stack with a dynamic cast per level
     /// (`getChild`), and 20 rows of a dozen values and their ingredients were about a quarter
-    /// of a uses page's time. The markup is what `uses.mustache`'s `{{#rows}}` section wrote,
-    /// byte for byte (an empty value leaves its fact out, as the section did for the values
-    /// `pruned` removed); the template inserts this where the section was.
+    /// of a uses page's time (an empty value leaves its fact out). `UsesBody` writes them into
+    /// the page.
     ///
     /// Where the rows include uses registered on members of the asked culture (`UseRow.member`),
     /// each group of rows (the culture's own, then each member's) starts with the name of the

@@ -127,17 +127,4 @@ final class PageFragmentsTests: XCTestCase {
         XCTAssertEqual(
             datalist.render(["cultures": lambda]), "<option value=\"a\">X<option value=\"b\">X<option value=\"c\">X")
     }
-
-    /// A choice listed twice is selected once, where it is first; one not listed selects none.
-    func testTheSelectedChoiceIsMarkedOnce() {
-        MustacheContentTypes.register(HTMLEscaping(), named: HTMLEscaping.name)
-        let choices = RenderedChoices(
-            Choices([("a", "First"), ("b", "Second"), ("a", "Again")]),
-            template: "<option value=\"{{id}}\"{{#selected}} selected{{/selected}}>{{name}}</option>", strings: [:])
-        XCTAssertEqual(
-            choices.html(selecting: "a"),
-            "<option value=\"a\" selected>First</option><option value=\"b\">Second</option><option value=\"a\">Again</option>")
-        XCTAssertEqual(choices.html(selecting: "c"), choices.html)
-        XCTAssertFalse(choices.html.contains("selected"))
-    }
 }
