@@ -52,12 +52,13 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 // scripts) pass `-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors`
 // for the whole build: a concrete generic type's metadata is then made by a direct call rather
 // than from its mangled name, which the runtime decodes and checks by a scan of every protocol
-// conformance of the program on first use (a quick query ran 16 such scans; the flag took
-// 1.2 M of its 12.2 M instructions off, 4% of its CPU time: Benchmarks/README.md).
+// conformance of the program on first use (the flag took 1.2 M of a quick query's 12.2 M
+// instructions off, 4% of its CPU time: Benchmarks/startup/README.md).
 
 let package = Package(
     name: "agro",
-    platforms: [.macOS(.v14)],
+    // macOS 15: Synchronization's Mutex guards the caches and the weather breaker.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "agro", targets: ["agro"]),
         .executable(name: "agro-full", targets: ["agro-full"]),

@@ -11,7 +11,7 @@ let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "agro-benchmarks",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "agro", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),

@@ -2,7 +2,7 @@
 # Import benchmark for the Swiss register, kept out of the tests.
 #
 # For each published file: wall time and peak memory (/usr/bin/time -v) of the import, as a
-# ratio to `xmllint --stream --noout` on the same uncompressed XML (target: at most 10x);
+# ratio to `xmllint --stream --noout` on the same uncompressed XML (target: at most 5x);
 # then search and filter query times on the imported catalog.
 #
 # Also: the insert floor (insert-floor.c: the same rows inserted by a minimal C loop, then the

@@ -22,7 +22,10 @@ cd "$(dirname "$0")/../.."
 source Benchmarks/web/common.sh
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$port" >"$work/hostile.out" 2>/dev/null &
+# wrk is one client address standing for many: the per-client caps are lifted (as in pages.sh), so
+# that the heavy connections reach the work pool and its own limits, which this script measures.
+lifted="--requests-per-client 1024 --connections-per-client 1024"
+"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$port" $lifted >"$work/hostile.out" 2>/dev/null &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait 2>/dev/null' EXIT
 for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.2; done

@@ -60,10 +60,13 @@ ln -sf "$(realpath "$catalog")" "$work/ch.db" 2>/dev/null || true
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 agro_port="$(free_port)" uncached_port="$(free_port)" datasette_port="$(free_port)"
-"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$agro_port" >"$work/agro.out" 2>/dev/null &
+# wrk is one client address standing for many phones: the per-client caps are lifted (as in
+# pages.sh), or most answers at 32 connections would be 429 refusals timed as if they were answers.
+lifted="--requests-per-client 1024 --connections-per-client 1024"
+"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$agro_port" $lifted >"$work/agro.out" 2>/dev/null &
 agro_pid=$!
 # The same server without its answer cache: every request runs its SQL, as Datasette's do.
-"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$uncached_port" --cache-mb 0 >"$work/agro-uncached.out" 2>/dev/null &
+"$agro" --catalog "$catalog" web --host 127.0.0.1 --port "$uncached_port" $lifted --cache-mb 0 >"$work/agro-uncached.out" 2>/dev/null &
 uncached_pid=$!
 "$work/venv/bin/datasette" serve -i "$work/ch.db" --metadata "$work/metadata.json" --host 127.0.0.1 \
   --port "$datasette_port" --setting sql_time_limit_ms 5000 >"$work/datasette.log" 2>&1 &

@@ -18,9 +18,9 @@ package enum CatalogCommands {
     /// The super-command name every query command declares (`agro`). swift-argument-parser
     /// checks a root command's arguments for `--generate-completion-script` by parsing them twice
     /// more, as two commands of its own, unless the root names a super-command: parsing a query
-    /// with its own type as the root (`parse`), that check cost a fifth of agro's start-up
-    /// (Benchmarks/README.md). Completion scripts come from agro-full's whole tree,
-    /// whose root does not name one.
+    /// with its own type as the root (`parse`), that check cost a tenth of a catalog query's
+    /// instructions (Benchmarks/startup/README.md). Completion scripts come from agro-full's
+    /// whole tree, whose root does not name one.
     package static let superCommandName = "agro"
 
     /// The configuration of the query command `name`, which names `superCommandName`.

@@ -23,7 +23,7 @@ public enum NameOrder {
     /// that is no letter of the alphabet): the alphabet, either case, sits in a.. я's code-point
     /// range, in order. An array rather than a dictionary keyed by code point: a dictionary of
     /// a key type nothing else uses costs a scan of every protocol conformance of the program
-    /// when it is first made, 1% of a catalog query's instructions (Benchmarks/README.md).
+    /// when it is first made, 1% of a catalog query's instructions (Benchmarks/startup/README.md).
     static let letterWeights: [UInt64] = {
         var weights = [UInt64](repeating: 0, count: cyrillicBlock.count)
         for (index, letter) in cyrillicAlphabet.enumerated() {

@@ -54,7 +54,7 @@ package struct Environment: Sendable {
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.
     package static func isoDate(_ date: Date) -> String {
         // Integer arithmetic: setting up an ISO8601DateFormatter cost 6% of the instructions of
-        // a catalog query's whole process, at every start (Benchmarks/README.md).
+        // a catalog query's whole process, at every start (Benchmarks/startup/README.md).
         let (year, month, day) = GregorianDays.date(Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
         func digits(_ value: Int, _ count: Int) -> String {
             let text = String(value)
@@ -109,7 +109,7 @@ package struct Environment: Sendable {
     ///
     /// Closing would free GRDB's dispatch queue, and libdispatch disposes of a queue by waking
     /// a worker thread, which it first has to create: a thread started only to be killed by
-    /// the exit a moment later (Benchmarks/README.md). The exit closes the file.
+    /// the exit a moment later (Benchmarks/startup/README.md). The exit closes the file.
     package func openCatalogUntilExit() throws -> any Catalog {
         Self.keptUntilExit(try openCatalog())
     }

@@ -9,8 +9,8 @@ package enum ProcessVariables {
     /// Every `NAME=value` of `environ` (the first of a name given twice, as `getenv` reads it).
     ///
     /// Read here rather than through `ProcessInfo.processInfo.environment`, which makes the same
-    /// dictionary through Foundation's locks and string bridging: 7% of a catalog query's
-    /// instructions (Benchmarks/README.md).
+    /// dictionary through Foundation's locks and string bridging: 2.5% of a catalog query's
+    /// instructions (Benchmarks/startup/README.md).
     package static func read() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ

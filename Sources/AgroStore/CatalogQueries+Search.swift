@@ -81,7 +81,7 @@ extension CatalogQueries {
 
     /// `text` without the white space around it. White_Space is what `.whitespacesAndNewlines`
     /// holds; Foundation's trimming bridges through NSString, which costs a query 1% of its
-    /// instructions in the runtime's conformance look-ups (Benchmarks/README.md).
+    /// instructions in the runtime's conformance look-ups (Benchmarks/startup/README.md).
     static func trimmed(_ text: String) -> String {
         let scalars = text.unicodeScalars
         let start = scalars.firstIndex { !$0.properties.isWhitespace } ?? scalars.endIndex

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// GRDB's connection set-up and statement authorizer, and the Swift runtime's first look-ups
 /// of its generic types, cost a products query 9 M of its 22.6 M instructions, more than
-/// `sqlite3` runs for the whole query (Benchmarks/README.md). The answers are
+/// `sqlite3` runs for the whole query (Benchmarks/startup/README.md). The answers are
 /// `SQLiteCatalog`'s: both run the same texts and read the rows the same way
 /// (`CatalogQueries`), and `CatalogListTests` asks both the same questions.
 ///

@@ -59,7 +59,7 @@ extension CatalogReading {
 ///
 /// For the one-shot catalog queries of `agro`: GRDB's connection set-up (its configuration,
 /// functions and statement authorizer) and the Swift runtime's first look-ups of its generic
-/// rows cost a products query 9 M of its 22.6 M instructions (Benchmarks/README.md).
+/// rows cost a products query 9 M of its 22.6 M instructions (Benchmarks/startup/README.md).
 /// Opened as `SQLiteCatalog` opens its connections: immutable, memory-mapped, with the
 /// `agro_name` collation.
 final class DirectConnection: CatalogReading {

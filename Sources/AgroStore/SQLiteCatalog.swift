@@ -99,7 +99,7 @@ public final class SQLiteCatalog: Sendable {
     /// `path` as the path of a `file:` URI: every byte but ASCII letters, digits, `-._~` and
     /// `/` percent-encoded (SQLite decodes each `%XX` back). Written out: Foundation's
     /// `addingPercentEncoding` goes through CFString and cost 0.9 M instructions, 5% of a
-    /// catalog query's start-up (Benchmarks/README.md).
+    /// catalog query's start-up (Benchmarks/startup/README.md).
     static func uriPath(_ path: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []

@@ -10,7 +10,7 @@ import Dispatch
 /// queue instead, and the task waits for it without holding a thread. The request's
 /// `CatalogDeadline` goes with it (task-local values do not cross into Dispatch by themselves).
 /// Inside a `WorkPool` worker the work is already on threads of its own and runs where it is:
-/// two more thread hops per request cost more than they saved (profile in Benchmarks/web/README.md).
+/// two more thread hops per request cost more than they saved (Benchmarks/web/README.md).
 enum BlockingWork {
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         if WorkPool.inWorker { return work() }

@@ -54,7 +54,13 @@ final class PageFragments: Sendable {
     ) rethrows -> Value {
         // A request still reading a swapped-out catalog gets its own values and keeps nothing.
         guard source === current else { return try make() }
-        return try kept.value(key, generation: current) { try make() } as? Value ?? make()
+        let value = try kept.value(key, generation: current) { try make() }
+        guard let value = value as? Value else {
+            // Each case of `Key` holds one type of value; another type is a mistake in the caller.
+            assertionFailure("PageFragments: \(key) holds a \(type(of: value)), not a \(Value.self)")
+            return try make()
+        }
+        return value
     }
 
     /// The value of `key` on `live`'s current catalog, made by `make` from that catalog unless kept.

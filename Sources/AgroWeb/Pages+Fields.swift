@@ -218,7 +218,7 @@ extension Pages {
         }
         var title = page.t("web.compare")
         guard cultureID != nil || pestID != nil else {
-            return Rendered(template: "uses", title: title, body: body.html(labels))
+            return Rendered(title: title, body: body.html(labels))
         }
         let query = try CatalogDocuments.useQuery(
             pest: pestID, culture: cultureID, stage: try web.integer("stage", minimum: 0, maximum: 99),
@@ -258,7 +258,7 @@ extension Pages {
         default: break
         }
         body.heading = title
-        return Rendered(template: "uses", title: title, body: body.html(labels))
+        return Rendered(title: title, body: body.html(labels))
     }
 
     /// The choices of a picker the page writes directly (`UsesBody`), kept per catalog and

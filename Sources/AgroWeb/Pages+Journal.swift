@@ -109,7 +109,7 @@ extension Pages {
 
     /// A 303 to `location` after a form was stored: a reload does not post it again.
     static func seeOther(_ location: String) -> Rendered {
-        var rendered = Rendered(template: "error", title: "", body: "")
+        var rendered = Rendered(template: "error", title: "", values: [:])
         rendered.status = .seeOther
         rendered.location = location
         return rendered

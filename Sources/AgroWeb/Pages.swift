@@ -65,7 +65,7 @@ enum Pages {
         var status: HTTPResponse.Status = .ok
         /// Seconds for Retry-After, as the page's message says (a refusal by rate).
         var retryAfter: Int?
-        /// The body already written (the template's markup made directly): no rendering.
+        /// The body already written: no template to render.
         var body: String? = nil
         /// Where a stored form sends the browser (303 See Other): no page.
         var location: String? = nil
@@ -77,9 +77,9 @@ enum Pages {
             self.status = status
         }
 
-        /// A page whose body `template`'s markup was written directly.
-        init(template: String, title: String, body: String) {
-            self.init(template: template, title: title, values: [:])
+        /// A page whose body was written directly (`UsesBody`), not made from a template.
+        init(title: String, body: String) {
+            self.init(template: "", title: title, values: [:])
             self.body = body
         }
     }

@@ -16,9 +16,8 @@ import Foundation
 /// This program answers the catalog queries (products, pests, cultures, schemes, search,
 /// contacts, favorites, uses, plan check, tank) itself and hands every other command line, help
 /// and errors included, to `agro-full` beside it, which has every command. The split keeps what a
-/// catalog query does not need out of this process: libcurl, SwiftNIO and Hummingbird, libxml2
-/// and swift-crypto take longer to load than the query takes to answer (Benchmarks/README.md,
-/// "One executable or two").
+/// catalog query does not need out of this process: linking libcurl, SwiftNIO and Hummingbird,
+/// libxml2 and swift-crypto made a query take 1.70x-2.01x as long (Benchmarks/startup/README.md).
 @main
 enum Agro {
     static func main() {
@@ -33,8 +32,8 @@ enum Agro {
             exit(query(Array(arguments.dropFirst())) == nil ? 1 : 0)
         }
         // The catalog files and user database on this machine; a list printed whole read through
-        // the SQLite C API (`DirectCatalog`), not GRDB: a fifth of a products query's CPU time,
-        // an eighth of a search's (Benchmarks/README.md).
+        // the SQLite C API (`DirectCatalog`), not GRDB: 19% of a products query's CPU time, 12% of
+        // a search's (Benchmarks/startup/README.md).
         Environment.stores = LocalStoreOpener(lists: .direct)
         // Anything this program would not run as a catalog query (help, --version, a usage
         // error, another command) goes to agro-full, so it is answered exactly as before.
@@ -44,8 +43,8 @@ enum Agro {
     }
 
     /// The catalog query `arguments` make, nil for none: the plain lines read by hand
-    /// (`QuickCommandLine`: a quarter of a products or search query's CPU time,
-    /// Benchmarks/README.md), the others by swift-argument-parser.
+    /// (`QuickCommandLine`: 24% of a products query's CPU time, 22% of a search's,
+    /// Benchmarks/startup/README.md), the others by swift-argument-parser.
     private static func query(_ arguments: [String]) -> (any ParsableCommand)? {
         QuickCommandLine.parse(arguments) ?? CatalogCommands.parse(arguments)
     }

@@ -30,7 +30,7 @@ struct ProductsCommand: ParsableCommand {
         // RequestError), as the web API words it.
         if let letter { try CatalogDocuments.checkLetter(letter) }
         // A list printed whole (no pager) opens no product: read without GRDB, which cost more
-        // than the query itself (Benchmarks/README.md).
+        // than the query itself (Benchmarks/startup/README.md).
         if !letters, !ListPresenter<ProductSummary>.pages(environment, pages) {
             return try list(environment.openListUntilExit(), environment: environment, open: nil)
         }

@@ -19,7 +19,7 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         let environment = try Environment(global)
         // A list printed whole (no pager) opens no hit: read without GRDB, which cost more than
-        // the query itself (Benchmarks/README.md).
+        // the query itself (Benchmarks/startup/README.md).
         if !ListPresenter<SearchHit>.pages(environment, pages) {
             return try list(environment.openListUntilExit(), environment: environment, open: nil)
         }

@@ -55,7 +55,7 @@ package extension Environment {
     ///
     /// Checked here, where each command builds its environment anyway, rather than before the
     /// command runs: finding the global options of any command took a `Mirror` and a second
-    /// environment, 2% of a catalog query's instructions (Benchmarks/README.md).
+    /// environment, 2% of a catalog query's instructions (Benchmarks/startup/README.md).
     private func warnIfTheLanguageIsUnknown(_ options: GlobalOptions) {
         guard !locale.isEmpty else { return }
         let chosen =

@@ -72,8 +72,8 @@ package struct GlobalOptions: ParsableArguments {
 
 extension OutputFormat: ExpressibleByArgument {
     // What the library's defaults for a `CaseIterable` string enum return, written for this
-    // type: the generic defaults cost a catalog query two scans of every protocol conformance
-    // of the program (Benchmarks/README.md).
+    // type: the generic defaults cost a catalog query scans of every protocol conformance of
+    // the program (Benchmarks/startup/README.md).
     /// The raw value, as `--format` takes it.
     public var defaultValueDescription: String { rawValue }
     /// Every value `--format` takes.

@@ -6,7 +6,7 @@ import ArgumentParser
 ///
 /// swift-argument-parser reads a command line by reflection over the command's declarations,
 /// and its first dynamic casts make the Swift runtime scan every protocol conformance of the
-/// program: over a third of a catalog query's instructions (Benchmarks/README.md). The
+/// program: over a third of a catalog query's instructions (Benchmarks/startup/README.md). The
 /// commonest query command lines are plain (`--name value`, `--name=value`, flags, words), so
 /// this reads those, and only those, into the same command values the library would make.
 ///
