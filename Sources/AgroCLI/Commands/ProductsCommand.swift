@@ -4,9 +4,8 @@ import ArgumentParser
 import Foundation
 
 struct ProductsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "products", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
+    static let configuration = CatalogCommands.configuration(
+        "products", abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
         discussion: """
             Each filter takes an id or a name in any catalog language, case-insensitive. A culture also \
             matches products registered on the groups it belongs to (winter wheat -> wheat -> cereals).

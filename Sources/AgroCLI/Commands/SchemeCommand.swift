@@ -3,9 +3,8 @@ import AgroPresentation
 import ArgumentParser
 
 struct SchemeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "scheme", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
+    static let configuration = CatalogCommands.configuration(
+        "scheme", abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,8 +16,7 @@ struct SchemeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: catalog, environment: environment)
         switch environment.format {
         case .json:

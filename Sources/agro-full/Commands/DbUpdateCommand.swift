@@ -26,8 +26,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
     var allowDowngrade = false
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db update")
+        let environment = try Environment(global, refusingCSVFor: "db update")
         var configuration = try environment.updateConfiguration(update)
         configuration.allowDowngrade = allowDowngrade
         let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
@@ -50,10 +49,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
         case let .upToDate(info): document = UpdateDocument(from: nil, to: info)
         case let .installed(from, to): document = UpdateDocument(from: from, to: to)
         }
-        switch environment.format {
-        case .table: environment.print(document.line(environment.strings))
-        case .json, .csv: try environment.printJSON(document)
-        }
+        try environment.print(document) { [document.line(environment.strings)] }
     }
 }
 

@@ -17,8 +17,7 @@ struct FieldAddCommand: ParsableCommand {
     @Option(help: "The expected harvest date, YYYY-MM-DD.") var harvest: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("field add")
+        let environment = try Environment(global, refusingCSVFor: "field add")
         let command = "agro field add"
         let catalog = try environment.openCatalogUntilExit()
         let culture = try catalog.resolve(culture, kind: .culture, locale: environment.locale)

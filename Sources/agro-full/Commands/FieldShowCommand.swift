@@ -12,10 +12,8 @@ struct FieldShowCommand: ParsableCommand {
     @Argument(help: "The field's name.") var name: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("field show")
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let environment = try Environment(global, refusingCSVFor: "field show")
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let field = try journal.field(name)
         let season = try journal.season(of: field)
         let document = try FieldDocument(field, catalog: catalog, environment: environment, season: season)

@@ -14,13 +14,11 @@ struct JournalAddCommand: ParsableCommand {
     var id: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal add")
+        let environment = try Environment(global, refusingCSVFor: "journal add")
         let command = "agro journal add"
         guard let fieldName = record.field else { throw UsageError(.missingArgument("--field"), command: command) }
         guard let date = record.date else { throw UsageError(.missingArgument("--date"), command: command) }
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let field = try journal.field(fieldName)
         var written = SprayRecord(
             field: field.id, start: try RecordOptions.time(date, option: "--date", command: command), products: [],

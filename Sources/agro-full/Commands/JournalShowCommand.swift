@@ -12,10 +12,8 @@ struct JournalShowCommand: ParsableCommand {
     @Argument(help: "The record's id, or its first characters.") var record: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal show")
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let environment = try Environment(global, refusingCSVFor: "journal show")
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let history = try journal.history(record)
         let documents = try RecordDocument.history(history, journal: journal, catalog: catalog, environment: environment)
         if environment.format == .json { return try environment.printJSON(documents) }

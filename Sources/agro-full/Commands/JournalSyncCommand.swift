@@ -14,8 +14,7 @@ struct JournalSyncCommand: AsyncParsableCommand {
     @Option(help: "The login; the password is read from standard input or AGRO_PASSWORD.") var user: String
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal sync")
+        let environment = try Environment(global, refusingCSVFor: "journal sync")
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else {
             throw UsageError(.invalidValue(option: "--server", value: server, valid: []), command: "agro journal sync")

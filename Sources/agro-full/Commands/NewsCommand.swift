@@ -86,8 +86,7 @@ struct NewsShowCommand: ParsableCommand {
     @Option(help: "Width in columns (default: the terminal's, else 80).") var width: Int?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("news show")
+        let environment = try Environment(global, refusingCSVFor: "news show")
         try Self.show(id: id, catalog: try environment.openCatalog(), environment: environment, width: width)
     }
 
@@ -129,8 +128,7 @@ struct NewsRefreshCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("news refresh")
+        let environment = try Environment(global, refusingCSVFor: "news refresh")
         let s = environment.strings
         let reports = try await environment.feeds.refresh()
         if reports.isEmpty { environment.print(s("news.noFeeds")) }
@@ -169,8 +167,7 @@ struct NewsFeedsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("news feeds add")
+            let environment = try Environment(global, refusingCSVFor: "news feeds add")
             let added = try environment.feeds.config.add(url)
             environment.print(environment.strings(added ? "news.feedAdded" : "news.feedKnown", url))
         }
@@ -181,8 +178,7 @@ struct NewsFeedsCommand: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("news feeds remove")
+            let environment = try Environment(global, refusingCSVFor: "news feeds remove")
             let removed = try environment.feeds.config.remove(url)
             environment.print(environment.strings(removed ? "news.feedRemoved" : "news.feedUnknown", url))
         }

@@ -14,8 +14,7 @@ struct UsersAddCommand: ParsableCommand {
     @Option(help: "owner, agronomist or inspector.") var role: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users add")
+        let environment = try Environment(global, refusingCSVFor: "users add")
         guard let role = FarmRole(rawValue: role.lowercased()) else {
             throw UsageError(
                 .invalidValue(option: "--role", value: role, valid: FarmRole.allCases.map(\.rawValue)),

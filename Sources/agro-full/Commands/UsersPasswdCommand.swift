@@ -11,8 +11,7 @@ struct UsersPasswdCommand: ParsableCommand {
     @Argument(help: "The login.") var login: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users passwd")
+        let environment = try Environment(global, refusingCSVFor: "users passwd")
         try store.accounts(environment).setPassword(login: login, PasswordInput.read(environment))
         environment.print(environment.strings("account.passwordSet", login))
     }

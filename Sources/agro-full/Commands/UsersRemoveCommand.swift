@@ -11,8 +11,7 @@ struct UsersRemoveCommand: ParsableCommand {
     @Argument(help: "The login.") var login: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users remove")
+        let environment = try Environment(global, refusingCSVFor: "users remove")
         try store.accounts(environment).remove(login: login)
         environment.print(environment.strings("account.removed", login))
     }
