@@ -10,7 +10,7 @@ import Foundation
 /// catalog queries itself and hands every other command line to this program, so users only
 /// ever type `agro`.
 @main
-struct AgroFull: AsyncParsableCommand {
+struct AgroFull: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "agro",
         abstract: "Crop-protection reference: products, pests, cultures, schemes, contacts.",

@@ -37,4 +37,3 @@ final class AgroCommandTests: XCTestCase {
         XCTAssertEqual(given.global.lang, "kk")
     }
 }
-
