@@ -5,7 +5,7 @@ import Foundation
 
 /// `agro contacts REGION`: who to call in a region; `agro contacts --near LAT,LON`: every
 /// representative by distance from a point.
-struct ContactsCommand: ParsableCommand {
+struct ContactsCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "contacts", abstract: "Show the representatives and distributors of a region, or the representatives nearest a point.",
         discussion: """

@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct CultureCommand: ParsableCommand {
+struct CultureCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "culture", abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
 

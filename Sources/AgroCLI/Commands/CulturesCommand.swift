@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct CulturesCommand: ParsableCommand {
+struct CulturesCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "cultures", abstract: "List cultures as a tree of groups and members.")
 

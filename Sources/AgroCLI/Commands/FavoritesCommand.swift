@@ -31,7 +31,7 @@ struct FavoritesCommand: ParsableCommand {
         throw firstError ?? CatalogError.notFound(kind: .product, id: text)
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Add a favorite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id or name.") var item: String
@@ -46,7 +46,7 @@ struct FavoritesCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a favorite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id or name.") var item: String
@@ -70,7 +70,7 @@ struct FavoritesCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "List favorites, newest first.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var pages: PageOptions

@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct PestCommand: ParsableCommand {
+struct PestCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "pest", abstract: "Show a pest and the products registered against it.")
 

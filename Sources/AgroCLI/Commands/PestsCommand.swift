@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct PestsCommand: ParsableCommand {
+struct PestsCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "pests", abstract: "List pests: weeds, diseases, insects, ...")
 

@@ -18,7 +18,7 @@ struct UnreadablePlan: CommandError {
     var exitStatus: ExitStatus { .ioError }
 }
 
-struct PlanCheckCommand: ParsableCommand {
+struct PlanCheckCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a season plan (JSON or CSV) against the registrations and resistance rules.",

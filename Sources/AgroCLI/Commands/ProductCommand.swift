@@ -3,7 +3,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct ProductCommand: ParsableCommand {
+struct ProductCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "product", abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
 

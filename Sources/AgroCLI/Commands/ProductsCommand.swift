@@ -3,7 +3,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct ProductsCommand: ParsableCommand {
+struct ProductsCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "products", abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
         discussion: """

@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct RegionsCommand: ParsableCommand {
+struct RegionsCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "regions", abstract: "List regions and cities with their centres.")
 

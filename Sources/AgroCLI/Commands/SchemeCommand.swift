@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SchemeCommand: ParsableCommand {
+struct SchemeCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "scheme", abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
 

@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SearchCommand: ParsableCommand {
+struct SearchCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "search", abstract: "Search products, substances, cultures, pests and news.",
         discussion: """

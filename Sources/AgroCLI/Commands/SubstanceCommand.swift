@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SubstanceCommand: ParsableCommand {
+struct SubstanceCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "substance", abstract: "Show an active substance and the products that contain it.")
 

@@ -2,7 +2,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SubstancesCommand: ParsableCommand {
+struct SubstancesCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "substances", abstract: "List active substances with their mode-of-action groups.")
 

@@ -3,7 +3,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct TankCommand: ParsableCommand {
+struct TankCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "tank", abstract: "Calculate the sprayer loads: product per load, the last partial load, totals, active substance.",
         discussion: """

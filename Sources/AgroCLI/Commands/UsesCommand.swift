@@ -3,7 +3,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct UsesCommand: ParsableCommand {
+struct UsesCommand: AgroCommand {
     static let configuration = CatalogCommands.configuration(
         "uses", abstract: "Compare the registered uses against a pest on a culture, side by side.",
         discussion: """

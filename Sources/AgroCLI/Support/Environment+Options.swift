@@ -21,7 +21,7 @@ package extension Environment {
         self.init(
             paths: paths, configuration: configuration, locale: locale, format: options.format, output: .standardOutput,
             catalogPath: options.catalog ?? configuration.catalog, processEnvironment: processEnvironment,
-            today: Environment.isoDate(now), now: now)
+            today: Environment.isoDate(now), now: now, stores: options.stores)
         if warns { warnIfTheLanguageIsUnknown(options) }
     }
 

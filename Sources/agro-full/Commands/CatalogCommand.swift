@@ -17,7 +17,7 @@ struct CatalogCommand: ParsableCommand {
         ])
 }
 
-struct CatalogBuildCommand: ParsableCommand {
+struct CatalogBuildCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Build a catalog file from content sources (see Database/content/README.md).",
@@ -45,7 +45,7 @@ struct CatalogBuildCommand: ParsableCommand {
     }
 }
 
-struct CatalogInfoCommand: ParsableCommand {
+struct CatalogInfoCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "info", abstract: "Show the identity, version and languages of the catalog in use.")
 

@@ -12,7 +12,7 @@ struct CatalogImportCommand: ParsableCommand {
         abstract: "Import a national register into a catalog file.",
         subcommands: [SRPPP.self])
 
-    struct SRPPP: ParsableCommand {
+    struct SRPPP: AgroCommand {
         static let configuration = CommandConfiguration(
             commandName: "srppp",
             abstract: "Import the Swiss register of plant protection products (BLV), XML, .zip or .xz.",

@@ -5,7 +5,7 @@ import ArgumentParser
 import Foundation
 
 /// `agro catalog publish`: compresses a catalog into a publishing directory and signs its manifest.
-struct CatalogPublishCommand: ParsableCommand {
+struct CatalogPublishCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Publish a catalog file into a directory that agro serve (or any static web server) serves.",

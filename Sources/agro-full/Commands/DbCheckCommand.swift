@@ -7,7 +7,7 @@ import AgroUpdateClient
 import ArgumentParser
 import Foundation
 
-struct DbCheckCommand: AsyncParsableCommand {
+struct DbCheckCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Fetch and verify the server's manifest; say whether an update exists and how much it downloads.",

@@ -5,7 +5,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbRollbackCommand: ParsableCommand {
+struct DbRollbackCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
         abstract: "Return to the previous installed catalog (the one before the last update).",

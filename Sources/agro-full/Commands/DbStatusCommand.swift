@@ -6,7 +6,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbStatusCommand: ParsableCommand {
+struct DbStatusCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the catalog in use: bundled or installed, version, schema, languages, file, size, last check.")

@@ -6,7 +6,7 @@ import AgroUpdateClient
 import ArgumentParser
 import Foundation
 
-struct DbUpdateCommand: AsyncParsableCommand {
+struct DbUpdateCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Download, verify and install the server's catalog if it is newer than the one in use.",

@@ -6,7 +6,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbVerifyCommand: ParsableCommand {
+struct DbVerifyCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Re-check the catalog in use: integrity check, metadata, and sha256 against its installed name.",

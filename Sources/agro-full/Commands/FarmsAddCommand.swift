@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct FarmsAddCommand: ParsableCommand {
+struct FarmsAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a farm.")
 
     @OptionGroup var global: GlobalOptions

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct FieldAddCommand: ParsableCommand {
+struct FieldAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a field to the journal.")
 
     @OptionGroup var global: GlobalOptions

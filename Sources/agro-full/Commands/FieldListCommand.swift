@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct FieldListCommand: ParsableCommand {
+struct FieldListCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the fields with their culture, dates and earliest harvest.")
 

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct FieldShowCommand: ParsableCommand {
+struct FieldShowCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show a field, its sprays this season and its earliest harvest.")
 

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalAddCommand: ParsableCommand {
+struct JournalAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Write a spray record; its findings are shown and kept with it.")
 

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalExportCommand: ParsableCommand {
+struct JournalExportCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Export the journal with the columns of Regulation (EU) 2023/564 (CSV by default, or --format json).")

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalHarvestCommand: ParsableCommand {
+struct JournalHarvestCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "harvest", abstract: "The earliest day each field may be harvested, and which spray sets it.")
 

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalListCommand: ParsableCommand {
+struct JournalListCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List spray records (their latest revisions), in spraying order.")
 

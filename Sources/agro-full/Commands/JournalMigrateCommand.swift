@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct JournalMigrateCommand: ParsableCommand {
+struct JournalMigrateCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Bring the journal's databases (this device's and the farms' shared one) to the current schema.")

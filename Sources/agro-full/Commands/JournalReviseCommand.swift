@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalReviseCommand: ParsableCommand {
+struct JournalReviseCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "revise",
         abstract: "Correct a spray record: a new revision, the earlier ones kept; after 48 hours with a reason.")

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalShowCommand: ParsableCommand {
+struct JournalShowCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show a spray record with every revision and what each was found to break.")
 

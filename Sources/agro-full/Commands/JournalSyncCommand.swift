@@ -4,7 +4,7 @@ import AgroSyncClient
 import ArgumentParser
 import Foundation
 
-struct JournalSyncCommand: AsyncParsableCommand {
+struct JournalSyncCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Send the fields and records written here to the farm's server and fetch the farm's journal.")

@@ -12,7 +12,7 @@ struct KeysCommand: ParsableCommand {
         subcommands: [KeysGenerateCommand.self])
 }
 
-struct KeysGenerateCommand: ParsableCommand {
+struct KeysGenerateCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate an Ed25519 key pair: PREFIX.key (secret, mode 0600) and PREFIX.pub (for clients).",

@@ -34,7 +34,7 @@ extension Environment {
     }
 }
 
-struct NewsListCommand: ParsableCommand {
+struct NewsListCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List news, newest first.")
 
     @OptionGroup var global: GlobalOptions
@@ -78,7 +78,7 @@ struct NewsListCommand: ParsableCommand {
     }
 }
 
-struct NewsShowCommand: ParsableCommand {
+struct NewsShowCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one news item or article.")
 
     @OptionGroup var global: GlobalOptions
@@ -122,7 +122,7 @@ struct NewsShowCommand: ParsableCommand {
     }
 }
 
-struct NewsRefreshCommand: AsyncParsableCommand {
+struct NewsRefreshCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch the configured feeds.")
 
     @OptionGroup var global: GlobalOptions
@@ -148,7 +148,7 @@ struct NewsFeedsCommand: ParsableCommand {
         commandName: "feeds", abstract: "List, add or remove feed URLs.",
         subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
-    struct List: ParsableCommand {
+    struct List: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "List the configured feeds.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
@@ -162,7 +162,7 @@ struct NewsFeedsCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Add a feed URL (http or https).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String
@@ -173,7 +173,7 @@ struct NewsFeedsCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a feed URL.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String

@@ -7,7 +7,7 @@ import Foundation
 import Logging
 
 /// `agro serve`: serves a publishing directory over HTTP.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a publishing directory (agro catalog publish) to agro db check and update.",

@@ -3,7 +3,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct UsersAddCommand: ParsableCommand {
+struct UsersAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a person to a farm; the password is read from standard input.")
 

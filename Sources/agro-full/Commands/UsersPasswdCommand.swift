@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct UsersPasswdCommand: ParsableCommand {
+struct UsersPasswdCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Set a new password (from standard input) and end the person's sessions.")
 

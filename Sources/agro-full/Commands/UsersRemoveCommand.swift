@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct UsersRemoveCommand: ParsableCommand {
+struct UsersRemoveCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a person and end their sessions; the records they wrote stay.")
 
