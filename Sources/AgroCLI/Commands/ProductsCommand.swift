@@ -22,8 +22,6 @@ struct ProductsCommand: AgroCommand {
     @Option(help: "First letter of the name.") var letter: String?
     @Flag(help: "List the first letters that occur instead of the products.") var letters = false
 
-    // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
-    // the command a second time.
     func run() throws {
         let environment = try Environment(global)
         // Checked before the catalog opens, and worded in the interface language (a
