@@ -7,15 +7,31 @@ import Foundation
 /// Running a parsed command the way every agro command ends: each failure becomes one line on
 /// stderr and a documented exit status, never a stack trace.
 package enum Program {
-    /// Runs `command` with `stores` (an `AgroCommand` gets them in its global options) and exits
-    /// with its status. `wordings` give library errors their status and message; `usageError`
-    /// reports what swift-argument-parser reports (help, exit codes thrown by the command), for
-    /// instance through `refuse(_:arguments:root:wordings:)`.
+    /// Runs `command` with `stores` in its global options and exits with its status. `wordings`
+    /// give library errors their status and message; `usageError` reports what
+    /// swift-argument-parser reports (help, exit codes thrown by the command), for instance
+    /// through `refuse(_:arguments:root:wordings:)`.
+    package static func run(
+        _ command: any AgroCommand, stores: any StoreOpener, wordings: [any ErrorWording] = [CatalogErrorWording()],
+        usageError: @Sendable (any Error) -> Never
+    ) -> Never {
+        execute(command.given(stores), wordings: wordings, usageError: usageError)
+    }
+
+    /// `run(_:stores:wordings:usageError:)` for a command parsed by the whole tree: an
+    /// `AgroCommand` gets the stores, a command without global options runs as it is. (A query
+    /// parsed as an `AgroCommand` skips the cast: a look-up among the program's conformances.)
     package static func run(
         _ command: any ParsableCommand, stores: any StoreOpener, wordings: [any ErrorWording] = [CatalogErrorWording()],
         usageError: @Sendable (any Error) -> Never
     ) -> Never {
-        var command = (command as? any AgroCommand)?.given(stores) ?? command
+        execute((command as? any AgroCommand)?.given(stores) ?? command, wordings: wordings, usageError: usageError)
+    }
+
+    private static func execute(
+        _ command: any ParsableCommand, wordings: [any ErrorWording], usageError: @Sendable (any Error) -> Never
+    ) -> Never {
+        var command = command
         do {
             try command.run()
         } catch {

@@ -35,7 +35,7 @@ package struct QuickCommandLine {
 
     /// `arguments` (the program's, without its name) as a catalog query, or nil when this reader
     /// declines it (see the type's description); the caller then asks swift-argument-parser.
-    package static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
+    package static func parse(_ arguments: [String]) -> (any AgroCommand)? {
         var line = QuickCommandLine(), command: (any QuickParsable.Type)?, index = arguments.startIndex
         var afterTerminator = false
         while index < arguments.endIndex {
@@ -163,7 +163,7 @@ package struct QuickCommandLine {
 
 /// A query command `QuickCommandLine` reads. Each lists its own options; the global options,
 /// and the page options for a list (`quickPages`), are read for all.
-protocol QuickParsable: ParsableCommand {
+protocol QuickParsable: AgroCommand {
     /// Its options that take a value (`--pest`), besides the global and page options.
     static var quickOptions: [String] { get }
     /// Its flags (`--letters`), `--all` of the page options included.
