@@ -23,6 +23,16 @@ package enum CatalogCommands {
     /// whole tree, whose root does not name one.
     package static let superCommandName = "agro"
 
+    /// The configuration of the query command `name`, which names `superCommandName`.
+    static func configuration(
+        _ name: String, abstract: String, discussion: String = "", subcommands: [any ParsableCommand.Type] = [],
+        defaultSubcommand: (any ParsableCommand.Type)? = nil
+    ) -> CommandConfiguration {
+        CommandConfiguration(
+            commandName: name, _superCommandName: superCommandName, abstract: abstract, discussion: discussion,
+            subcommands: subcommands, defaultSubcommand: defaultSubcommand)
+    }
+
     /// The command line parsed as a catalog query by swift-argument-parser, with that command's
     /// type alone; nil when it is not one (help, --version, a usage error, another command).
     /// `QuickCommandLine.parse` is a faster reading of the plain lines, which `agro` asks first.

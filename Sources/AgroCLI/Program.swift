@@ -7,14 +7,15 @@ import Foundation
 /// Running a parsed command the way every agro command ends: each failure becomes one line on
 /// stderr and a documented exit status, never a stack trace.
 package enum Program {
-    /// Runs `command` and exits with its status. `wordings` give library errors their status
-    /// and message; `usageError` reports what swift-argument-parser reports (help, exit codes
-    /// thrown by the command), for instance through `refuse(_:arguments:root:wordings:)`.
+    /// Runs `command` with `stores` (an `AgroCommand` gets them in its global options) and exits
+    /// with its status. `wordings` give library errors their status and message; `usageError`
+    /// reports what swift-argument-parser reports (help, exit codes thrown by the command), for
+    /// instance through `refuse(_:arguments:root:wordings:)`.
     package static func run(
-        _ command: any ParsableCommand, wordings: [any ErrorWording] = [CatalogErrorWording()],
+        _ command: any ParsableCommand, stores: any StoreOpener, wordings: [any ErrorWording] = [CatalogErrorWording()],
         usageError: @Sendable (any Error) -> Never
     ) -> Never {
-        var command = command
+        var command = (command as? any AgroCommand)?.given(stores) ?? command
         do {
             try command.run()
         } catch {
@@ -23,12 +24,12 @@ package enum Program {
         Foundation.exit(ExitStatus.success.rawValue)
     }
 
-    /// `run(_:wordings:usageError:)` for a command that runs asynchronously.
+    /// `run(_:stores:wordings:usageError:)` for a command that runs asynchronously.
     package static func run(
-        _ command: any AsyncParsableCommand, wordings: [any ErrorWording] = [CatalogErrorWording()],
-        usageError: @Sendable (any Error) -> Never
+        _ command: any AsyncParsableCommand, stores: any StoreOpener,
+        wordings: [any ErrorWording] = [CatalogErrorWording()], usageError: @Sendable (any Error) -> Never
     ) async -> Never {
-        var command = command
+        var command = ((command as? any AgroCommand)?.given(stores) as? any AsyncParsableCommand) ?? command
         do {
             try await command.run()
         } catch {

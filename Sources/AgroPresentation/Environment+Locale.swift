@@ -17,5 +17,6 @@ package extension Environment {
         self.today = today
         self.now = now ?? base.now
         assetTables = base.assetTables
+        stores = base.stores
     }
 }

@@ -33,9 +33,14 @@ package struct Environment: Sendable {
     /// shared by every environment derived from this one: a server reads each once, not per card.
     package let assetTables: KeyedCache<String, [String: [String: String]]>
 
+    /// The stores the catalog and the favorites are opened with, chosen by the program's
+    /// composition root (each executable's `main`), the one place that names the store's types.
+    package let stores: (any StoreOpener)?
+
     package init(
         paths: Paths, configuration: Configuration, locale: String, format: OutputFormat, output: Terminal,
-        catalogPath: String?, processEnvironment: [String: String], today: String, now: Date? = nil
+        catalogPath: String?, processEnvironment: [String: String], today: String, now: Date? = nil,
+        stores: (any StoreOpener)? = nil
     ) {
         self.paths = paths
         self.configuration = configuration
@@ -49,6 +54,7 @@ package struct Environment: Sendable {
         // Noon of `today` when no moment is given: a test that fixes the day fixes the clock.
         self.now = now ?? PlanDate(today).map { Date(timeIntervalSince1970: Double($0.day) * 86_400 + 43_200) } ?? Date()
         assetTables = KeyedCache(maxCount: 16, eviction: .keepFirst)
+        self.stores = stores
     }
 
     /// Today's date in the ISO 8601 form `today` holds (`2026-11-25`), the day in UTC.
@@ -77,15 +83,12 @@ package struct Environment: Sendable {
     /// or a file (so nothing is cut off for grep).
     package var tableWidth: Int { output.isInteractive ? output.size.columns : Int.max / 4 }
 
-    /// The stores every environment opens its catalog and favorites with, which the program's
-    /// composition root (each executable's `main`) sets once, before any command runs: the one
-    /// place that names the store's types.
-    nonisolated(unsafe) package static var stores: (any StoreOpener)?
-
-    /// `stores`, which a program that opens a catalog must have set.
-    private static var opener: any StoreOpener {
-        guard let stores else { preconditionFailure("the program's main sets Environment.stores before a command runs") }
-        return stores
+    /// `stores`, which an environment that opens a catalog must have been given.
+    private var opener: any StoreOpener {
+        get throws {
+            guard let stores else { throw StoresNotGiven() }
+            return stores
+        }
     }
 
     /// Where the catalog is: --catalog or the config file's, else the installed and bundled ones.
@@ -100,7 +103,7 @@ package struct Environment: Sendable {
     /// warning on stderr. The catalog is hot-swappable: in an interactive session (the pager)
     /// a catalog installed or rolled back by another process is picked up between two pages.
     package func openCatalog() throws -> any SwappableCatalog {
-        let (catalog, warning) = try Self.opener.openCatalog(at: catalogLocation, watching: isInteractive)
+        let (catalog, warning) = try opener.openCatalog(at: catalogLocation, watching: isInteractive)
         Self.warn(warning)
         return catalog
     }
@@ -117,7 +120,7 @@ package struct Environment: Sendable {
     /// The catalog `openCatalog()` opens, for a one-shot list printed whole (no pager, no card
     /// opened from it): the stores may answer these use cases faster. Never closed either.
     package func openListUntilExit() throws -> any CatalogList {
-        let (catalog, warning) = try Self.opener.openList(at: catalogLocation)
+        let (catalog, warning) = try opener.openList(at: catalogLocation)
         Self.warn(warning)
         return Self.keptUntilExit(catalog)
     }
@@ -135,7 +138,7 @@ package struct Environment: Sendable {
 
     /// Opens the favorites in the user database.
     package func openFavorites() throws -> any FavoritesUseCase {
-        try Self.opener.openFavorites(path: paths.userDatabase.path)
+        try opener.openFavorites(path: paths.userDatabase.path)
     }
 
     /// Prints lines of content: control characters removed, emphasis styled on a terminal.
@@ -190,4 +193,10 @@ package struct Environment: Sendable {
         }
         return String(text) + "\n"
     }
+}
+
+/// An environment asked to open a catalog without the stores to open it with: a command that
+/// the program's `main` did not hand them to. A fault in agro, said in one line, not a crash.
+package struct StoresNotGiven: UserFacingError {
+    package var message: String { "this command was run without the catalog's stores (a fault in agro: please report it)" }
 }

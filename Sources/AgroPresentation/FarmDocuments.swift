@@ -10,8 +10,7 @@ package struct SessionDocument: Encodable, Sendable {
     package init(_ account: Account, farms: [Farm]) {
         user = account.login
         role = account.role
-        let name = farms.first { $0.id == account.farm }?.name ?? ""
-        farm = EntityRef(id: account.farm.uuidString.lowercased(), name: name)
+        farm = EntityRef(farm: account.farm, among: farms)
     }
 }
 
@@ -37,9 +36,16 @@ package struct AccountDocument: Encodable, Sendable {
 
     package init(_ account: Account, farms: [Farm]) {
         login = account.login
-        farm = EntityRef(
-            id: account.farm.uuidString.lowercased(), name: farms.first { $0.id == account.farm }?.name ?? "")
+        farm = EntityRef(farm: account.farm, among: farms)
         role = account.role
+    }
+}
+
+extension EntityRef {
+    /// The farm `id` as documents name it: its id lowercased, its name from `farms` (empty when
+    /// it is not among them).
+    fileprivate init(farm id: UUID, among farms: [Farm]) {
+        self.init(id: id.uuidString.lowercased(), name: farms.first { $0.id == id }?.name ?? "")
     }
 }
 

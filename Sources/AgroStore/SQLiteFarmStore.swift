@@ -52,34 +52,7 @@ public final class SQLiteFarmStore: FarmStore {
                 t.column("loginKey", .text).notNull().references("account", onDelete: .cascade)
                 t.column("expires", .text).notNull()
             }
-            try db.create(table: "field") { t in
-                t.primaryKey("id", .text)
-                t.column("farm", .text).notNull().references("farm", onDelete: .restrict)
-                t.column("name", .text).notNull()
-                t.column("nameKey", .text).notNull()
-                t.column("body", .text).notNull()
-                t.column("writtenAt", .text).notNull()
-                t.column("sequence", .integer).notNull()
-                t.uniqueKey(["farm", "nameKey"])
-                t.uniqueKey(["farm", "sequence"])
-            }
-            try db.create(table: "sprayRecord") { t in
-                t.primaryKey("revision", .text)
-                t.column("farm", .text).notNull().references("farm", onDelete: .restrict)
-                t.column("record", .text).notNull()
-                t.column("field", .text).notNull().references("field", onDelete: .restrict)
-                t.column("number", .integer).notNull()
-                t.column("start", .text).notNull()
-                t.column("body", .text).notNull()
-                t.column("findings", .text).notNull()
-                t.column("errors", .integer).notNull()
-                t.column("writtenAt", .text).notNull()
-                t.column("sequence", .integer).notNull()
-                t.uniqueKey(["record", "number"])
-                t.uniqueKey(["farm", "sequence"])
-            }
-            try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
-            try SQLiteJournal.forbidChanges(db)
+            try SQLiteJournal.createTables(db, ofFarms: true)
         }
         return migrator
     }

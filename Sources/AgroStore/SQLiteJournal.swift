@@ -15,8 +15,48 @@ public struct SQLiteJournal: JournalStore {
     /// Whether each stored change takes its farm's next number (the farm database).
     let numbered: Bool
 
+    /// The journal's tables (fields, record revisions), the revisions' index by field and day,
+    /// and the append-only rule. `ofFarms`: the farms' database's, where every field and
+    /// revision has its farm and the farm's number for it (a device's database gets those two
+    /// in a later migration, `UserStore.prepareSync`).
+    static func createTables(_ db: Database, ofFarms: Bool) throws {
+        try db.create(table: "field") { t in
+            t.primaryKey("id", .text)
+            if ofFarms { t.column("farm", .text).notNull().references("farm", onDelete: .restrict) }
+            t.column("name", .text).notNull()
+            // The name as it is compared: one field per name (of a farm), case aside.
+            let nameKey = t.column("nameKey", .text).notNull()
+            t.column("body", .text).notNull()
+            t.column("writtenAt", .text).notNull()
+            if ofFarms {
+                t.column("sequence", .integer).notNull()
+                t.uniqueKey(["farm", "nameKey"])
+                t.uniqueKey(["farm", "sequence"])
+            } else {
+                nameKey.unique()
+            }
+        }
+        try db.create(table: "sprayRecord") { t in
+            t.primaryKey("revision", .text)
+            if ofFarms { t.column("farm", .text).notNull().references("farm", onDelete: .restrict) }
+            t.column("record", .text).notNull()
+            t.column("field", .text).notNull().references("field", onDelete: .restrict)
+            t.column("number", .integer).notNull()
+            t.column("start", .text).notNull()
+            t.column("body", .text).notNull()
+            t.column("findings", .text).notNull()
+            t.column("errors", .integer).notNull()
+            t.column("writtenAt", .text).notNull()
+            if ofFarms { t.column("sequence", .integer).notNull() }
+            t.uniqueKey(["record", "number"])
+            if ofFarms { t.uniqueKey(["farm", "sequence"]) }
+        }
+        try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
+        try forbidChanges(db)
+    }
+
     /// The append-only rule: a correction is a new revision; a field is never deleted.
-    static func forbidChanges(_ db: Database) throws {
+    private static func forbidChanges(_ db: Database) throws {
         for (table, event) in [("field", "DELETE"), ("sprayRecord", "UPDATE"), ("sprayRecord", "DELETE")] {
             try db.execute(
                 sql: """

@@ -5,31 +5,6 @@ import GRDB
 /// The field journal of one device in the user database (`SQLiteJournal`, scope ''), and what
 /// it has sent to and received from its farm's server (`agro journal sync`).
 extension UserStore: JournalStore {
-    static func createJournal(_ db: Database) throws {
-        try db.create(table: "field") { t in
-            t.primaryKey("id", .text)
-            t.column("name", .text).notNull()
-            // The name as it is compared: one field per name, case aside.
-            t.column("nameKey", .text).notNull().unique()
-            t.column("body", .text).notNull()
-            t.column("writtenAt", .text).notNull()
-        }
-        try db.create(table: "sprayRecord") { t in
-            t.primaryKey("revision", .text)
-            t.column("record", .text).notNull()
-            t.column("field", .text).notNull().references("field", onDelete: .restrict)
-            t.column("number", .integer).notNull()
-            t.column("start", .text).notNull()
-            t.column("body", .text).notNull()
-            t.column("findings", .text).notNull()
-            t.column("errors", .integer).notNull()
-            t.column("writtenAt", .text).notNull()
-            t.uniqueKey(["record", "number"])
-        }
-        try db.create(index: "sprayRecord_field", on: "sprayRecord", columns: ["field", "start"])
-        try SQLiteJournal.forbidChanges(db)
-    }
-
     /// The columns the farm database has, so that one `SQLiteJournal` reads both; and what was
     /// sent to the farm's server, by id, with the number the server gave it.
     static func prepareSync(_ db: Database) throws {

@@ -62,7 +62,7 @@ public final class UserStore: FavoritesUseCase, Sendable {
             try db.drop(table: "recentSearch")
             try db.drop(table: "setting")
         }
-        migrator.registerMigration("v3-journal", migrate: Self.createJournal)
+        migrator.registerMigration("v3-journal") { db in try SQLiteJournal.createTables(db, ofFarms: false) }
         migrator.registerMigration("v4-sync", migrate: Self.prepareSync)
         return migrator
     }

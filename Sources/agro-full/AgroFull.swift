@@ -10,7 +10,7 @@ import Foundation
 /// catalog queries itself and hands every other command line to this program, so users only
 /// ever type `agro`.
 @main
-struct AgroFull: AsyncParsableCommand {
+struct AgroFull: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "agro",
         abstract: "Crop-protection reference: products, pests, cultures, schemes, contacts.",
@@ -43,7 +43,7 @@ struct AgroFull: AsyncParsableCommand {
         }
         // The catalog files and user database on this machine, each list through the store
         // every other use case reads (`agro` runs lists itself, through a faster one).
-        Environment.stores = LocalStoreOpener()
+        let stores = LocalStoreOpener()
         // A catalog query is parsed by its own command type, as `agro` parses it: the same
         // command, without reflecting over the whole tree.
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -51,7 +51,7 @@ struct AgroFull: AsyncParsableCommand {
             Program.refuse($0, arguments: arguments, root: AgroFull.self, wordings: wordings)
         }
         if let query = CatalogCommands.parse(arguments) {
-            Program.run(query, wordings: wordings, usageError: usageError)
+            Program.run(query, stores: stores, wordings: wordings, usageError: usageError)
         }
         let command: any ParsableCommand
         do {
@@ -62,9 +62,9 @@ struct AgroFull: AsyncParsableCommand {
             usageError(error)
         }
         if let command = command as? any AsyncParsableCommand {
-            await Program.run(command, wordings: wordings, usageError: usageError)
+            await Program.run(command, stores: stores, wordings: wordings, usageError: usageError)
         }
-        Program.run(command, wordings: wordings, usageError: usageError)
+        Program.run(command, stores: stores, wordings: wordings, usageError: usageError)
     }
 
     /// Status and wording of every library's errors.

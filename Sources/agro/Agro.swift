@@ -34,12 +34,12 @@ enum Agro {
         // The catalog files and user database on this machine; a list printed whole read through
         // the SQLite C API (`DirectCatalog`), not GRDB: 19% of a products query's CPU time, 12% of
         // a search's (Benchmarks/startup/README.md).
-        Environment.stores = LocalStoreOpener(lists: .direct)
+        let stores = LocalStoreOpener(lists: .direct)
         // Anything this program would not run as a catalog query (help, --version, a usage
         // error, another command) goes to agro-full, so it is answered exactly as before.
         guard let command = query(arguments) else { handOver(arguments) }
         // agro-full reports usage errors with the whole program's usage.
-        Program.run(command, usageError: { _ in handOver(arguments) })
+        Program.run(command, stores: stores, usageError: { _ in handOver(arguments) })
     }
 
     /// The catalog query `arguments` make, nil for none: the plain lines read by hand

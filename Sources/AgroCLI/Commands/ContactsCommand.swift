@@ -5,10 +5,9 @@ import Foundation
 
 /// `agro contacts REGION`: who to call in a region; `agro contacts --near LAT,LON`: every
 /// representative by distance from a point.
-struct ContactsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "contacts", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show the representatives and distributors of a region, or the representatives nearest a point.",
+struct ContactsCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "contacts", abstract: "Show the representatives and distributors of a region, or the representatives nearest a point.",
         discussion: """
             Give a region, or --near LAT,LON (decimal degrees) for every representative sorted by distance.             A representative's place is their own location when the catalog has one, else their region's centre.
             """)
@@ -68,22 +67,16 @@ struct ContactsCommand: ParsableCommand {
 
     static func show(regionID: EntityID, catalog: some Catalog, environment: Environment) throws {
         let contacts = try CatalogDocuments.contacts(regionID: regionID, catalog: catalog, environment: environment)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(contacts)
-        case .csv:
-            environment.output.write(CSV.line(["role", "id", "name", "position", "phone", "email", "address", "website"]) + "\n")
-            for r in contacts.representatives {
-                environment.output.write(
-                    CSV.line(["representative", r.id, r.name, r.position ?? "", r.phone ?? "", r.email ?? "", "", ""]) + "\n")
-            }
-            for d in contacts.distributors {
-                environment.output.write(
-                    CSV.line(["distributor", d.id, d.name, "", d.phone ?? "", d.email ?? "", d.address ?? "", d.website ?? ""])
-                        + "\n")
-            }
-        case .table:
-            environment.print(card(contacts, environment: environment))
+        try environment.print(contacts) {
+            [["role", "id", "name", "position", "phone", "email", "address", "website"]]
+                + contacts.representatives.map { r in
+                    ["representative", r.id, r.name, r.position ?? "", r.phone ?? "", r.email ?? "", "", ""]
+                }
+                + contacts.distributors.map { d in
+                    ["distributor", d.id, d.name, "", d.phone ?? "", d.email ?? "", d.address ?? "", d.website ?? ""]
+                }
+        } table: {
+            card(contacts, environment: environment)
         }
     }
 

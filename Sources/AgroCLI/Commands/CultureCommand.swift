@@ -2,33 +2,25 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct CultureCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "culture", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
+struct CultureCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "culture", abstract: "Show a culture: its groups, growth stages, pests and products, and its scheme in brief.")
 
     @OptionGroup var global: GlobalOptions
 
     @Argument(help: "Culture id or name.") var culture: String
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
-        let id = try catalog.resolve(culture, kind: .culture, locale: environment.locale).id
+        let (environment, catalog, id) = try Environment.withCatalog(global, resolving: culture, as: .culture)
         try Self.show(id: id, catalog: catalog, environment: environment)
     }
 
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
         let document = try CatalogDocuments.culture(id: id, catalog: catalog, environment: environment)
         let (culture, products, pests, schemes) = (document.culture, document.products, document.pests, document.schemes)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(document)
-        case .csv:
-            environment.output.write(CSV.line(["kind", "id", "name"]) + "\n")
-            for product in products { environment.output.write(CSV.line(["product", product.id, product.name]) + "\n") }
-            for pest in pests { environment.output.write(CSV.line(["pest", pest.id, pest.name]) + "\n") }
-        case .table:
+        try environment.print(document) {
+            [["kind", "id", "name"]] + products.map { ["product", $0.id, $0.name] } + pests.map { ["pest", $0.id, $0.name] }
+        } table: {
             let s = environment.strings
             var facts = [(s("field.id"), culture.id)]
             if let latin = culture.latinName { facts.append((s("field.latin"), latin)) }
@@ -37,10 +29,7 @@ struct CultureCommand: ParsableCommand {
             if !culture.children.isEmpty {
                 facts.append((s("field.members"), culture.children.map(\.name).joined(separator: ", ")))
             }
-            var lines = [environment.bold(culture.name), ""] + Card.facts(facts)
-            if let description = culture.description {
-                lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")
-            }
+            var lines = Card.head(name: culture.name, facts: facts, description: culture.description, environment: environment)
             if !culture.growthStages.isEmpty {
                 lines += ["", environment.bold(s("section.stages"))]
                 // Aligned like the facts: "BBCH 0–9" is narrower than "BBCH 10–19".
@@ -58,7 +47,7 @@ struct CultureCommand: ParsableCommand {
             lines += ["", environment.bold(s("section.products", products.count))]
             lines += products.map { "  • \($0.name) — \(environment.name(of: $0.category))" }
             lines += ["", s("hint.compareUses", "agro uses --culture \(culture.id) --pest PEST")]
-            environment.print(lines)
+            return lines
         }
     }
 }

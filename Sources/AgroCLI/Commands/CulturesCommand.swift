@@ -2,17 +2,15 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct CulturesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cultures", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List cultures as a tree of groups and members.")
+struct CulturesCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "cultures", abstract: "List cultures as a tree of groups and members.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let nodes = try catalog.cultures(locale: environment.locale)
         let rows = environment.format == .table ? CatalogDocuments.cultureTree(nodes) : CatalogDocuments.cultureList(nodes)
         let s = environment.strings

@@ -4,9 +4,8 @@ import ArgumentParser
 import Foundation
 
 struct FavoritesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "favorites", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Keep a list of favorite products, cultures, pests and substances.",
+    static let configuration = CatalogCommands.configuration(
+        "favorites", abstract: "Keep a list of favorite products, cultures, pests and substances.",
         discussion: "Favorites are kept apart from the catalog, by id, and survive every catalog update.",
         subcommands: [Add.self, Remove.self, List.self],
         defaultSubcommand: List.self)
@@ -32,15 +31,14 @@ struct FavoritesCommand: ParsableCommand {
         throw firstError ?? CatalogError.notFound(kind: .product, id: text)
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Add a favorite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id or name.") var item: String
         @Option(help: "product, culture, pest or substance (default: the first that matches).") var kind: EntityKind?
 
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("favorites add")
+            let environment = try Environment(global, refusingCSVFor: "favorites add")
             let catalog = try environment.openCatalogUntilExit()
             let (kind, match) = try FavoritesCommand.resolve(item, kind: kind, catalog: catalog, environment: environment)
             let added = try environment.openFavorites().addFavorite(kind: kind, id: match.id, at: Date())
@@ -48,15 +46,14 @@ struct FavoritesCommand: ParsableCommand {
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a favorite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Id or name.") var item: String
         @Option(help: "product, culture, pest or substance.") var kind: EntityKind?
 
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("favorites remove")
+            let environment = try Environment(global, refusingCSVFor: "favorites remove")
             let store = try environment.openFavorites()
             // An id removes even a favorite the current catalog no longer has.
             let wanted = kind
@@ -73,7 +70,7 @@ struct FavoritesCommand: ParsableCommand {
         }
     }
 
-    struct List: ParsableCommand {
+    struct List: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "List favorites, newest first.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var pages: PageOptions
@@ -91,8 +88,7 @@ struct FavoritesCommand: ParsableCommand {
         }
 
         func run() throws {
-            let environment = try Environment(global)
-            let catalog = try environment.openCatalogUntilExit()
+            let (environment, catalog) = try Environment.withCatalog(global)
             let locale = environment.locale
             let items = try environment.openFavorites().favorites().map { favorite -> Item in
                 let name: String?

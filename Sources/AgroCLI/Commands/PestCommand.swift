@@ -2,10 +2,9 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct PestCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pest", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show a pest and the products registered against it.")
+struct PestCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "pest", abstract: "Show a pest and the products registered against it.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -13,9 +12,7 @@ struct PestCommand: ParsableCommand {
     @Option(help: "Only uses on this culture or its groups (id or name).") var culture: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
-        let id = try catalog.resolve(pest, kind: .pest, locale: environment.locale).id
+        let (environment, catalog, id) = try Environment.withCatalog(global, resolving: pest, as: .pest)
         let cultureID = try environment.resolve(culture, .culture, in: catalog)
         try Self.show(id: id, cultureID: cultureID, catalog: catalog, environment: environment)
     }
@@ -23,20 +20,14 @@ struct PestCommand: ParsableCommand {
     static func show(id: EntityID, cultureID: EntityID?, catalog: some Catalog, environment: Environment) throws {
         let document = try CatalogDocuments.pest(id: id, cultureID: cultureID, catalog: catalog, environment: environment)
         let (pest, uses) = (document.pest, document.uses)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(document)
-        case .csv:
-            UsesTable.printCSV(uses, environment: environment)
-        case .table:
+        try environment.print(document) {
+            UsesTable.csv(uses)
+        } table: {
             let s = environment.strings
             var facts = [(s("field.id"), pest.id), (s("field.kind"), environment.name(of: pest.kind))]
             if let latin = pest.latinName { facts.append((s("field.latin"), latin)) }
             if let code = pest.eppoCode { facts.append((s("field.eppo"), code)) }
-            var lines = [environment.bold(pest.name), ""] + Card.facts(facts)
-            if let description = pest.description {
-                lines += [""] + DisplayWidth.wrap(description, width: environment.output.size.columns, indent: "  ")
-            }
+            var lines = Card.head(name: pest.name, facts: facts, description: pest.description, environment: environment)
             lines += ["", environment.bold(s("section.productsAgainst", Set(uses.map(\.product.id)).count))]
             let rows = uses.map { use in
                 [
@@ -58,7 +49,7 @@ struct PestCommand: ParsableCommand {
                     "hint.compareUses",
                     "agro uses --pest \(pest.id)" + (cultureID.map { " --culture \($0)" } ?? " --culture CULTURE")),
             ]
-            environment.print(lines)
+            return lines
         }
     }
 }

@@ -2,10 +2,9 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct PestsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pests", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List pests: weeds, diseases, insects, ...")
+struct PestsCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "pests", abstract: "List pests: weeds, diseases, insects, ...")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
@@ -14,8 +13,7 @@ struct PestsCommand: ParsableCommand {
     @Option(help: "Kind: insect, mite, disease, weed, nematode, mollusc, rodent, other.") var kind: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let filter = try CatalogDocuments.pestFilter(culture: culture, kind: kind, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(

@@ -18,7 +18,7 @@ struct UnreadablePlan: CommandError {
     var exitStatus: ExitStatus { .ioError }
 }
 
-struct PlanCheckCommand: ParsableCommand {
+struct PlanCheckCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a season plan (JSON or CSV) against the registrations and resistance rules.",
@@ -49,20 +49,16 @@ struct PlanCheckCommand: ParsableCommand {
         let catalog = try environment.openCatalogUntilExit()
         let document = try CatalogDocuments.planCheck(data, fileName: file, catalog: catalog, environment: environment)
         let (resolved, report) = (document.resolved, document.report)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(document)
-        case .csv:
-            environment.output.write(CSV.line(["application", "rule", "severity", "message", "source"]) + "\n")
-            for finding in report.findings {
-                environment.output.write(
-                    CSV.line([
+        try environment.print(document) {
+            [["application", "rule", "severity", "message", "source"]]
+                + report.findings.map { finding in
+                    [
                         finding.application.map(String.init) ?? "", finding.rule.rawValue, finding.severity.rawValue,
                         finding.message, finding.source,
-                    ]) + "\n")
-            }
-        case .table:
-            environment.print(Self.lines(resolved, report: report, environment: environment))
+                    ]
+                }
+        } table: {
+            Self.lines(resolved, report: report, environment: environment)
         }
         if !report.passed {
             throw PlanViolations(

@@ -2,8 +2,7 @@ import AgroPresentation
 import ArgumentParser
 
 struct PlanCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "plan", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Season plans: check one against the catalog.",
+    static let configuration = CatalogCommands.configuration(
+        "plan", abstract: "Season plans: check one against the catalog.",
         subcommands: [PlanCheckCommand.self])
 }

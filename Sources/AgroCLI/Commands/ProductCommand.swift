@@ -3,10 +3,9 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct ProductCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "product", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
+struct ProductCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "product", abstract: "Show a product: active ingredients, hazards, registered uses by culture, links.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,9 +16,7 @@ struct ProductCommand: ParsableCommand {
     @Option(help: "With --alternatives: only uses against this pest (id or name).") var pest: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
-        let id = try catalog.resolve(product, kind: .product, locale: environment.locale).id
+        let (environment, catalog, id) = try Environment.withCatalog(global, resolving: product, as: .product)
         if alternatives || culture != nil || pest != nil {
             try ProductAlternatives.show(
                 id: id, culture: try environment.resolve(culture, .culture, in: catalog),
@@ -32,20 +29,16 @@ struct ProductCommand: ParsableCommand {
     static func show(id: EntityID, catalog: some Catalog, environment: Environment) throws {
         let document = try CatalogDocuments.product(id: id, catalog: catalog, environment: environment)
         let (product, uses) = (document.product, document.uses)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(document)
-        case .csv:
-            UsesTable.printCSV(uses, environment: environment)
-        case .table:
-            environment.print(card(product, uses: uses, environment: environment))
+        try environment.print(document) {
+            UsesTable.csv(uses)
+        } table: {
+            card(product, uses: uses, environment: environment)
         }
     }
 
     static func card(_ product: Product, uses: [Use], environment: Environment) -> [String] {
         let s = environment.strings
         let width = environment.output.size.columns
-        var lines = [environment.bold(product.name), ""]
         var facts: [(String, String)] = [
             (s("field.id"), product.id),
             (s("field.category"), environment.name(of: product.category)),
@@ -63,7 +56,7 @@ struct ProductCommand: ParsableCommand {
         }
         if let date = product.soldOutDeadline { facts.append((s("field.soldOut"), date)) }
         if let date = product.exhaustionDeadline { facts.append((s("field.exhaustion"), date)) }
-        lines += Card.facts(facts)
+        var lines = Card.head(name: product.name, facts: facts, description: nil, environment: environment)
 
         if !product.ingredients.isEmpty {
             lines += ["", environment.bold(s("section.ingredients"))]
@@ -140,22 +133,22 @@ enum UsesTable {
         return lines
     }
 
-    static func printCSV(_ uses: [Use], environment: Environment) {
+    /// The uses as CSV rows, the header first.
+    static func csv(_ uses: [Use]) -> [[String]] {
         let headers = [
             "use", "product", "cultures", "pests", "dose_from", "dose_to", "unit", "phi_days",
             "max_applications", "bbch_from", "bbch_to",
         ]
-        environment.output.write(CSV.line(headers) + "\n")
-        for use in uses {
-            let number = { (value: Double?) in value.map { Dose(from: $0, to: nil, unit: nil).label } ?? "" }
-            environment.output.write(
-                CSV.line([
+        let number = { (value: Double?) in value.map { Dose(from: $0, to: nil, unit: nil).label } ?? "" }
+        return [headers]
+            + uses.map { use -> [String] in
+                [
                     use.id, use.product.name, use.cultures.map(\.name).joined(separator: "; "),
                     use.pests.map(\.pest.name).joined(separator: "; "), number(use.dose.from), number(use.dose.to),
                     use.dose.unit ?? "", use.phiDays.map(String.init) ?? "",
                     use.maxApplications.map(String.init) ?? "", use.bbch.map { String($0.from) } ?? "",
                     use.bbch.map { String($0.to) } ?? "",
-                ]) + "\n")
-        }
+                ]
+            }
     }
 }

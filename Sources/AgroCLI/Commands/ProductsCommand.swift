@@ -3,10 +3,9 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct ProductsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "products", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
+struct ProductsCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "products", abstract: "List products, filtered by pest, culture, substance, category, company or letter.",
         discussion: """
             Each filter takes an id or a name in any catalog language, case-insensitive. A culture also \
             matches products registered on the groups it belongs to (winter wheat -> wheat -> cereals).
@@ -23,8 +22,6 @@ struct ProductsCommand: ParsableCommand {
     @Option(help: "First letter of the name.") var letter: String?
     @Flag(help: "List the first letters that occur instead of the products.") var letters = false
 
-    // Here, not in run(): `agro` hands a usage error from run() to agro-full, which would run
-    // the command a second time.
     func run() throws {
         let environment = try Environment(global)
         // Checked before the catalog opens, and worded in the interface language (a

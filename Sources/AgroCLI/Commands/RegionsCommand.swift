@@ -2,17 +2,15 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct RegionsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "regions", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List regions and cities with their centres.")
+struct RegionsCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "regions", abstract: "List regions and cities with their centres.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let regions = try catalog.regions(locale: environment.locale)
         let s = environment.strings
         try ListPresenter(

@@ -2,10 +2,9 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SchemeCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "scheme", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
+struct SchemeCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "scheme", abstract: "Show a culture's protection scheme by growth stage, as a timeline over the BBCH scale.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -17,27 +16,22 @@ struct SchemeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let schemes = try CatalogDocuments.schemes(culture: culture, stage: stage, catalog: catalog, environment: environment)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(schemes)
-        case .csv:
-            environment.output.write(CSV.line(["scheme", "bbch_from", "bbch_to", "stage", "product", "dose", "pests"]) + "\n")
-            for scheme in schemes {
-                for stage in scheme.stages {
-                    for treatment in stage.treatments {
-                        environment.output.write(
-                            CSV.line([
-                                scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
-                                treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
-                            ]) + "\n")
+        try environment.print(schemes) {
+            let rows = schemes.flatMap { scheme in
+                scheme.stages.flatMap { stage in
+                    stage.treatments.map { treatment -> [String] in
+                        [
+                            scheme.id, String(stage.bbch.from), String(stage.bbch.to), stage.name, treatment.product.name,
+                            treatment.dose.label, treatment.pests.map(\.name).joined(separator: "; "),
+                        ]
                     }
                 }
             }
-        case .table:
-            for scheme in schemes { environment.print(Self.timeline(scheme, marker: stage, environment: environment)) }
+            return [["scheme", "bbch_from", "bbch_to", "stage", "product", "dose", "pests"]] + rows
+        } table: {
+            schemes.flatMap { Self.timeline($0, marker: stage, environment: environment) }
         }
     }
 

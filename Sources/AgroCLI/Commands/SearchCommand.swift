@@ -2,10 +2,9 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SearchCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "search", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Search products, substances, cultures, pests and news.",
+struct SearchCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "search", abstract: "Search products, substances, cultures, pests and news.",
         discussion: """
             Words match by prefix, case- and diacritic-insensitive, in every catalog language. Quotes, \
             stars, parentheses and words like AND or OR are searched as plain words.

@@ -2,17 +2,15 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct SubstancesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "substances", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "List active substances with their mode-of-action groups.")
+struct SubstancesCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "substances", abstract: "List active substances with their mode-of-action groups.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

@@ -3,10 +3,9 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct TankCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "tank", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Calculate the sprayer loads: product per load, the last partial load, totals, active substance.",
+struct TankCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "tank", abstract: "Calculate the sprayer loads: product per load, the last partial load, totals, active substance.",
         discussion: """
             agro tank --product ID --dose 0.75 --unit l/ha --area 120 --water 200 --tank 3000
             Repeat --product, --dose and --unit (in that order) for a tank mix; a single --unit applies to \
@@ -32,26 +31,21 @@ struct TankCommand: ParsableCommand {
 
     func run() throws {
         try check()
-        let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
+        let (environment, catalog) = try Environment.withCatalog(global)
         let document = try CatalogDocuments.tank(
             products: product, doses: dose, units: unit, area: area, water: water, tank: tank,
             culture: try environment.resolve(culture, .culture, in: catalog), catalog: catalog, environment: environment)
         let (plan, warnings) = (document.plan, document.warnings)
-        switch environment.format {
-        case .json:
-            try environment.printJSON(document)
-        case .csv:
-            environment.output.write(CSV.line(["product", "unit", "per_full_load", "last_load", "total"]) + "\n")
-            for amounts in plan.products {
-                environment.output.write(
-                    CSV.line([
+        try environment.print(document) {
+            [["product", "unit", "per_full_load", "last_load", "total"]]
+                + plan.products.map { amounts -> [String] in
+                    [
                         amounts.name, amounts.unit, Self.number(amounts.perFullLoad), Self.number(amounts.lastLoad),
                         Self.number(amounts.total),
-                    ]) + "\n")
-            }
-        case .table:
-            environment.print(Self.lines(plan, warnings: warnings, environment: environment))
+                    ]
+                }
+        } table: {
+            Self.lines(plan, warnings: warnings, environment: environment)
         }
     }
 

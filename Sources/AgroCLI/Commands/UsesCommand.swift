@@ -3,10 +3,9 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct UsesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "uses", _superCommandName: CatalogCommands.superCommandName,
-        abstract: "Compare the registered uses against a pest on a culture, side by side.",
+struct UsesCommand: AgroCommand {
+    static let configuration = CatalogCommands.configuration(
+        "uses", abstract: "Compare the registered uses against a pest on a culture, side by side.",
         discussion: """
             One row per product and use: registration, active ingredients with their mode-of-action \
             group, dose, water volume, pre-harvest interval, applications, BBCH window and area. A culture \

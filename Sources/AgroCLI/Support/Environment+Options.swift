@@ -21,8 +21,31 @@ package extension Environment {
         self.init(
             paths: paths, configuration: configuration, locale: locale, format: options.format, output: .standardOutput,
             catalogPath: options.catalog ?? configuration.catalog, processEnvironment: processEnvironment,
-            today: Environment.isoDate(now), now: now)
+            today: Environment.isoDate(now), now: now, stores: options.stores)
         if warns { warnIfTheLanguageIsUnknown(options) }
+    }
+
+    /// The environment of a command whose answer is no list, which refuses `--format csv`
+    /// (`refuseCSV`) before it does anything; `command` is its path after `agro`.
+    init(_ options: GlobalOptions, refusingCSVFor command: String) throws {
+        try self.init(options)
+        try refuseCSV(command)
+    }
+
+    /// The environment of one command line and its catalog, open until the exit: how every
+    /// catalog query starts.
+    static func withCatalog(_ options: GlobalOptions) throws -> (Environment, any Catalog) {
+        let environment = try Environment(options)
+        return (environment, try environment.openCatalogUntilExit())
+    }
+
+    /// `withCatalog(_:)`, and the id of the entity of `kind` that `text` (an id or a name in any
+    /// catalog language) names in that catalog.
+    static func withCatalog(
+        _ options: GlobalOptions, resolving text: String, as kind: EntityKind
+    ) throws -> (Environment, any Catalog, EntityID) {
+        let (environment, catalog) = try withCatalog(options)
+        return (environment, catalog, try catalog.resolve(text, kind: kind, locale: environment.locale).id)
     }
 
     /// One line on stderr, in the language the interface falls back to, when the language

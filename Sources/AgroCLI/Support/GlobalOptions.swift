@@ -17,6 +17,14 @@ package struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Output format: table, json or csv.")
     package var format: OutputFormat = .table
 
+    /// The stores the program's `main` chose, which `Program.run` hands to the command here
+    /// before it runs; not an option (the parser reads only the keys below).
+    package var stores: (any StoreOpener)?
+
+    private enum CodingKeys: String, CodingKey {
+        case catalog, lang, format
+    }
+
     package init() {}
 
     /// The global options read from the words of a command line the parser refused, so that

@@ -17,7 +17,7 @@ struct CatalogCommand: ParsableCommand {
         ])
 }
 
-struct CatalogBuildCommand: ParsableCommand {
+struct CatalogBuildCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "build",
         abstract: "Build a catalog file from content sources (see Database/content/README.md).",
@@ -29,8 +29,7 @@ struct CatalogBuildCommand: ParsableCommand {
     @Option(help: "Catalog file to write.") var out: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("catalog build")
+        let environment = try Environment(global, refusingCSVFor: "catalog build")
         let builder = ContentBuilder(sourceDirectory: URL(fileURLWithPath: sources))
         do {
             let report = try builder.build(to: out)
@@ -46,24 +45,20 @@ struct CatalogBuildCommand: ParsableCommand {
     }
 }
 
-struct CatalogInfoCommand: ParsableCommand {
+struct CatalogInfoCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "info", abstract: "Show the identity, version and languages of the catalog in use.")
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("catalog info")
+        let environment = try Environment(global, refusingCSVFor: "catalog info")
         let catalog = try environment.openCatalog()
         let info = try catalog.catalogInfo(locale: environment.locale)
         let size = ((try? FileManager.default.attributesOfItem(atPath: catalog.path))?[.size] as? Int) ?? 0
         let contentHash = try ContentHash.of(catalog: catalog.path)
         let document = CatalogFileDocument(path: catalog.path, size: size, contentHash: contentHash, info: info)
-        switch environment.format {
-        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
-        case .table: environment.print(document.card(environment))
-        }
+        try environment.print(document) { document.card(environment) }
     }
 }
 

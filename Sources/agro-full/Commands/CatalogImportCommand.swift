@@ -12,7 +12,7 @@ struct CatalogImportCommand: ParsableCommand {
         abstract: "Import a national register into a catalog file.",
         subcommands: [SRPPP.self])
 
-    struct SRPPP: ParsableCommand {
+    struct SRPPP: AgroCommand {
         static let configuration = CommandConfiguration(
             commandName: "srppp",
             abstract: "Import the Swiss register of plant protection products (BLV), XML, .zip or .xz.",
@@ -30,13 +30,9 @@ struct CatalogImportCommand: ParsableCommand {
         func run() throws {
             // Before anything opens a connection; the import's writer allocates much.
             SQLiteProcessSettings.disableMemoryStatistics()
-            let environment = try Environment(global)
-            try environment.refuseCSV("catalog import srppp")
+            let environment = try Environment(global, refusingCSVFor: "catalog import srppp")
             let report = try SRPPPImporter(options: SRPPPImportOptions(version: version)).importFile(at: file, to: out)
-            switch environment.format {
-            case .json, .csv: try environment.printJSON(report)  // csv: refused at the start
-            case .table: environment.print(report.summary.components(separatedBy: "\n"))
-            }
+            try environment.print(report) { report.summary.components(separatedBy: "\n") }
         }
     }
 }

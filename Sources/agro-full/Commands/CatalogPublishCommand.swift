@@ -5,7 +5,7 @@ import ArgumentParser
 import Foundation
 
 /// `agro catalog publish`: compresses a catalog into a publishing directory and signs its manifest.
-struct CatalogPublishCommand: ParsableCommand {
+struct CatalogPublishCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Publish a catalog file into a directory that agro serve (or any static web server) serves.",
@@ -49,27 +49,22 @@ struct CatalogPublishCommand: ParsableCommand {
     }
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("catalog publish")
+        let environment = try Environment(global, refusingCSVFor: "catalog publish")
         let pair = try KeyPair.read(privateKeyFile: key)
         let manifest = try Publisher.publish(
             catalog: catalog, to: to, key: pair, expiry: TimeInterval(expiryDays) * 24 * 3600,
             maxVersionStep: maxVersionStep, deltas: deltas)
-        switch environment.format {
-        case .json, .csv:  // csv: refused at the start
-            try environment.printJSON(manifest)
-        case .table:
-            environment.print(
-                environment.strings(
+        let s = environment.strings
+        try environment.print(manifest) {
+            let published = (manifest.deltas ?? []).filter { $0.toVersion == manifest.catalogVersion }
+            return [
+                s(
                     "catalog.published", manifest.identity, manifest.catalogVersion, to + "/" + manifest.file.path,
-                    environment.strings.bytes(manifest.file.compressed.size),
-                    environment.strings.timestamp(manifest.expiresAt), pair.publicKey.keyID))
-            for delta in manifest.deltas ?? [] where delta.toVersion == manifest.catalogVersion {
-                environment.print(
-                    environment.strings(
-                        "catalog.published.delta", delta.fromVersion, to + "/" + delta.file.path,
-                        environment.strings.bytes(delta.file.compressed.size)))
-            }
+                    s.bytes(manifest.file.compressed.size), s.timestamp(manifest.expiresAt), pair.publicKey.keyID)
+            ]
+                + published.map {
+                    s("catalog.published.delta", $0.fromVersion, to + "/" + $0.file.path, s.bytes($0.file.compressed.size))
+                }
         }
     }
 }

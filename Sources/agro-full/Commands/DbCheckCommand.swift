@@ -7,7 +7,7 @@ import AgroUpdateClient
 import ArgumentParser
 import Foundation
 
-struct DbCheckCommand: AsyncParsableCommand {
+struct DbCheckCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Fetch and verify the server's manifest; say whether an update exists and how much it downloads.",
@@ -20,8 +20,7 @@ struct DbCheckCommand: AsyncParsableCommand {
     @OptionGroup var update: UpdateOptions
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db check")
+        let environment = try Environment(global, refusingCSVFor: "db check")
         let configuration = try environment.updateConfiguration(update)
         let check = try await UpdateClient(configuration: configuration, store: environment.catalogStore).check()
         let manifest = check.manifest, active = check.active.info
@@ -29,9 +28,6 @@ struct DbCheckCommand: AsyncParsableCommand {
             available: check.availability == .available, identity: manifest.identity, version: manifest.catalogVersion,
             schemaVersion: manifest.schemaVersion, downloadSize: check.downloadSize, fullDownloadSize: check.fullDownloadSize,
             deltas: check.deltaChain.count, notModified: check.notModified, active: active, activeSource: check.active.source)
-        switch environment.format {
-        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
-        case .table: environment.print(document.line(environment.strings))
-        }
+        try environment.print(document) { [document.line(environment.strings)] }
     }
 }

@@ -5,7 +5,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbRollbackCommand: ParsableCommand {
+struct DbRollbackCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
         abstract: "Return to the previous installed catalog (the one before the last update).",
@@ -14,15 +14,13 @@ struct DbRollbackCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db rollback")
+        let environment = try Environment(global, refusingCSVFor: "db rollback")
         let result = try environment.catalogStore.rollback()
-        switch environment.format {
-        case .json, .csv: try environment.printJSON(["from": result.from, "to": result.to])  // csv: refused at the start
-        case .table:
-            environment.print(
+        try environment.print(["from": result.from, "to": result.to]) {
+            [
                 environment.strings(
-                    "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version))
+                    "db.rollback.done", result.to.identity, result.to.version, result.from.identity, result.from.version)
+            ]
         }
     }
 }

@@ -6,7 +6,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbStatusCommand: ParsableCommand {
+struct DbStatusCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Show the catalog in use: bundled or installed, version, schema, languages, file, size, last check.")
@@ -14,8 +14,7 @@ struct DbStatusCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db status")
+        let environment = try Environment(global, refusingCSVFor: "db status")
         let status = try environment.catalogStore.status()
         if let warning = status.active.warning { Terminal.standardError.line("agro: warning: " + warning) }
         let active = status.active
@@ -23,9 +22,6 @@ struct DbStatusCommand: ParsableCommand {
         let info =
             (try? SQLiteCatalog(path: active.path, maximumReaders: 1).catalogInfo(locale: environment.locale)) ?? active.info
         let document = CatalogStatusDocument(status, info: info)
-        switch environment.format {
-        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
-        case .table: environment.print(document.card(environment))
-        }
+        try environment.print(document) { document.card(environment) }
     }
 }

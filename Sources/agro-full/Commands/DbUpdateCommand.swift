@@ -7,7 +7,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 
-struct DbUpdateCommand: AsyncParsableCommand {
+struct DbUpdateCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Download, verify and install the server's catalog if it is newer than the one in use.",
@@ -27,8 +27,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
     var allowDowngrade = false
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db update")
+        let environment = try Environment(global, refusingCSVFor: "db update")
         var configuration = try environment.updateConfiguration(update)
         configuration.allowDowngrade = allowDowngrade
         let client = UpdateClient(configuration: configuration, store: environment.catalogStore)
@@ -51,10 +50,7 @@ struct DbUpdateCommand: AsyncParsableCommand {
         case let .upToDate(info): document = UpdateDocument(from: nil, to: info)
         case let .installed(from, to): document = UpdateDocument(from: from, to: to)
         }
-        switch environment.format {
-        case .table: environment.print(document.line(environment.strings))
-        case .json, .csv: try environment.printJSON(document)
-        }
+        try environment.print(document) { [document.line(environment.strings)] }
     }
 }
 

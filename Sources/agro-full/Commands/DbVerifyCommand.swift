@@ -6,7 +6,7 @@ import AgroUpdate
 import ArgumentParser
 import Foundation
 
-struct DbVerifyCommand: ParsableCommand {
+struct DbVerifyCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Re-check the catalog in use: integrity check, metadata, and sha256 against its installed name.",
@@ -15,14 +15,10 @@ struct DbVerifyCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("db verify")
+        let environment = try Environment(global, refusingCSVFor: "db verify")
         let report = try environment.catalogStore.verify()
         let document = CatalogVerificationDocument(
             source: report.source, path: report.path, sha256: report.sha256, size: report.size, info: report.info)
-        switch environment.format {
-        case .json, .csv: try environment.printJSON(document)  // csv: refused at the start
-        case .table: environment.print(document.line(environment.strings))
-        }
+        try environment.print(document) { [document.line(environment.strings)] }
     }
 }

@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct FarmsAddCommand: ParsableCommand {
+struct FarmsAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a farm.")
 
     @OptionGroup var global: GlobalOptions
@@ -10,8 +10,7 @@ struct FarmsAddCommand: ParsableCommand {
     @Argument(help: "The farm's name.") var name: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("farms add")
+        let environment = try Environment(global, refusingCSVFor: "farms add")
         let farm = try store.accounts(environment).addFarm(name)
         environment.print(environment.strings("farm.added", farm.name))
     }

@@ -3,7 +3,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct FarmsListCommand: ParsableCommand {
+struct FarmsListCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the farms and their people.")
 
     @OptionGroup var global: GlobalOptions

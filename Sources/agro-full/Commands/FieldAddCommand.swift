@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct FieldAddCommand: ParsableCommand {
+struct FieldAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a field to the journal.")
 
     @OptionGroup var global: GlobalOptions
@@ -17,8 +17,7 @@ struct FieldAddCommand: ParsableCommand {
     @Option(help: "The expected harvest date, YYYY-MM-DD.") var harvest: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("field add")
+        let environment = try Environment(global, refusingCSVFor: "field add")
         let command = "agro field add"
         let catalog = try environment.openCatalogUntilExit()
         let culture = try catalog.resolve(culture, kind: .culture, locale: environment.locale)

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct FieldListCommand: ParsableCommand {
+struct FieldListCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List the fields with their culture, dates and earliest harvest.")
 
@@ -13,8 +13,7 @@ struct FieldListCommand: ParsableCommand {
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let items = try journal.store.fields().map { field in
             try FieldDocument(field, catalog: catalog, environment: environment, season: try journal.season(of: field))
         }

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalAddCommand: ParsableCommand {
+struct JournalAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Write a spray record; its findings are shown and kept with it.")
 
@@ -14,13 +14,11 @@ struct JournalAddCommand: ParsableCommand {
     var id: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal add")
+        let environment = try Environment(global, refusingCSVFor: "journal add")
         let command = "agro journal add"
         guard let fieldName = record.field else { throw UsageError(.missingArgument("--field"), command: command) }
         guard let date = record.date else { throw UsageError(.missingArgument("--date"), command: command) }
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let field = try journal.field(fieldName)
         var written = SprayRecord(
             field: field.id, start: try RecordOptions.time(date, option: "--date", command: command), products: [],

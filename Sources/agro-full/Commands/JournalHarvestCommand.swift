@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalHarvestCommand: ParsableCommand {
+struct JournalHarvestCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "harvest", abstract: "The earliest day each field may be harvested, and which spray sets it.")
 
@@ -12,10 +12,8 @@ struct JournalHarvestCommand: ParsableCommand {
     @Option(help: "Only this field (its name).") var field: String?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal harvest")
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let environment = try Environment(global, refusingCSVFor: "journal harvest")
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let fields = try field.map { [try journal.field($0)] } ?? journal.store.fields()
         let seasons = try fields.map { ($0, try journal.season(of: $0)) }
         if environment.format == .json {

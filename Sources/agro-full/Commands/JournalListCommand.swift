@@ -4,22 +4,18 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalListCommand: ParsableCommand {
+struct JournalListCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List spray records (their latest revisions), in spraying order.")
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var pages: PageOptions
-    @Option(help: "Only this field's records (its name).") var field: String?
-    @Option(help: "Only records from this day on, YYYY-MM-DD.") var from: String?
-    @Option(help: "Only records up to this day, YYYY-MM-DD.") var to: String?
+    @OptionGroup var records: JournalQueryOptions
 
     func run() throws {
         let environment = try Environment(global)
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
-        let documents = try JournalQuery(field: field, from: from, to: to)
-            .documents(journal: journal, catalog: catalog, environment: environment)
+        let (catalog, journal) = try environment.openJournalUntilExit()
+        let documents = try records.query.documents(journal: journal, catalog: catalog, environment: environment)
         let s = environment.strings
         try ListPresenter(
             environment: environment,

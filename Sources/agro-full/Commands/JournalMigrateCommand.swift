@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct JournalMigrateCommand: ParsableCommand {
+struct JournalMigrateCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Bring the journal's databases (this device's and the farms' shared one) to the current schema.")
@@ -11,8 +11,7 @@ struct JournalMigrateCommand: ParsableCommand {
     @OptionGroup var store: FarmStoreOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal migrate")
+        let environment = try Environment(global, refusingCSVFor: "journal migrate")
         // Opening a store applies the migrations it lacks, in one transaction each.
         _ = try environment.openUserStore()
         _ = try store.open(environment)

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalReviseCommand: ParsableCommand {
+struct JournalReviseCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "revise",
         abstract: "Correct a spray record: a new revision, the earlier ones kept; after 48 hours with a reason.")
@@ -15,11 +15,9 @@ struct JournalReviseCommand: ParsableCommand {
     @OptionGroup var changes: RecordOptions
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal revise")
+        let environment = try Environment(global, refusingCSVFor: "journal revise")
         let command = "agro journal revise"
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let (catalog, journal) = try environment.openJournalUntilExit()
         guard let latest = try journal.history(record).last else { throw JournalError.unknownRecord(record) }
         var revised = latest.record
         revised.revision = UUID()

@@ -4,7 +4,7 @@ import AgroPresentation
 import ArgumentParser
 import Foundation
 
-struct JournalShowCommand: ParsableCommand {
+struct JournalShowCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Show a spray record with every revision and what each was found to break.")
 
@@ -12,51 +12,50 @@ struct JournalShowCommand: ParsableCommand {
     @Argument(help: "The record's id, or its first characters.") var record: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal show")
-        let catalog = try environment.openCatalogUntilExit()
-        let journal = try environment.openJournal(catalog: catalog)
+        let environment = try Environment(global, refusingCSVFor: "journal show")
+        let (catalog, journal) = try environment.openJournalUntilExit()
         let history = try journal.history(record)
         let documents = try RecordDocument.history(history, journal: journal, catalog: catalog, environment: environment)
-        if environment.format == .json { return try environment.printJSON(documents) }
-        let s = environment.strings
-        let width = environment.output.size.columns
-        var lines: [String] = []
-        for (stored, document) in zip(history, documents) {
-            let record = stored.record
-            var title = s("journal.revision", stored.number, s.date(Environment.isoDate(record.writtenAt)))
-            if let reason = record.reason, !reason.isEmpty { title += " — " + s("journal.reason", reason) }
-            lines += [environment.bold(title)]
-            if !document.writtenApartFrom.isEmpty {
-                lines.append(
-                    "  ⚠ " + s("journal.writtenApart", document.writtenApartFrom.map(String.init).joined(separator: ", ")))
+        try environment.print(documents) {
+            let s = environment.strings
+            let width = environment.output.size.columns
+            var lines: [String] = []
+            for (stored, document) in zip(history, documents) {
+                let record = stored.record
+                var title = s("journal.revision", stored.number, s.date(Environment.isoDate(record.writtenAt)))
+                if let reason = record.reason, !reason.isEmpty { title += " — " + s("journal.reason", reason) }
+                lines += [environment.bold(title)]
+                if !document.writtenApartFrom.isEmpty {
+                    lines.append(
+                        "  ⚠ " + s("journal.writtenApart", document.writtenApartFrom.map(String.init).joined(separator: ", ")))
+                }
+                var facts = [
+                    s("journal.show.field", document.field.name),
+                    s(
+                        "journal.show.time",
+                        [record.start, record.end].compactMap { $0.map { JournalLines.time($0, s) } }.joined(separator: " – ")),
+                ]
+                if let bbch = record.bbch { facts.append("BBCH \(bbch)") }
+                facts.append(s("journal.show.area", s.number(document.area)))
+                if let water = record.water { facts.append(s("journal.show.water", s.number(water))) }
+                if let sprayer = record.sprayer { facts.append(s("journal.show.operator", sprayer)) }
+                lines += facts.map { "  " + $0 }
+                for line in document.products {
+                    let registration = line.registration.map { " (\($0))" } ?? ""
+                    let pests = line.pests.isEmpty ? "" : " — " + line.pests.map(\.name).joined(separator: ", ")
+                    lines.append(
+                        "  • \(line.name)\(registration) " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) + pests)
+                }
+                let weather = Self.weather(record.weather, environment: environment)
+                if !weather.isEmpty { lines.append("  " + weather) }
+                if let notes = record.notes { lines.append("  " + notes) }
+                lines +=
+                    stored.findings.isEmpty
+                    ? ["    ✓ " + s("plan.ok")] : FindingWording(strings: s).lines(document.findings, width: width)
+                lines.append("")
             }
-            var facts = [
-                s("journal.show.field", document.field.name),
-                s(
-                    "journal.show.time",
-                    [record.start, record.end].compactMap { $0.map { JournalLines.time($0, s) } }.joined(separator: " – ")),
-            ]
-            if let bbch = record.bbch { facts.append("BBCH \(bbch)") }
-            facts.append(s("journal.show.area", s.number(document.area)))
-            if let water = record.water { facts.append(s("journal.show.water", s.number(water))) }
-            if let sprayer = record.sprayer { facts.append(s("journal.show.operator", sprayer)) }
-            lines += facts.map { "  " + $0 }
-            for line in document.products {
-                let registration = line.registration.map { " (\($0))" } ?? ""
-                let pests = line.pests.isEmpty ? "" : " — " + line.pests.map(\.name).joined(separator: ", ")
-                lines.append(
-                    "  • \(line.name)\(registration) " + s.label(Dose(from: line.dose, to: nil, unit: line.unit)) + pests)
-            }
-            let weather = Self.weather(record.weather, environment: environment)
-            if !weather.isEmpty { lines.append("  " + weather) }
-            if let notes = record.notes { lines.append("  " + notes) }
-            lines +=
-                stored.findings.isEmpty
-                ? ["    ✓ " + s("plan.ok")] : FindingWording(strings: s).lines(document.findings, width: width)
-            lines.append("")
+            return lines
         }
-        environment.print(lines)
     }
 
     /// "wind 3 m/s (measured) · ..." for the readings the record has.

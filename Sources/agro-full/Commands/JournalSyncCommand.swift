@@ -4,7 +4,7 @@ import AgroSyncClient
 import ArgumentParser
 import Foundation
 
-struct JournalSyncCommand: AsyncParsableCommand {
+struct JournalSyncCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Send the fields and records written here to the farm's server and fetch the farm's journal.")
@@ -14,8 +14,7 @@ struct JournalSyncCommand: AsyncParsableCommand {
     @Option(help: "The login; the password is read from standard input or AGRO_PASSWORD.") var user: String
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("journal sync")
+        let environment = try Environment(global, refusingCSVFor: "journal sync")
         guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else {
             throw UsageError(.invalidValue(option: "--server", value: server, valid: []), command: "agro journal sync")
@@ -23,14 +22,13 @@ struct JournalSyncCommand: AsyncParsableCommand {
         let store = try environment.openUserStore()
         let outcome = try await JournalSyncClient(server: url, locale: environment.locale).sync(
             store: store, user: user, password: PasswordInput.read(environment))
-        if environment.format == .json {
-            return try environment.printJSON(
-                SyncOutcomeDocument(
-                    sent: outcome.sent, sentWithErrors: outcome.sentWithErrors, received: outcome.received,
-                    through: outcome.through, bytes: outcome.bytes))
-        }
+        let document = SyncOutcomeDocument(
+            sent: outcome.sent, sentWithErrors: outcome.sentWithErrors, received: outcome.received,
+            through: outcome.through, bytes: outcome.bytes)
         let s = environment.strings
-        environment.print(s("sync.done", outcome.sent, outcome.received, outcome.through))
-        if outcome.sentWithErrors > 0 { environment.print(s("sync.sentWithErrors", outcome.sentWithErrors)) }
+        try environment.print(document) {
+            [s("sync.done", outcome.sent, outcome.received, outcome.through)]
+                + (outcome.sentWithErrors > 0 ? [s("sync.sentWithErrors", outcome.sentWithErrors)] : [])
+        }
     }
 }

@@ -12,7 +12,7 @@ struct KeysCommand: ParsableCommand {
         subcommands: [KeysGenerateCommand.self])
 }
 
-struct KeysGenerateCommand: ParsableCommand {
+struct KeysGenerateCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Generate an Ed25519 key pair: PREFIX.key (secret, mode 0600) and PREFIX.pub (for clients).",
@@ -24,8 +24,7 @@ struct KeysGenerateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Path prefix of the two key files.", valueName: "prefix")) var out: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("keys generate")
+        let environment = try Environment(global, refusingCSVFor: "keys generate")
         let pair = KeyPair.generate()
         let (privatePath, publicPath) = try pair.write(prefix: out)
         environment.print(environment.strings("keys.generated", privatePath, publicPath, pair.publicKey.keyID))

@@ -34,7 +34,7 @@ extension Environment {
     }
 }
 
-struct NewsListCommand: ParsableCommand {
+struct NewsListCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List news, newest first.")
 
     @OptionGroup var global: GlobalOptions
@@ -78,7 +78,7 @@ struct NewsListCommand: ParsableCommand {
     }
 }
 
-struct NewsShowCommand: ParsableCommand {
+struct NewsShowCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one news item or article.")
 
     @OptionGroup var global: GlobalOptions
@@ -86,8 +86,7 @@ struct NewsShowCommand: ParsableCommand {
     @Option(help: "Width in columns (default: the terminal's, else 80).") var width: Int?
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("news show")
+        let environment = try Environment(global, refusingCSVFor: "news show")
         try Self.show(id: id, catalog: try environment.openCatalog(), environment: environment, width: width)
     }
 
@@ -123,14 +122,13 @@ struct NewsShowCommand: ParsableCommand {
     }
 }
 
-struct NewsRefreshCommand: AsyncParsableCommand {
+struct NewsRefreshCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Fetch the configured feeds.")
 
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("news refresh")
+        let environment = try Environment(global, refusingCSVFor: "news refresh")
         let s = environment.strings
         let reports = try await environment.feeds.refresh()
         if reports.isEmpty { environment.print(s("news.noFeeds")) }
@@ -150,7 +148,7 @@ struct NewsFeedsCommand: ParsableCommand {
         commandName: "feeds", abstract: "List, add or remove feed URLs.",
         subcommands: [List.self, Add.self, Remove.self], defaultSubcommand: List.self)
 
-    struct List: ParsableCommand {
+    struct List: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "List the configured feeds.")
         @OptionGroup var global: GlobalOptions
         func run() throws {
@@ -164,25 +162,23 @@ struct NewsFeedsCommand: ParsableCommand {
         }
     }
 
-    struct Add: ParsableCommand {
+    struct Add: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Add a feed URL (http or https).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("news feeds add")
+            let environment = try Environment(global, refusingCSVFor: "news feeds add")
             let added = try environment.feeds.config.add(url)
             environment.print(environment.strings(added ? "news.feedAdded" : "news.feedKnown", url))
         }
     }
 
-    struct Remove: ParsableCommand {
+    struct Remove: AgroCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a feed URL.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Feed URL.") var url: String
         func run() throws {
-            let environment = try Environment(global)
-            try environment.refuseCSV("news feeds remove")
+            let environment = try Environment(global, refusingCSVFor: "news feeds remove")
             let removed = try environment.feeds.config.remove(url)
             environment.print(environment.strings(removed ? "news.feedRemoved" : "news.feedUnknown", url))
         }

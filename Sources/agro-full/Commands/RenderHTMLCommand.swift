@@ -24,10 +24,10 @@ struct RenderHTMLCommand: ParsableCommand {
     func run() throws {
         let data: Data
         if file == "-" {
-            do { data = try FileHandle.standardInput.readToEnd() ?? Data() } catch { throw RenderError.unreadable(file) }
+            do { data = try FileHandle.standardInput.readToEnd() ?? Data() } catch { throw PathError.unreadable(file) }
         } else {
             guard let contents = FileManager.default.contents(atPath: file) else {
-                throw RenderError.unreadable(file)
+                throw PathError.unreadable(file)
             }
             data = contents
         }
@@ -35,16 +35,4 @@ struct RenderHTMLCommand: ParsableCommand {
         // The renderer's output is already free of control characters other than its own styles.
         Terminal.standardOutput.write(HTMLRenderer.render(html: data, options: options))
     }
-}
-
-enum RenderError: CommandError {
-    case unreadable(String)
-
-    var message: String {
-        switch self {
-        case let .unreadable(path): return "cannot read \(path)"
-        }
-    }
-
-    var exitStatus: ExitStatus { .ioError }
 }

@@ -7,7 +7,7 @@ import Foundation
 import Logging
 
 /// `agro serve`: serves a publishing directory over HTTP.
-struct ServeCommand: AsyncParsableCommand {
+struct ServeCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a publishing directory (agro catalog publish) to agro db check and update.",
@@ -30,11 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("serve")
+        let environment = try Environment(global, refusingCSVFor: "serve")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ServeError.notADirectory(directory)
+            throw PathError.notADirectory(directory)
         }
         if !FileManager.default.fileExists(atPath: directory + "/manifest.json") {
             Terminal.standardError.line("agro: warning: \(directory) has no manifest.json yet; publish a catalog into it")
@@ -52,16 +51,4 @@ struct ServeCommand: AsyncParsableCommand {
         }
         try await application.runService()
     }
-}
-
-enum ServeError: CommandError {
-    case notADirectory(String)
-
-    var message: String {
-        switch self {
-        case let .notADirectory(path): return "\(path) is not a directory"
-        }
-    }
-
-    var exitStatus: ExitStatus { .ioError }
 }

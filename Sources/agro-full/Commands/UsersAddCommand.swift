@@ -3,7 +3,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct UsersAddCommand: ParsableCommand {
+struct UsersAddCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Add a person to a farm; the password is read from standard input.")
 
@@ -14,8 +14,7 @@ struct UsersAddCommand: ParsableCommand {
     @Option(help: "owner, agronomist or inspector.") var role: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users add")
+        let environment = try Environment(global, refusingCSVFor: "users add")
         guard let role = FarmRole(rawValue: role.lowercased()) else {
             throw UsageError(
                 .invalidValue(option: "--role", value: role, valid: FarmRole.allCases.map(\.rawValue)),

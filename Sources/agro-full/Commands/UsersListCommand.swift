@@ -3,7 +3,7 @@ import AgroDomain
 import AgroPresentation
 import ArgumentParser
 
-struct UsersListCommand: ParsableCommand {
+struct UsersListCommand: AgroCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the people, their farm and role.")
 
     @OptionGroup var global: GlobalOptions

@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct UsersPasswdCommand: ParsableCommand {
+struct UsersPasswdCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "passwd", abstract: "Set a new password (from standard input) and end the person's sessions.")
 
@@ -11,8 +11,7 @@ struct UsersPasswdCommand: ParsableCommand {
     @Argument(help: "The login.") var login: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users passwd")
+        let environment = try Environment(global, refusingCSVFor: "users passwd")
         try store.accounts(environment).setPassword(login: login, PasswordInput.read(environment))
         environment.print(environment.strings("account.passwordSet", login))
     }

@@ -2,7 +2,7 @@ import AgroCLI
 import AgroPresentation
 import ArgumentParser
 
-struct UsersRemoveCommand: ParsableCommand {
+struct UsersRemoveCommand: AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a person and end their sessions; the records they wrote stay.")
 
@@ -11,8 +11,7 @@ struct UsersRemoveCommand: ParsableCommand {
     @Argument(help: "The login.") var login: String
 
     func run() throws {
-        let environment = try Environment(global)
-        try environment.refuseCSV("users remove")
+        let environment = try Environment(global, refusingCSVFor: "users remove")
         try store.accounts(environment).remove(login: login)
         environment.print(environment.strings("account.removed", login))
     }

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The weather comes from OpenWeatherMap through `AgroWeather`; answers are cached in
 /// `$XDG_CACHE_HOME/agro/weather`, so `--offline` and network failures can fall back on them.
-struct WeatherCommand: AsyncParsableCommand {
+struct WeatherCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "weather",
         abstract: "Current weather, the 5-day forecast and spray windows for a point or a region.",

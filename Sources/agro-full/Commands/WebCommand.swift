@@ -12,7 +12,7 @@ import Foundation
 import Logging
 
 /// `agro web`: the catalog as a web app and a JSON API (see `AgroWeb`).
-struct WebCommand: AsyncParsableCommand {
+struct WebCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
         abstract: "Serve the catalog as a web app and a JSON API (/api/v1/...).",

@@ -18,4 +18,11 @@ extension Environment {
     func openJournal(catalog: some Catalog) throws -> Journal<UserStore> {
         Journal(store: try openUserStore(), catalog: catalog, locale: locale, now: now)
     }
+
+    /// The catalog, open until the exit (`openCatalogUntilExit`), and the field journal checked
+    /// against it: what a journal command reads.
+    func openJournalUntilExit() throws -> (any Catalog, Journal<UserStore>) {
+        let catalog = try openCatalogUntilExit()
+        return (catalog, try openJournal(catalog: catalog))
+    }
 }

@@ -10,12 +10,9 @@ enum JournalWriting {
     ) throws {
         let (check, revisionNumber, document) = try WrittenRecordDocument.write(
             record, journal: journal, catalog: catalog, environment: environment)
-        if environment.format == .json {
-            try environment.printJSON(document)
-        } else {
-            environment.print(
-                JournalLines.written(
-                    check, record: record, revisionNumber: revisionNumber, catalog: catalog, environment: environment))
+        try environment.print(document) {
+            JournalLines.written(
+                check, record: record, revisionNumber: revisionNumber, catalog: catalog, environment: environment)
         }
         if check.errors > 0 {
             throw RecordViolations(message: environment.strings.plural("journal.errors", check.errors))
