@@ -1,5 +1,6 @@
 import CCurlShim
 import Foundation
+import Synchronization
 
 /// Where a response body goes, piece by piece as it arrives.
 public protocol HTTPBodySink: AnyObject {
@@ -74,12 +75,13 @@ public struct HTTPClient: Sendable {
 }
 
 /// One transfer's state, shared between the calling task and libcurl's callbacks on the
-/// transfer thread. Only `cancelled` is touched from two threads; the lock guards it.
+/// transfer thread. Only `cancelled` is touched from two threads, and it is atomic; the rest
+/// (libcurl's handle, a C pointer, and what its callbacks gather) stays on the transfer
+/// thread, hence @unchecked.
 final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let sink: any HTTPBodySink
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Atomic(false)
     private var headers: [HTTPHeader] = []
     private var headerBytes = 0
     private var response: HTTPResponse?
@@ -98,8 +100,8 @@ final class Transfer: @unchecked Sendable {
         self.sink = sink
     }
 
-    func cancel() { lock.withLock { cancelled = true } }
-    var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { cancelled.store(true, ordering: .releasing) }
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     func run() -> Result<HTTPResponse, any Error> {
         guard let curl = curl_easy_init() else { return .failure(HTTPError.cannotConnect("libcurl could not start")) }

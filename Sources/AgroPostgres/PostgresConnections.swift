@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// A few connections to one PostgreSQL database, used from blocking threads: the store's
 /// protocol is synchronous (the web runs journal work on its own blocking threads), so each
@@ -13,6 +14,8 @@ import PostgresNIO
 /// A connection that fails (the server restarted, the network dropped) is closed and forgotten;
 /// the next call opens a new one. So the store recovers by itself when PostgreSQL is back, and
 /// until then every call throws `FarmError.storeUnavailable`.
+///
+/// @unchecked: a caller waits for a free connection on an `NSCondition`, which guards the pool.
 final class PostgresConnections: @unchecked Sendable {
     let location: PostgresLocation
     let maximum: Int
@@ -267,24 +270,21 @@ struct SQLSession {
         }
     }
 
-    private final class Counter: @unchecked Sendable {
+    /// Counts across the struct's copies; a session stays on its caller's thread, so no lock.
+    private final class Counter {
         var value = 0
     }
 }
 
-private final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, any Error>?
+/// A future's result handed from its event loop to the thread waiting for it.
+private final class ResultBox<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
 
     func set(_ result: Result<T, any Error>) {
-        lock.lock()
-        self.result = result
-        lock.unlock()
+        self.result.withLock { $0 = result }
     }
 
     func get() -> Result<T, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return result
+        result.withLock { $0 }
     }
 }

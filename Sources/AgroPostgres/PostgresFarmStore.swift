@@ -15,7 +15,7 @@ import PostgresNIO
 /// `FarmError.storeUnavailable`; the next call connects again, so the store recovers by
 /// itself when the server is back. Opening the store applies the schema's missing migrations
 /// (`schema_migration`; docs/journal.md).
-public final class PostgresFarmStore: FarmStore, @unchecked Sendable {
+public final class PostgresFarmStore: FarmStore, Sendable {
     /// One farm's journal in this store.
     public typealias FarmJournal = PostgresFarmJournal
 

@@ -1,6 +1,7 @@
 import AgroDomain
 import Foundation
 import GRDB
+import Synchronization
 
 /// A catalog that can be replaced while it is being read: the handle a long-running process
 /// (the pager, `agro serve`, any program using the library) keeps.
@@ -9,6 +10,9 @@ import GRDB
 /// see the new catalog; queries in flight finish on the old one, which closes when the last
 /// of them ends (the closing itself runs on a private queue). No query fails because of a
 /// swap, and a swap waits for no query.
+///
+/// @unchecked: a generation's counters live on after it stops being `current`, in a class
+/// the queries on it share; `lock` guards them and `current` together.
 public final class LiveCatalog: @unchecked Sendable {
     /// One open catalog and the queries running on it.
     private final class Generation {
@@ -310,16 +314,15 @@ extension LiveCatalog: SeasonPlanUseCase {
 }
 
 /// Lets threads wait until `count` of them have arrived, or a timeout passes.
-private final class Gate: @unchecked Sendable {
-    private let lock = NSLock()
+private final class Gate: Sendable {
     private let opened = DispatchSemaphore(value: 0)
     private let count: Int
-    private var arrived = 0
+    private let arrived = Mutex(0)
 
     init(count: Int) { self.count = count }
 
     func arriveAndWait(timeout: TimeInterval) {
-        let last = lock.withLock {
+        let last = arrived.withLock { arrived in
             arrived += 1
             return arrived == count
         }

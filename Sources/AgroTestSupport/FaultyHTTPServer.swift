@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import Foundation
 /// An HTTP/1.1 server on 127.0.0.1 that misbehaves on demand: wrong status codes, bodies
 /// cut short or longer than announced, slow bytes, no answer at all. Written on POSIX
 /// sockets, one thread per connection, one request per connection; for tests only.
-public final class FaultyHTTPServer: @unchecked Sendable {
+public final class FaultyHTTPServer: Sendable {
     /// A request as the handler sees it.
     public struct Request: Sendable {
         /// The request method ("GET", "HEAD").
@@ -51,10 +52,12 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
     private let handler: @Sendable (Request) -> Reply
-    private let lock = NSLock()
-    private var log: [Request] = []
-    private var connections: Set<Int32> = []
-    private var stopped = false
+    private struct State {
+        var log: [Request] = []
+        var connections: Set<Int32> = []
+        var stopped = false
+    }
+    private let state = Mutex(State())
 
     /// Starts listening on a free port of 127.0.0.1.
     public init(handler: @escaping @Sendable (Request) -> Reply) throws {
@@ -80,14 +83,14 @@ public final class FaultyHTTPServer: @unchecked Sendable {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The requests received so far, in order.
-    public var requests: [Request] { lock.withLock { log } }
+    public var requests: [Request] { state.withLock { $0.log } }
 
     /// Closes the listening socket and every open connection.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            if stopped { return nil }
-            stopped = true
-            return connections
+        let open: Set<Int32>? = state.withLock { state in
+            if state.stopped { return nil }
+            state.stopped = true
+            return state.connections
         }
         guard let open else { return }
         // Wakes the accept loop, which closes the socket itself: closed here, its descriptor
@@ -97,17 +100,19 @@ public final class FaultyHTTPServer: @unchecked Sendable {
         for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
     private func acceptLoop() {
         defer { close(listener) }
         while true {
             let fd = accept(listener, nil, nil)
             if fd < 0 {
-                if errno == EINTR, !lock.withLock({ stopped }) { continue }
+                if errno == EINTR, !isStopped { continue }
                 return
             }
-            let accepted: Bool = lock.withLock {
-                if stopped { return false }
-                connections.insert(fd)
+            let accepted: Bool = state.withLock { state in
+                if state.stopped { return false }
+                state.connections.insert(fd)
                 return true
             }
             guard accepted else {
@@ -121,11 +126,11 @@ public final class FaultyHTTPServer: @unchecked Sendable {
 
     private func serve(_ fd: Int32) {
         defer {
-            lock.withLock { _ = connections.remove(fd) }
+            state.withLock { _ = $0.connections.remove(fd) }
             close(fd)
         }
         guard let request = readRequest(fd) else { return }
-        lock.withLock { log.append(request) }
+        state.withLock { $0.log.append(request) }
         switch handler(request) {
         case .hang:
             var byte: UInt8 = 0
@@ -136,7 +141,7 @@ public final class FaultyHTTPServer: @unchecked Sendable {
             for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
             guard LoopbackSocket.sendAll(fd, Data((head + "\r\n").utf8)) else { return }
             let piece = pacing.map { chunk.prefix(max(1, $0.chunkSize)) } ?? chunk
-            while !lock.withLock({ stopped }), LoopbackSocket.sendAll(fd, Data(piece)) {
+            while !isStopped, LoopbackSocket.sendAll(fd, Data(piece)) {
                 if let delay = pacing?.delay { Thread.sleep(forTimeInterval: delay) }
             }
         case let .respond(status, headers, body, contentLength, closeAfter, pacing):

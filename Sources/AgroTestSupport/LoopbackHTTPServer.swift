@@ -75,6 +75,9 @@ public struct LoopbackServerError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A loopback HTTP/1.1 server. Start it, point the client at `baseURL`, stop it in tearDown.
+///
+/// @unchecked: `stop()` waits on an `NSCondition` for the server's threads to end; the
+/// condition guards the state.
 public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Answers one request; called on the connection's thread.
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackResponse

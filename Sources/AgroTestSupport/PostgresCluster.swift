@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(XCTest)
     import XCTest
@@ -17,7 +18,7 @@ import Foundation
 ///
 /// `start()` skips the test when PostgreSQL is not installed and cannot be
 /// (`scripts/install-deps postgresql`), except under CI (`CI=true`), where that fails it.
-public final class PostgresCluster: @unchecked Sendable {
+public final class PostgresCluster: Sendable {
     /// Where Debian puts the server's programs.
     public static let binaries = "/usr/lib/postgresql/15/bin"
     /// The temporary directory: the data directory, the socket, the log.
@@ -28,9 +29,7 @@ public final class PostgresCluster: @unchecked Sendable {
     public let password: String
     private var data: URL { directory.appendingPathComponent("data") }
     private var log: URL { directory.appendingPathComponent("server.log") }
-    private let lock = NSLock()
-    private var databases = 0
-    private var removed = false
+    private let state = Mutex((databases: 0, removed: false))
 
     private init(directory: URL, port: Int, password: String) {
         self.directory = directory
@@ -62,10 +61,10 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// A new, empty database owned by `agro`, and the store's URL for it.
     public func createDatabase() throws -> String {
-        lock.lock()
-        databases += 1
-        let name = "agro_\(databases)"
-        lock.unlock()
+        let name = state.withLock { state in
+            state.databases += 1
+            return "agro_\(state.databases)"
+        }
         try psql("CREATE DATABASE \(name) OWNER agro", database: "postgres", superuser: true)
         return url(database: name)
     }
@@ -110,10 +109,10 @@ public final class PostgresCluster: @unchecked Sendable {
 
     /// Stops the server and deletes its directory.
     public func remove() {
-        lock.lock()
-        let done = removed
-        removed = true
-        lock.unlock()
+        let done = state.withLock { state in
+            defer { state.removed = true }
+            return state.removed
+        }
         guard !done else { return }
         if FileManager.default.fileExists(atPath: data.appendingPathComponent("postmaster.pid").path) {
             try? pgctl(["stop", "-w", "-t", "30", "-m", "immediate"])

@@ -3,6 +3,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// Hummingbird's HTTP/1.1 channel with what a public server needs below the router
 /// (Hummingbird 2.28 offers one idle timeout for every phase, no connection limit, and keeps
@@ -69,39 +70,42 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 }
 
 /// Open connections, in all and per client address, shared by every channel of one server.
-final class ConnectionCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var open = 0
-    /// Only clients with a connection open: the table is bounded by the connection limit.
-    private var perClient: [String: Int] = [:]
+final class ConnectionCounter: Sendable {
+    private struct State {
+        var open = 0
+        /// Only clients with a connection open: the table is bounded by the connection limit.
+        var perClient: [String: Int] = [:]
+    }
+    private let state = Mutex(State())
 
     /// Counts a new connection of `client` (nil: not counted per client), false when it
     /// would pass `limit` in all or `perClient` for the client.
     func enter(client: String?, limit: Int, perClient clientLimit: Int) -> Bool {
-        lock.withLock {
-            guard open < limit else { return false }
+        state.withLock { state in
+            guard state.open < limit else { return false }
             if let client {
-                let mine = perClient[client, default: 0]
+                let mine = state.perClient[client, default: 0]
                 guard mine < clientLimit else { return false }
-                perClient[client] = mine + 1
+                state.perClient[client] = mine + 1
             }
-            open += 1
+            state.open += 1
             return true
         }
     }
 
     func leave(client: String?) {
-        lock.withLock {
-            open -= 1
-            if let client, let mine = perClient[client] { perClient[client] = mine > 1 ? mine - 1 : nil }
+        state.withLock { state in
+            state.open -= 1
+            if let client, let mine = state.perClient[client] { state.perClient[client] = mine > 1 ? mine - 1 : nil }
         }
     }
 
-    var count: Int { lock.withLock { open } }
+    var count: Int { state.withLock { $0.open } }
 }
 
-/// What one connection is doing, and its one timer. Used on the channel's event loop only.
-final class ConnectionState: @unchecked Sendable {
+/// What one connection is doing, and its one timer. Used on the channel's event loop only:
+/// not Sendable; the body timer reaches it through `NIOLoopBound`, which checks that loop.
+final class ConnectionState {
     enum Phase {
         /// Waiting for a request's first byte (`idle`), for the rest of its head (`reading`),
         /// for its body (`body`).
@@ -158,8 +162,9 @@ final class ConnectionState: @unchecked Sendable {
             return
         }
         let next = min(1, limits.bodyTimeout - elapsed)
-        timer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(max(next, 0.01) * 1e9))) { [self] in
-            if phase == .body { checkBody() }
+        let state = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        timer = channel.eventLoop.scheduleTask(in: .nanoseconds(Int64(max(next, 0.01) * 1e9))) {
+            if state.value.phase == .body { state.value.checkBody() }
         }
     }
 }

@@ -2,23 +2,27 @@ import AgroDomain
 import AgroWeather
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Token buckets: each client may spend `perClient` per `period` seconds and all of them
 /// together `total`, refilled continuously. The table of clients is bounded (idle buckets are
 /// forgotten when it grows), so a flood of addresses costs no memory.
-final class RateLimiter: @unchecked Sendable {
+final class RateLimiter: Sendable {
     let perClient: Int
     let total: Int
     /// Seconds in which a full bucket refills: 60 for a per-minute limit, 86,400 for a daily one.
     let period: Double
-    private let lock = NSLock()
-    private var clients: [String: Bucket] = [:]
-    private var all: Bucket
+    private let state: Mutex<State>
     private let now: @Sendable () -> Double
 
     private struct Bucket {
         var tokens: Double
         var updated: Double
+    }
+
+    private struct State {
+        var clients: [String: Bucket] = [:]
+        var all: Bucket
     }
 
     static let maximumClients = 10_000
@@ -31,27 +35,27 @@ final class RateLimiter: @unchecked Sendable {
         self.total = total
         self.period = period
         self.now = now
-        all = Bucket(tokens: Double(total), updated: now())
+        state = Mutex(State(all: Bucket(tokens: Double(total), updated: now())))
     }
 
     /// Takes one token for `client`; nil when allowed, else the seconds until one is free.
     func take(client: String) -> Double? {
         let time = now()
-        return lock.withLock {
-            if clients.count >= Self.maximumClients {
-                clients = clients.filter { refilled($0.value, at: time, rate: perClient) < Double(perClient) }
-                if clients.count >= Self.maximumClients { clients = [:] }
+        return state.withLock { state in
+            if state.clients.count >= Self.maximumClients {
+                state.clients = state.clients.filter { refilled($0.value, at: time, rate: perClient) < Double(perClient) }
+                if state.clients.count >= Self.maximumClients { state.clients = [:] }
             }
-            var mine = clients[client] ?? Bucket(tokens: Double(perClient), updated: time)
+            var mine = state.clients[client] ?? Bucket(tokens: Double(perClient), updated: time)
             mine.tokens = refilled(mine, at: time, rate: perClient)
             mine.updated = time
-            all.tokens = refilled(all, at: time, rate: total)
-            all.updated = time
-            defer { clients[client] = mine }
+            state.all.tokens = refilled(state.all, at: time, rate: total)
+            state.all.updated = time
+            defer { state.clients[client] = mine }
             guard mine.tokens >= 1 else { return (1 - mine.tokens) * period / Double(max(perClient, 1)) }
-            guard all.tokens >= 1 else { return (1 - all.tokens) * period / Double(max(total, 1)) }
+            guard state.all.tokens >= 1 else { return (1 - state.all.tokens) * period / Double(max(total, 1)) }
             mine.tokens -= 1
-            all.tokens -= 1
+            state.all.tokens -= 1
             return nil
         }
     }
@@ -62,12 +66,12 @@ final class RateLimiter: @unchecked Sendable {
 
     /// Gives back a token taken by `take` for a call that was not made after all.
     func refund(client: String) {
-        lock.withLock {
-            if var mine = clients[client] {
+        state.withLock { state in
+            if var mine = state.clients[client] {
                 mine.tokens = min(Double(perClient), mine.tokens + 1)
-                clients[client] = mine
+                state.clients[client] = mine
             }
-            all.tokens = min(Double(total), all.tokens + 1)
+            state.all.tokens = min(Double(total), state.all.tokens + 1)
         }
     }
 }

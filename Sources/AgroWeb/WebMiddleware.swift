@@ -4,23 +4,23 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// The methods of every route, read from the router once all routes are registered, so
 /// that a path known for other methods answers 405 with `Allow` (routes added later count too).
-final class RouteTable: @unchecked Sendable {
-    private let lock = NSLock()
-    private var routes: [(components: [RouterPath.Element], method: HTTPRequest.Method)] = []
+final class RouteTable: Sendable {
+    private let routes = Mutex<[(components: [RouterPath.Element], method: HTTPRequest.Method)]>([])
 
     func load<Context>(_ router: Router<Context>) {
         let table = router.routes.map { (components: $0.path.components, method: $0.method) }
-        lock.withLock { routes = table }
+        routes.withLock { $0 = table }
     }
 
     /// The methods `path` answers (HEAD wherever GET), sorted; empty for an unknown path.
     func methods(for path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         var methods = Set<String>()
-        for route in lock.withLock({ routes }) where Self.matches(route.components, segments) {
+        for route in routes.withLock({ $0 }) where Self.matches(route.components, segments) {
             methods.insert(route.method.rawValue)
             if route.method == .get { methods.insert("HEAD") }
         }

@@ -1,6 +1,7 @@
 import AgroDomain
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The bounded pool every request's catalog work and rendering runs in: at most `workers`
 /// requests at once, at most `queueLimit` waiting (each for at most `queueTimeout` seconds);
@@ -8,7 +9,7 @@ import Foundation
 /// other one. The work runs on threads of its own (a task executor over a Dispatch queue),
 /// never on Swift's cooperative pool, which reads requests and writes answers: so static
 /// files, `/healthz` and cached answers, which skip the pool, stay fast while it is full.
-final class WorkPool: @unchecked Sendable {
+final class WorkPool: Sendable {
     /// Why a request was not run.
     enum Refusal: Error {
         case queueFull, waitedTooLong
@@ -17,14 +18,16 @@ final class WorkPool: @unchecked Sendable {
     let workers: Int
     let queueLimit: Int
     let queueTimeout: Double
-    private let lock = NSLock()
-    private var running = 0
-    /// Waiting requests, longest waiting first, each with the instant it came (uptime ns).
-    private var waiting: [(since: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
-    /// Whether a timer will let go of the longest waiting request when its time is up: one
-    /// timer for the queue, not one per request (thousands a second under load, each waking a
-    /// thread ten seconds later).
-    private var sweepScheduled = false
+    private struct State {
+        var running = 0
+        /// Waiting requests, longest waiting first, each with the instant it came (uptime ns).
+        var waiting: [(since: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        /// Whether a timer will let go of the longest waiting request when its time is up: one
+        /// timer for the queue, not one per request (thousands a second under load, each waking
+        /// a thread ten seconds later).
+        var sweepScheduled = false
+    }
+    private let state = Mutex(State())
     private let executor: (any Sendable)?
 
     init(workers: Int, queueLimit: Int, queueTimeout: Double) {
@@ -39,7 +42,7 @@ final class WorkPool: @unchecked Sendable {
     @TaskLocal static var inWorker = false
 
     /// Requests running and waiting now.
-    var load: (running: Int, waiting: Int) { lock.withLock { (running, waiting.count) } }
+    var load: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
 
     /// Runs `body` when a worker is free, within `deadline` seconds of catalog reads
     /// (`CatalogDeadline`).
@@ -64,12 +67,12 @@ final class WorkPool: @unchecked Sendable {
             case queued
             case refused
         }
-        let admission: Admission = lock.withLock {
-            if running < workers {
-                running += 1
+        let admission: Admission = state.withLock { state in
+            if state.running < workers {
+                state.running += 1
                 return .now
             }
-            guard waiting.count < queueLimit else { return .refused }
+            guard state.waiting.count < queueLimit else { return .refused }
             return .queued
         }
         switch admission {
@@ -81,16 +84,16 @@ final class WorkPool: @unchecked Sendable {
                     case admitted, waiting
                     case sweep(at: UInt64)
                 }
-                let queued: Queued = lock.withLock {
+                let queued: Queued = state.withLock { state in
                     // A worker freed since the admission above would otherwise wait for the next.
-                    if running < workers, waiting.isEmpty {
-                        running += 1
+                    if state.running < workers, state.waiting.isEmpty {
+                        state.running += 1
                         return .admitted
                     }
                     let now = DispatchTime.now().uptimeNanoseconds
-                    waiting.append((now, continuation))
-                    guard !sweepScheduled else { return .waiting }
-                    sweepScheduled = true
+                    state.waiting.append((now, continuation))
+                    guard !state.sweepScheduled else { return .waiting }
+                    state.sweepScheduled = true
                     return .sweep(at: now + timeoutNanoseconds)
                 }
                 switch queued {
@@ -114,14 +117,14 @@ final class WorkPool: @unchecked Sendable {
     /// Waiters queued for `queueTimeout` or longer are let go without a worker; the timer is
     /// set again for the longest waiting of the others, if any.
     private func sweep() {
-        let (expired, next): ([CheckedContinuation<Bool, Never>], UInt64?) = lock.withLock {
+        let (expired, next): ([CheckedContinuation<Bool, Never>], UInt64?) = state.withLock { state in
             let now = DispatchTime.now().uptimeNanoseconds
             // Waiters are in the order they came, so the expired ones are at the front.
-            let count = waiting.prefix { $0.since + timeoutNanoseconds <= now }.count
-            let expired = waiting.prefix(count).map(\.continuation)
-            waiting.removeFirst(count)
-            guard let oldest = waiting.first else {
-                sweepScheduled = false
+            let count = state.waiting.prefix { $0.since + timeoutNanoseconds <= now }.count
+            let expired = state.waiting.prefix(count).map(\.continuation)
+            state.waiting.removeFirst(count)
+            guard let oldest = state.waiting.first else {
+                state.sweepScheduled = false
                 return (expired, nil)
             }
             return (expired, oldest.since + timeoutNanoseconds)
@@ -132,12 +135,12 @@ final class WorkPool: @unchecked Sendable {
 
     /// The worker goes to the longest waiting request, else back to the pool.
     private func release() {
-        let next: CheckedContinuation<Bool, Never>? = lock.withLock {
-            if waiting.isEmpty {
-                running -= 1
+        let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
+            if state.waiting.isEmpty {
+                state.running -= 1
                 return nil
             }
-            return waiting.removeFirst().continuation
+            return state.waiting.removeFirst().continuation
         }
         next?.resume(returning: true)
     }
@@ -146,7 +149,7 @@ final class WorkPool: @unchecked Sendable {
 /// Runs jobs on a concurrent Dispatch queue: the pool's admission bounds how many requests
 /// use it, so its threads are bounded too.
 @available(macOS 15.0, *)
-final class DispatchTaskExecutor: TaskExecutor, @unchecked Sendable {
+final class DispatchTaskExecutor: TaskExecutor, Sendable {
     private let queue = DispatchQueue(label: "agro.web.work", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {

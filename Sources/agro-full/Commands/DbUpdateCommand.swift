@@ -5,6 +5,7 @@ import AgroUpdate
 import AgroUpdateClient
 import ArgumentParser
 import Foundation
+import Synchronization
 
 struct DbUpdateCommand: AsyncParsableCommand, AgroCommand {
     static let configuration = CommandConfiguration(
@@ -54,15 +55,19 @@ struct DbUpdateCommand: AsyncParsableCommand, AgroCommand {
 }
 
 /// Shows an update's progress: a bar redrawn in place on a terminal, else one plain line per
-/// stage. Called from the download's thread while downloading, so it locks.
-final class ProgressDisplay: @unchecked Sendable {
+/// stage. Called from the download's thread while downloading, so its state sits in a `Mutex`,
+/// held while a line is written so that lines never interleave.
+final class ProgressDisplay: Sendable {
+    private struct State {
+        var lastStage = ""
+        var lastDrawn = -1
+        var barShown = false
+    }
+
     private let terminal: Terminal
     private let strings: Localizer
     private let enabled: Bool
-    private let lock = NSLock()
-    private var lastStage = ""
-    private var lastDrawn = -1
-    private var barShown = false
+    private let state = Mutex(State())
 
     init(terminal: Terminal, strings: Localizer, enabled: Bool) {
         self.terminal = terminal
@@ -72,18 +77,18 @@ final class ProgressDisplay: @unchecked Sendable {
 
     func show(_ progress: UpdateProgress) {
         guard enabled else { return }
-        lock.withLock {
+        state.withLock { state in
             switch progress {
-            case .fetchingManifest: stage("db.progress.manifest")
+            case .fetchingManifest: stage(&state, "db.progress.manifest")
             case let .downloading(received, total):
                 if terminal.isInteractive {
-                    drawBar(received: received, total: total)
+                    drawBar(&state, received: received, total: total)
                 } else {
-                    stage("db.progress.download", strings.bytes(total))
+                    stage(&state, "db.progress.download", strings.bytes(total))
                 }
-            case let .applyingDeltas(count): stage("db.progress.apply", count)
-            case .verifying: stage("db.progress.verify")
-            case .installing: stage("db.progress.install")
+            case let .applyingDeltas(count): stage(&state, "db.progress.apply", count)
+            case .verifying: stage(&state, "db.progress.verify")
+            case .installing: stage(&state, "db.progress.install")
             case .fallingBack: break  // always reported, by fallback(_:)
             }
         }
@@ -94,13 +99,13 @@ final class ProgressDisplay: @unchecked Sendable {
     func fallback(_ progress: UpdateProgress) {
         guard case let .fallingBack(error, size) = progress else { return }
         let reason = ServiceErrorWording.text(error.errorCase, strings)
-        lock.withLock {
-            if barShown {
+        state.withLock { state in
+            if state.barShown {
                 terminal.write("\n")
-                barShown = false
+                state.barShown = false
             }
-            lastStage = ""
-            lastDrawn = -1
+            state.lastStage = ""
+            state.lastDrawn = -1
             Terminal.standardError.line(
                 "agro: "
                     + strings(
@@ -111,34 +116,34 @@ final class ProgressDisplay: @unchecked Sendable {
 
     /// Ends a bar left on the line.
     func finish() {
-        lock.withLock {
-            if barShown { terminal.write("\n") }
-            barShown = false
+        state.withLock { state in
+            if state.barShown { terminal.write("\n") }
+            state.barShown = false
         }
     }
 
-    private func stage(_ key: String, _ arguments: any CustomStringConvertible...) {
-        guard key != lastStage else { return }
-        lastStage = key
-        if barShown {
+    private func stage(_ state: inout State, _ key: String, _ arguments: any CustomStringConvertible...) {
+        guard key != state.lastStage else { return }
+        state.lastStage = key
+        if state.barShown {
             terminal.write("\n")
-            barShown = false
+            state.barShown = false
         }
         terminal.line(strings(key, arguments: arguments))
     }
 
-    private func drawBar(received: Int64, total: Int64) {
-        lastStage = "db.progress.download"
+    private func drawBar(_ state: inout State, received: Int64, total: Int64) {
+        state.lastStage = "db.progress.download"
         let fraction = total > 0 ? min(1, Double(received) / Double(total)) : 1
         let percent = Int(fraction * 100)
-        guard percent != lastDrawn else { return }
-        lastDrawn = percent
+        guard percent != state.lastDrawn else { return }
+        state.lastDrawn = percent
         let width = max(10, min(40, terminal.size.columns - 40))
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let sizes =
             strings.bytes(received) + " / " + strings.bytes(total)
         terminal.write("\r\u{1B}[K[\(bar)] \(percent)% \(sizes)")
-        barShown = true
+        state.barShown = true
     }
 }
