@@ -1325,6 +1325,9 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         phone_a.open(field_url + "/record", "!!document.getElementById('journal-record')")
         phone_a.evaluate(FILL_RECORD + f"({json.dumps(written(dose, code))}, '32')")
         kept_id = phone_a.evaluate("document.getElementById('journal-record').elements.id.value")
+        # Again just before the save: the page's opening may have started the service worker
+        # anew, as a target the first call did not see (a record once reached the farm so).
+        set_offline(tools, phone_a, True, phone_a.context)
         phone_a.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
         pending_text = lookup(code, "web.journalPending")
         ready = f"!!document.querySelector('#pending li') && document.querySelector('#pending li').textContent.includes({json.dumps(pending_text)})"
@@ -1376,6 +1379,7 @@ def farm_journal(tools, farm, lookup, shots, axe, raw_keys):
         phone_a.open(field_url + "/record", "!!document.getElementById('journal-record')")
         phone_a.evaluate(FILL_RECORD + f"({json.dumps(written(high, code))}, '37')")
         late_id = phone_a.evaluate("document.getElementById('journal-record').elements.id.value")
+        set_offline(tools, phone_a, True, phone_a.context)
         phone_a.evaluate("window.agroOld = true; document.querySelector('#journal-record button[value=save]').click()")
         phone_a.loaded(ready, "the second kept record on the field's saved page", timeout=45)
         status = api(farm, "DELETE", "/api/v1/session", session_cookie(phone_a, farm))[0]
