@@ -36,7 +36,8 @@
 //   Neither front nor AgroPresentation imports AgroStore (scripts/test checks): they read
 //   through AgroDomain's use-case protocols (`Catalog`, `SwappableCatalog`, `CatalogList`); the
 //   commands get theirs from AgroPresentation's Environment. The composition roots, the two
-//   executables (their `main` hands the Environment a `LocalStoreOpener`) and `agro web`'s
+//   executables (their `main` makes a `LocalStoreOpener`, which `Program.run` hands to the
+//   command through its global options, `AgroCommand`) and `agro web`'s
 //   start-up (agro-full), are the only code outside AgroStore that names its types.
 //   agro (the program users run): the catalog queries from AgroCLI; hands everything else to
 //   agro-full (every command), which composes all the modules. The split keeps networking,
