@@ -41,7 +41,7 @@ package enum CatalogCommands {
     /// swift-argument-parser's start-up work (reflection over every command's options). The
     /// global options given before the command's name move after it: every command accepts
     /// them there too.
-    package static func parse(_ arguments: [String]) -> (any ParsableCommand)? {
+    package static func parse(_ arguments: [String]) -> (any AgroCommand)? {
         var global: [String] = [], index = arguments.startIndex
         while index < arguments.endIndex, arguments[index].hasPrefix("-") {
             let option = arguments[index]
@@ -73,7 +73,8 @@ package enum CatalogCommands {
             // Not the library's help command (`agro favorites help add`).
             isCommand(Swift.type(of: command), in: type)
         else { return nil }
-        return command
+        // A group without a subcommand named (`plan`) is no query: the whole tree prints its help.
+        return command as? any AgroCommand
     }
 
     /// Whether `type` is `root` or one of its subcommands, at any depth.

@@ -18,9 +18,10 @@ package enum Program {
         execute(command.given(stores), wordings: wordings, usageError: usageError)
     }
 
-    /// `run(_:stores:wordings:usageError:)` for a command parsed by the whole tree: an
-    /// `AgroCommand` gets the stores, a command without global options runs as it is. (A query
-    /// parsed as an `AgroCommand` skips the cast: a look-up among the program's conformances.)
+    /// `run(_:stores:wordings:usageError:)` for a command parsed by agro-full's whole tree: an
+    /// `AgroCommand` gets the stores, a command without global options runs as it is. (The
+    /// queries `QuickCommandLine` reads come typed as `AgroCommand`, which spares them the cast:
+    /// a look-up among the program's conformances.)
     package static func run(
         _ command: any ParsableCommand, stores: any StoreOpener, wordings: [any ErrorWording] = [CatalogErrorWording()],
         usageError: @Sendable (any Error) -> Never

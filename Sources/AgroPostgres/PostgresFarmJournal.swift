@@ -79,12 +79,13 @@ public struct PostgresFarmJournal: JournalStore {
         return try connections.with { session in
             let stored = "SELECT 1 FROM spray_record WHERE farm = \(farm) AND revision = \(record.revision)" as PostgresQuery
             if try !session.query(stored).isEmpty { return false }
+            // Before the farm's lock: fields are never removed (append-only), so this holds inside.
+            if try session.query("SELECT 1 FROM field WHERE farm = \(farm) AND id = \(record.field)").isEmpty {
+                throw JournalError.unknownField(record.field.uuidString.lowercased())
+            }
             return try session.transaction {
                 let sequence = try nextSequence(session)
                 if try !session.query(stored).isEmpty { return (false, commit: false) }
-                if try session.query("SELECT 1 FROM field WHERE farm = \(farm) AND id = \(record.field)").isEmpty {
-                    throw JournalError.unknownField(record.field.uuidString.lowercased())
-                }
                 let number =
                     try session.query(
                         """

@@ -14,9 +14,7 @@ package extension Environment {
             print(try lines())
         }
     }
-}
 
-package extension Environment {
     /// Prints an answer that is no list: `document` as JSON, or the table's `lines`. Such a
     /// command refuses `--format csv` at its start (`refuseCSV`); JSON is what it would print.
     func print(_ document: some Encodable, table lines: () throws -> [String]) throws {

@@ -48,9 +48,7 @@ extension SQLiteCatalog: ProductsUseCase {
     /// product has no rank (then SQL lists them).
     private func orderedProducts(pest: String, culture: String, locale: String) throws -> [String]? {
         guard let index = useIndexOnce.keptValue else { return nil }
-        let ranks = try productRanks(locale)
-        let order = productOrderOnce.value(locale) { index.order(ranks) }
-        return index.products(pest: pest, culture: culture, in: order)
+        return index.products(pest: pest, culture: culture, in: try productOrder(locale, index))
     }
 
     /// The index letters of the names of the products matching `filter` (its letter ignored).

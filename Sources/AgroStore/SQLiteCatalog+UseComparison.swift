@@ -61,8 +61,7 @@ extension SQLiteCatalog: UseComparisonUseCase {
         if query.substance == nil, query.group == nil, query.sort == .name, let pest = query.pest,
             let culture = query.culture
         {
-            let ranks = try productRanks(locale)
-            let order = productOrderOnce.value(locale) { index.order(ranks) }
+            let order = try productOrder(locale, index)
             ordered = index.uses(pest: pest, culture: culture, in: order, cultureRanks: kept.cultures).map(\.id)
         } else {
             let texts = texts(locale)
@@ -124,12 +123,12 @@ extension SQLiteCatalog: UseComparisonUseCase {
     /// many queries (the web server, through `LiveCatalog.warm`): `compareUses` and the products
     /// of a pest on a culture then answer from memory. A one-shot query does without it.
     public func keepIndexes() throws {
-        _ = try useIndex()
+        _ = try useIndexOnce.value { try read { db in try UseIndex(db) } }
     }
 
-    /// The catalog's uses as ids in memory, read once per catalog.
-    func useIndex() throws -> UseIndex {
-        try useIndexOnce.value { try read { db in try UseIndex(db) } }
+    /// The order of `index`'s products by name in `locale`, made once per locale.
+    func productOrder(_ locale: String, _ index: UseIndex) throws -> UseIndex.ProductOrder {
+        try productOrderOnce.value(locale) { index.order(try productRanks(locale)) }
     }
 
     /// Each product's place in the comparison's name order in `locale` (its name key, then its

@@ -27,7 +27,10 @@ public final class SQLiteCatalog: Sendable {
     /// longer than `LookupKey.longestText` are not kept; a lookup's answer holds up to 50 short
     /// names.
     let lookups = KeyedCache<LookupKey, [EntityRef]>(maxCount: 4096, eviction: .leastRecentlyUsed)
-    /// SQL texts built once per query shape (`SQLTextKey`).
+    /// SQL texts with named parameters, built once per query shape (`SQLTextKey`) and kept for
+    /// the catalog's lifetime: building a query through GRDB's SQL interpolation (the
+    /// localized-name subqueries, the filter) cost more per products request than some of its
+    /// statements (Benchmarks/web/README.md).
     let sqlTexts = KeyedCache<SQLTextKey, String>(maxCount: 1024, eviction: .leastRecentlyUsed)
     /// Each product's mode-of-action groups (the uses page's group choices), read on first use.
     let productGroupsOnce = KeyedCache<OneValue, [String: Set<String>]>(computesOnce: true)
@@ -35,14 +38,17 @@ public final class SQLiteCatalog: Sendable {
     /// the uses page's comparison of a pest on a culture, read on first use (once, however many
     /// requests ask for it first at the same time).
     let useIndexOnce = KeyedCache<OneValue, UseIndex>(computesOnce: true)
-    let productRanksOnce = KeyedCache<String, [String: Int]>(maxCount: 16, eviction: .keepFirst)
+    let productRanksOnce = KeyedCache<String, [String: Int]>(maxCount: SQLiteCatalog.localesKept, eviction: .keepFirst)
     /// The same order by the numbers of `UseIndex`'s products (the products list of a pest on a
     /// culture), made on first use per locale.
-    let productOrderOnce = KeyedCache<String, UseIndex.ProductOrder>(maxCount: 16, eviction: .keepFirst)
+    let productOrderOnce = KeyedCache<String, UseIndex.ProductOrder>(maxCount: SQLiteCatalog.localesKept, eviction: .keepFirst)
     /// The names and name order of each kind (cultures, pests, products, substances) per locale
     /// (the uses page's rows, the products pages' names), read on first use: four kinds for
-    /// each of as many locales as the other per-locale values keep.
-    let namesOnce = KeyedCache<String, [String: RankedName]>(maxCount: 4 * 16, eviction: .keepFirst)
+    /// each of `localesKept` locales.
+    let namesOnce = KeyedCache<String, [String: RankedName]>(maxCount: 4 * SQLiteCatalog.localesKept, eviction: .keepFirst)
+    /// How many locales the values kept per locale are kept for, the first asked (a server's
+    /// languages; the rest are read each time).
+    static let localesKept = 16
 
     /// Opens the catalog at `path` read-only.
     ///
@@ -345,11 +351,6 @@ struct SQLTextKey: Hashable, Sendable {
     let query: UInt8
     let shape: Int
 }
-
-// SQL texts with named parameters are built once per query shape and kept for the catalog's
-// lifetime (`SQLiteCatalog.sqlTexts`): building a query through GRDB's SQL interpolation (the
-// localized-name subqueries, the filter) cost more per products request than some of its
-// statements (Benchmarks/web/README.md).
 
 extension Database: CatalogReading {
     /// Through the connection's statement cache: the server asks the same few texts again and again.

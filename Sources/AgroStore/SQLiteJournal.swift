@@ -161,12 +161,8 @@ public struct SQLiteJournal: JournalStore {
     /// Appends a revision with its findings; false when this revision id is stored already.
     public func append(_ record: SprayRecord, findings: [PlanFinding]) throws -> Bool {
         let body = try Self.json(record), findingsText = try Self.json(findings.map(StoredFinding.init))
-        return try append(record, body: body, findings: findingsText, errors: findings.filter { $0.severity == .error }.count)
-    }
-
-    /// Appends a revision as JSON already made, in the transaction of `db`.
-    func append(_ record: SprayRecord, body: String, findings: String, errors: Int) throws -> Bool {
-        try durableWrite { db in try append(record, body: body, findings: findings, errors: errors, in: db) }
+        let errors = findings.filter { $0.severity == .error }.count
+        return try durableWrite { db in try append(record, body: body, findings: findingsText, errors: errors, in: db) }
     }
 
     /// Appends a revision as JSON already made (a device keeps what the farm's server sent), in

@@ -29,7 +29,7 @@ struct UseIndex: Sendable {
     let details: UseDetails
     /// Each use's application area per locale, by the use's number (nil where it has none),
     /// read on first use.
-    let applicationAreas = KeyedCache<String, [String?]>(maxCount: 16, eviction: .keepFirst)
+    let applicationAreas = KeyedCache<String, [String?]>(maxCount: SQLiteCatalog.localesKept, eviction: .keepFirst)
 
     init(_ db: Database) throws {
         var useNumbers: [String: Int32] = [:], useIDs: [String] = []

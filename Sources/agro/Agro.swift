@@ -35,21 +35,17 @@ enum Agro {
         // the SQLite C API (`DirectCatalog`), not GRDB: 19% of a products query's CPU time, 12% of
         // a search's (Benchmarks/startup/README.md).
         let stores = LocalStoreOpener(lists: .direct)
-        // agro-full reports usage errors with the whole program's usage.
-        let usageError: @Sendable (any Error) -> Never = { _ in handOver(arguments) }
-        if let command = QuickCommandLine.parse(arguments) {
-            Program.run(command, stores: stores, usageError: usageError)
-        }
         // Anything this program would not run as a catalog query (help, --version, a usage
         // error, another command) goes to agro-full, so it is answered exactly as before.
-        guard let command = CatalogCommands.parse(arguments) else { handOver(arguments) }
-        Program.run(command, stores: stores, usageError: usageError)
+        guard let command = query(arguments) else { handOver(arguments) }
+        // agro-full reports usage errors with the whole program's usage.
+        Program.run(command, stores: stores, usageError: { _ in handOver(arguments) })
     }
 
     /// The catalog query `arguments` make, nil for none: the plain lines read by hand
     /// (`QuickCommandLine`: 24% of a products query's CPU time, 22% of a search's,
     /// Benchmarks/startup/README.md), the others by swift-argument-parser.
-    private static func query(_ arguments: [String]) -> (any ParsableCommand)? {
+    private static func query(_ arguments: [String]) -> (any AgroCommand)? {
         QuickCommandLine.parse(arguments) ?? CatalogCommands.parse(arguments)
     }
 

@@ -29,20 +29,22 @@ final class KeyedCacheTests: XCTestCase {
         done.wait()
     }
 
+    /// `cache`'s value of `key`, made as `value` (and noted in `made`) unless kept.
+    private func ask(_ cache: KeyedCache<String, Int>, _ key: String, _ value: Int, _ made: Made) -> Int {
+        cache.value(key) {
+            made.note(key)
+            return value
+        }
+    }
+
     func testAValueIsMadeOncePerKey() {
         let cache = KeyedCache<String, Int>(maxCount: 4, eviction: .leastRecentlyUsed)
-        var made: [String] = []
+        let made = Made()
         for _ in 0..<3 {
-            XCTAssertEqual(
-                cache.value("a") {
-                    made.append("a"); return 1
-                }, 1)
-            XCTAssertEqual(
-                cache.value("b") {
-                    made.append("b"); return 2
-                }, 2)
+            XCTAssertEqual(ask(cache, "a", 1, made), 1)
+            XCTAssertEqual(ask(cache, "b", 2, made), 2)
         }
-        XCTAssertEqual(made, ["a", "b"])
+        XCTAssertEqual(made.all, ["a", "b"])
         XCTAssertEqual(cache.count, 2)
         XCTAssertEqual(cache.cached("a"), 1)
         XCTAssertNil(cache.cached("c"))
@@ -50,35 +52,25 @@ final class KeyedCacheTests: XCTestCase {
 
     func testAFullCacheThatKeepsWhatItHasMakesOtherKeysEachTime() {
         let cache = KeyedCache<String, Int>(maxCount: 2, eviction: .keepFirst)
-        var made: [String] = []
-        _ = cache.value("a") {
-            made.append("a"); return 1
-        }
-        _ = cache.value("b") {
-            made.append("b"); return 2
-        }
-        for _ in 0..<3 {
-            XCTAssertEqual(
-                cache.value("c") {
-                    made.append("c"); return 3
-                }, 3)
-        }
-        XCTAssertEqual(
-            cache.value("a") {
-                made.append("a"); return 9
-            }, 1, "the first keys stay")
-        XCTAssertEqual(made, ["a", "b", "c", "c", "c"])
+        let made = Made()
+        _ = ask(cache, "a", 1, made)
+        _ = ask(cache, "b", 2, made)
+        for _ in 0..<3 { XCTAssertEqual(ask(cache, "c", 3, made), 3) }
+        XCTAssertEqual(ask(cache, "a", 9, made), 1, "the first keys stay")
+        XCTAssertEqual(made.all, ["a", "b", "c", "c", "c"])
         XCTAssertEqual(cache.count, 2)
         // `keptValue`: nothing made for a key a full cache could not keep.
         XCTAssertNil(
             cache.keptValue("d") {
-                made.append("d"); return 4
+                made.note("d")
+                return 4
             })
         XCTAssertEqual(
             cache.keptValue("b") {
-                made.append("b"); return 9
+                made.note("b")
+                return 9
             }, 2)
-        XCTAssertEqual(made.count, 5)
+        XCTAssertEqual(made.all.count, 5)
         // A cache that evicts always has room.
         let evicting = KeyedCache<String, Int>(maxCount: 1, eviction: .oldestFirst)
         _ = evicting.value("a") { 1 }
@@ -212,9 +204,12 @@ final class KeyedCacheTests: XCTestCase {
                 made.note("2"); return 2
             }, 2)
         XCTAssertEqual(made.all, ["1", "2"])
-        // Errors are not kept.
+        // A failed make keeps nothing: the next caller makes the value.
         struct Failure: Error {}
-        XCTAssertThrowsError(try KeyedCache<OneValue, Int>().value { throw Failure() })
+        let failing = KeyedCache<OneValue, Int>()
+        XCTAssertThrowsError(try failing.value { throw Failure() })
+        XCTAssertNil(failing.keptValue)
+        XCTAssertEqual(failing.value { 3 }, 3)
     }
 
     /// 64 threads ask for one key at once: a cache that computes once makes it once, and every

@@ -14,6 +14,22 @@ enum DecisionFixture {
         do { return try SQLiteCatalog(path: write()) } catch { fatalError("cannot write the decision fixture: \(error)") }
     }()
 
+    /// The cultures: wheat in the cereals, winter wheat in wheat, and potato apart.
+    static let cultures: [CatalogRecord.Culture] = [
+        .init(id: "cereals", name: ["en": "Cereals"]),
+        .init(id: "wheat", name: ["en": "Wheat"], parentIDs: ["cereals"]),
+        .init(id: "winter-wheat", name: ["en": "Winter wheat"], parentIDs: ["wheat"]),
+        .init(id: "potato", name: ["en": "Potato"]),
+    ]
+
+    static let pests: [CatalogRecord.Pest] = [
+        .init(id: "rust", kind: .disease, name: ["en": "Brown rust"]),
+        .init(id: "septoria", kind: .disease, name: ["en": "Septoria"]),
+        .init(id: "aphid", kind: .insect, name: ["en": "Grain aphid"]),
+        .init(id: "lodging", kind: .other, name: ["en": "Lodging"]),
+        .init(id: "late-blight", kind: .disease, name: ["en": "Late blight"]),
+    ]
+
     static func write() throws -> String {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("agro-decisions-\(UUID().uuidString).sqlite").path
@@ -29,19 +45,8 @@ enum DecisionFixture {
         for (id, name, moa) in substances {
             try writer.add(CatalogRecord.Substance(id: id, name: ["en": name], modeOfAction: moa))
         }
-        for culture: CatalogRecord.Culture in [
-            .init(id: "cereals", name: ["en": "Cereals"]),
-            .init(id: "wheat", name: ["en": "Wheat"], parentIDs: ["cereals"]),
-            .init(id: "winter-wheat", name: ["en": "Winter wheat"], parentIDs: ["wheat"]),
-            .init(id: "potato", name: ["en": "Potato"]),
-        ] { try writer.add(culture) }
-        for pest: CatalogRecord.Pest in [
-            .init(id: "rust", kind: .disease, name: ["en": "Brown rust"]),
-            .init(id: "septoria", kind: .disease, name: ["en": "Septoria"]),
-            .init(id: "aphid", kind: .insect, name: ["en": "Grain aphid"]),
-            .init(id: "lodging", kind: .other, name: ["en": "Lodging"]),
-            .init(id: "late-blight", kind: .disease, name: ["en": "Late blight"]),
-        ] { try writer.add(pest) }
+        for culture in cultures { try writer.add(culture) }
+        for pest in pests { try writer.add(pest) }
         func product(_ id: String, _ name: String, _ number: String, _ expiry: String, _ ingredients: [(String, Double)])
             -> CatalogRecord.Product
         {

@@ -15,8 +15,9 @@ final class ProductsOfAPairTests: XCTestCase {
         do { return try KeptAndRead.both(write()) } catch { fatalError("cannot write the fixture: \(error)") }
     }()
 
-    override class func tearDown() {
-        KeptAndRead.checkBothRan(implementations)
+    // After each test, not once for the class: XCTest on Linux drops a class tear-down's failures.
+    override func tearDown() {
+        KeptAndRead.checkBothRan(Self.implementations)
         super.tearDown()
     }
 
@@ -25,16 +26,9 @@ final class ProductsOfAPairTests: XCTestCase {
             .appendingPathComponent("agro-products-memory-\(UUID().uuidString).sqlite").path
         let writer = try CatalogWriter(path: path, header: FixtureCatalog.header())
         try writer.add(CatalogRecord.Substance(id: "s", name: ["en": "Substance"]))
-        for culture: CatalogRecord.Culture in [
-            .init(id: "cereals", name: ["en": "Cereals"]),
-            .init(id: "wheat", name: ["en": "Wheat"], parentIDs: ["cereals"]),
-            .init(id: "winter-wheat", name: ["en": "Winter wheat"], parentIDs: ["wheat"]),
-            .init(id: "potato", name: ["en": "Potato"]),
-        ] { try writer.add(culture) }
-        for pest: CatalogRecord.Pest in [
-            .init(id: "rust", kind: .disease, name: ["en": "Brown rust"]),
-            .init(id: "septoria", kind: .disease, name: ["en": "Septoria"]),
-        ] { try writer.add(pest) }
+        // The decision fixture's cultures and pests (its pests beyond rust and septoria have no use here).
+        for culture in DecisionFixture.cultures { try writer.add(culture) }
+        for pest in DecisionFixture.pests { try writer.add(pest) }
         for (id, names) in [
             ("p-a", ["en": "Zeta", "ru": "Альфа"]), ("p-b", ["en": "Alpha", "ru": "Яблоко"]), ("p-c", ["en": "Mid"]),
             ("p-d", ["en": "Mid"]),

@@ -11,8 +11,9 @@ final class UseComparisonTests: XCTestCase {
         do { return try KeptAndRead.both(DecisionFixture.catalog.path) } catch { fatalError("\(error)") }
     }()
 
-    override class func tearDown() {
-        KeptAndRead.checkBothRan(implementations)
+    // After each test, not once for the class: XCTest on Linux drops a class tear-down's failures.
+    override func tearDown() {
+        KeptAndRead.checkBothRan(Self.implementations)
         super.tearDown()
     }
 

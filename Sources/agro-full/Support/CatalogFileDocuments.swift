@@ -31,7 +31,7 @@ struct CatalogFileDocument: Encodable, Sendable {
                 (s("field.contentHash"), contentHash),
             ]
         if let attribution = info.attribution { facts.append((s("field.attribution"), attribution)) }
-        return [environment.bold(info.title), ""] + Card.facts(facts)
+        return Card.head(name: info.title, facts: facts, description: nil, environment: environment)
     }
 
     /// The facts every card of a catalog starts with: identity, version, schema, build time, languages.
@@ -81,7 +81,7 @@ struct CatalogStatusDocument: Encodable, Sendable {
                 (s("field.lastCheck"), lastCheck.map(s.timestamp) ?? s("db.never")),
             ]
         if let previous { facts.append((s("field.previous"), "\(previous.identity) \(previous.version)")) }
-        return [environment.bold(info.title), ""] + Card.facts(facts)
+        return Card.head(name: info.title, facts: facts, description: nil, environment: environment)
     }
 }
 
