@@ -32,9 +32,9 @@ package final class WebApp: Sendable {
     /// How the program words and numbers errors (`ErrorWording`): the API answers with the
     /// CLI's message and exit status.
     package let wordings: [any ErrorWording]
-    /// One `Localizer` per language, made on first use (a localizer reads its files once);
-    /// languages come from requests, so at most 64 are kept whatever clients send.
-    private let localizers = KeyedCache<String, Localizer>(maxCount: 64, eviction: .keepFirst, computesOnce: true)
+    /// One `Localizer` per language, made on first use (making one reads nothing: it reads its
+    /// files once, when first asked); the languages are those the interface offers.
+    private let localizers = KeyedCache<String, Localizer>(maxCount: 64, eviction: .keepFirst)
     private let localizable: URL?
     /// Answers of the JSON API for the catalog in use.
     let cache: ResponseCache
@@ -85,10 +85,11 @@ package final class WebApp: Sendable {
         self.environment = environment
         self.weather = weather
         self.sprayRules = sprayRules
-        // A feed cache of several MB is parsed once a minute at most, not on every request;
-        // an entry is looked up in that list (reading it from the feeds would parse every feed
-        // per request, for any id a client sends).
-        let entries = KeyedCache<OneValue, [FeedItem]>(lifetime: .seconds(60))
+        // A feed cache of several MB is parsed once a minute at most, not on every request, and
+        // by one request when the minute is up (the others wait for it); an entry is looked up in
+        // that list (reading it from the feeds would parse every feed per request, for any id a
+        // client sends).
+        let entries = KeyedCache<OneValue, [FeedItem]>(lifetime: .seconds(60), computesOnce: true)
         self.feeds = { try entries.value(feeds) }
         self.feedItem = { id in try entries.value(feeds).first { $0.id == id } }
         localizable = environment.paths.localizable
